@@ -1,0 +1,99 @@
+package dev.portcullis.account;
+
+import dev.portcullis.config.PortcullisConfig;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
+import org.bouncycastle.crypto.params.Argon2Parameters;
+
+/**
+ * Argon2id password hashing (Bouncy Castle), stored as a PHC string that carries its own parameters:
+ * {@code $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>}. Defaults are OWASP's minimum (19 MiB, 2 passes, 1 lane);
+ * raise them with {@code portcullis.password.argon2.*} and stored hashes are upgraded at the next sign-in
+ * ({@link #needsRehash}). This is the only slow hash in Portcullis, and it is used only at sign-in.
+ */
+@ApplicationScoped
+public class PasswordHasher {
+
+    private static final Pattern PHC = Pattern.compile(
+            "\\$argon2id\\$v=19\\$m=(\\d{1,8}),t=(\\d{1,3}),p=(\\d{1,2})\\$([A-Za-z0-9+/]{16,64})\\$([A-Za-z0-9+/]{16,128})");
+    private static final Base64.Encoder B64 = Base64.getEncoder().withoutPadding();
+    private static final Base64.Decoder B64D = Base64.getDecoder();
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final int SALT_BYTES = 16;
+    private static final int HASH_BYTES = 32;
+
+    @Inject
+    PortcullisConfig config;
+
+    /** A real hash of a random password, verified against when the username is unknown: same work, same timing. */
+    private String dummyHash;
+
+    @PostConstruct
+    void init() {
+        byte[] random = new byte[24];
+        RANDOM.nextBytes(random);
+        dummyHash = hash(B64.encodeToString(random));
+    }
+
+    public String hash(String password) {
+        byte[] salt = new byte[SALT_BYTES];
+        RANDOM.nextBytes(salt);
+        int m = config.passwordMemoryKib();
+        int t = config.passwordIterations();
+        int p = config.passwordParallelism();
+        byte[] hash = argon2(password, salt, m, t, p, HASH_BYTES);
+        return "$argon2id$v=19$m=" + m + ",t=" + t + ",p=" + p + "$" + B64.encodeToString(salt) + "$"
+                + B64.encodeToString(hash);
+    }
+
+    /** Constant-time verification; a malformed stored hash never matches. */
+    public boolean verify(String password, String stored) {
+        Matcher mt = stored == null ? null : PHC.matcher(stored);
+        if (mt == null || !mt.matches()) {
+            return false;
+        }
+        byte[] salt = B64D.decode(mt.group(4));
+        byte[] expected = B64D.decode(mt.group(5));
+        byte[] actual = argon2(password, salt, Integer.parseInt(mt.group(1)), Integer.parseInt(mt.group(2)),
+                Integer.parseInt(mt.group(3)), expected.length);
+        return MessageDigest.isEqual(expected, actual);
+    }
+
+    /** Spends the same work as {@link #verify} for a user that does not exist; always false. */
+    public boolean verifyAgainstDummy(String password) {
+        verify(password, dummyHash);
+        return false;
+    }
+
+    /** Whether a stored hash was made with weaker parameters than the configured ones. */
+    public boolean needsRehash(String stored) {
+        Matcher mt = stored == null ? null : PHC.matcher(stored);
+        if (mt == null || !mt.matches()) {
+            return true;
+        }
+        return Integer.parseInt(mt.group(1)) < config.passwordMemoryKib()
+                || Integer.parseInt(mt.group(2)) < config.passwordIterations()
+                || Integer.parseInt(mt.group(3)) < config.passwordParallelism();
+    }
+
+    private static byte[] argon2(String password, byte[] salt, int memoryKib, int iterations, int parallelism,
+                                 int length) {
+        Argon2Parameters params = new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id)
+                .withVersion(Argon2Parameters.ARGON2_VERSION_13)
+                .withSalt(salt).withMemoryAsKB(memoryKib).withIterations(iterations).withParallelism(parallelism)
+                .build();
+        Argon2BytesGenerator gen = new Argon2BytesGenerator();
+        gen.init(params);
+        byte[] out = new byte[length];
+        gen.generateBytes(password.getBytes(StandardCharsets.UTF_8), out);
+        return out;
+    }
+}

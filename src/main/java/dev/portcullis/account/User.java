@@ -1,0 +1,74 @@
+package dev.portcullis.account;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+
+/** An end user who signs in in the browser. {@code userId} is the OIDC {@code sub}: random and never reused. */
+@Entity
+@Table(name = "users")
+public class User {
+
+    @Id
+    @Column(name = "user_id")
+    private String userId;
+
+    private String username;
+
+    private String email;
+
+    private String name;
+
+    @Column(name = "password_hash")
+    private String passwordHash;
+
+    @Column(name = "created_at")
+    private long createdAt;
+
+    @Column(name = "updated_at")
+    private long updatedAt;
+
+    protected User() {
+    }
+
+    User(String userId, String username, String email, String name, String passwordHash, Instant now) {
+        this.userId = userId;
+        this.username = username;
+        this.email = email;
+        this.name = name;
+        this.passwordHash = passwordHash;
+        this.createdAt = now.getEpochSecond();
+        this.updatedAt = createdAt;
+    }
+
+    public String userId() {
+        return userId;
+    }
+
+    public String username() {
+        return username;
+    }
+
+    public String email() {
+        return email;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String passwordHash() {
+        return passwordHash;
+    }
+
+    public Instant createdAt() {
+        return Instant.ofEpochSecond(createdAt);
+    }
+
+    void changePasswordHash(String hash, Instant now) {
+        this.passwordHash = hash;
+        this.updatedAt = now.getEpochSecond();
+    }
+}

@@ -1,0 +1,125 @@
+package dev.portcullis.account;
+
+import dev.portcullis.crypto.Secrets;
+import dev.portcullis.web.OAuthException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/** User accounts: creation, password changes, deletion, and the credential check used by sign-in. */
+@ApplicationScoped
+@Transactional
+public class UserService {
+
+    public static final int MAX_USERNAME = 100;
+    public static final int MIN_PASSWORD = 8;
+    /** Upper bound so a megabyte "password" cannot make the slow hash slower (NIST 800-63B allows a cap). */
+    public static final int MAX_PASSWORD = 1024;
+    private static final Pattern USERNAME = Pattern.compile("[a-z0-9][a-z0-9._@+-]{0,99}");
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,189}");
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    PasswordHasher hasher;
+
+    @Inject
+    Clock clock;
+
+    public record NewUser(String username, String password, String email, String name) {
+    }
+
+    public User create(NewUser n) {
+        String username = normalizeUsername(n.username());
+        checkPassword(n.password());
+        if (n.email() != null && (n.email().length() > 254 || !EMAIL.matcher(n.email()).matches())) {
+            throw OAuthException.invalidRequest("email: not an email address");
+        }
+        if (n.name() != null && n.name().length() > 200) {
+            throw OAuthException.invalidRequest("name: must be at most 200 characters");
+        }
+        if (users.findByUsername(username).isPresent()) {
+            throw conflict(username);
+        }
+        User user = new User(Secrets.newId(), username, n.email(), n.name(), hasher.hash(n.password()), clock.instant());
+        try {
+            users.add(user); // flushes: a concurrent duplicate surfaces here as 409, not at commit
+        } catch (PersistenceException e) {
+            throw conflict(username);
+        }
+        return user;
+    }
+
+    public Optional<User> findByUsername(String username) {
+        return users.findByUsername(username);
+    }
+
+    public Optional<User> findById(String userId) {
+        return users.findById(userId);
+    }
+
+    public boolean changePassword(String username, String password) {
+        checkPassword(password);
+        Optional<User> user = users.findByUsername(username);
+        user.ifPresent(u -> u.changePasswordHash(hasher.hash(password), clock.instant()));
+        return user.isPresent();
+    }
+
+    /** Deletes the user; sessions, consents, codes, grants and tokens go with it (ON DELETE CASCADE). */
+    public boolean delete(String username) {
+        Optional<User> user = users.findByUsername(username);
+        user.ifPresent(users::remove);
+        return user.isPresent();
+    }
+
+    /**
+     * The credential check of sign-in: the user when the password is right, else empty. Unknown usernames cost the
+     * same hash as known ones, so timing does not reveal which exist. A hash made with weaker parameters than the
+     * configured ones is replaced on success.
+     */
+    public Optional<User> checkCredentials(String username, String password) {
+        if (password == null || password.length() > MAX_PASSWORD) {
+            hasher.verifyAgainstDummy("");
+            return Optional.empty();
+        }
+        Optional<User> user = users.findByUsername(username);
+        if (user.isEmpty()) {
+            hasher.verifyAgainstDummy(password);
+            return Optional.empty();
+        }
+        User u = user.get();
+        if (!hasher.verify(password, u.passwordHash())) {
+            return Optional.empty();
+        }
+        if (hasher.needsRehash(u.passwordHash())) {
+            u.changePasswordHash(hasher.hash(password), clock.instant());
+        }
+        return user;
+    }
+
+    static String normalizeUsername(String raw) {
+        String u = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
+        if (!USERNAME.matcher(u).matches()) {
+            throw OAuthException.invalidRequest("username: 1 to " + MAX_USERNAME
+                    + " characters of letters, digits and . _ @ + - (starting with a letter or digit)");
+        }
+        return u;
+    }
+
+    private static void checkPassword(String password) {
+        if (password == null || password.length() < MIN_PASSWORD || password.length() > MAX_PASSWORD) {
+            throw OAuthException.invalidRequest("password: must be " + MIN_PASSWORD + " to " + MAX_PASSWORD
+                    + " characters");
+        }
+    }
+
+    private static OAuthException conflict(String username) {
+        return new OAuthException("conflict", "username '" + username + "' is taken", 409);
+    }
+}

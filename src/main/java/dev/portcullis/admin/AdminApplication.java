@@ -1,0 +1,25 @@
+package dev.portcullis.admin;
+
+import dev.portcullis.account.UserAdminResource;
+import dev.portcullis.client.ClientAdminResource;
+import dev.portcullis.web.WebProviders;
+import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+import java.util.Set;
+import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
+import org.eclipse.microprofile.openapi.annotations.info.Info;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
+
+/** The operator's admin API under {@code /admin}, guarded by {@link AdminAuthenticationFilter}. */
+@ApplicationPath("admin")
+@OpenAPIDefinition(info = @Info(title = "Portcullis admin API", version = "1",
+        description = "Manage client applications and users. Every call needs Authorization: Bearer <admin token>."))
+@SecurityScheme(securitySchemeName = "adminToken", type = SecuritySchemeType.HTTP, scheme = "bearer")
+public class AdminApplication extends Application {
+
+    @Override
+    public Set<Class<?>> getClasses() {
+        return WebProviders.with(AdminAuthenticationFilter.class, ClientAdminResource.class, UserAdminResource.class);
+    }
+}

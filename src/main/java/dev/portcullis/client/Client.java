@@ -1,0 +1,148 @@
+package dev.portcullis.client;
+
+import dev.portcullis.crypto.Secrets;
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A registered client application. Confidential clients (seed variant A) authenticate with a secret that is stored
+ * only as its hash; public clients ({@code confidential = false}, variant B) have no secret and must use PKCE.
+ */
+@Entity
+@Table(name = "clients")
+public class Client {
+
+    @Id
+    @Column(name = "client_id")
+    private String clientId;
+
+    @Column(name = "client_name")
+    private String name;
+
+    private boolean confidential;
+
+    @Column(name = "secret_hash")
+    private String secretHash;
+
+    @Column(name = "redirect_uris")
+    @Convert(converter = UriListConverter.class)
+    private List<String> redirectUris;
+
+    @Column(name = "post_logout_redirect_uris")
+    @Convert(converter = UriListConverter.class)
+    private List<String> postLogoutRedirectUris;
+
+    private String scopes;
+
+    @Column(name = "skip_consent")
+    private boolean skipConsent;
+
+    @Column(name = "created_at")
+    private long createdAt;
+
+    @Column(name = "updated_at")
+    private long updatedAt;
+
+    protected Client() {
+    }
+
+    Client(String clientId, String name, boolean confidential, List<String> redirectUris,
+           List<String> postLogoutRedirectUris, String scopes, boolean skipConsent, Instant now) {
+        this.clientId = clientId;
+        this.name = name;
+        this.confidential = confidential;
+        this.redirectUris = List.copyOf(redirectUris);
+        this.postLogoutRedirectUris = List.copyOf(postLogoutRedirectUris);
+        this.scopes = scopes;
+        this.skipConsent = skipConsent;
+        this.createdAt = now.getEpochSecond();
+        this.updatedAt = createdAt;
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public boolean confidential() {
+        return confidential;
+    }
+
+    public List<String> redirectUris() {
+        return redirectUris;
+    }
+
+    public List<String> postLogoutRedirectUris() {
+        return postLogoutRedirectUris;
+    }
+
+    /** The scopes this client may request, space-separated. */
+    public String scopes() {
+        return scopes;
+    }
+
+    public Set<String> scopeSet() {
+        return Scopes.parse(scopes);
+    }
+
+    public boolean skipConsent() {
+        return skipConsent;
+    }
+
+    public Instant createdAt() {
+        return Instant.ofEpochSecond(createdAt);
+    }
+
+    /** Constant-time check of a presented client secret against the stored hash (one SHA-256, no slow hash). */
+    public boolean secretMatches(String presented) {
+        return confidential && secretHash != null && Secrets.matchesHash(presented, secretHash);
+    }
+
+    void replaceSecretHash(String hash, Instant now) {
+        this.secretHash = hash;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    /**
+     * Whether {@code uri} is one of this client's redirect URIs: exact string comparison (RFC 9700 2.1), except that
+     * for a public client's http loopback URI any port is accepted (RFC 8252 7.3: native apps bind an ephemeral port).
+     */
+    public boolean allowsRedirectUri(String uri) {
+        if (redirectUris.contains(uri)) {
+            return true;
+        }
+        return !confidential && redirectUris.stream().anyMatch(registered -> loopbackMatchIgnoringPort(registered, uri));
+    }
+
+    /** Whether {@code uri} is a registered post-logout redirect URI (exact match). */
+    public boolean allowsPostLogoutRedirectUri(String uri) {
+        return postLogoutRedirectUris.contains(uri);
+    }
+
+    static boolean loopbackMatchIgnoringPort(String registered, String presented) {
+        try {
+            URI r = new URI(registered);
+            URI p = new URI(presented);
+            return "http".equals(r.getScheme()) && "http".equals(p.getScheme())
+                    && RedirectUriPolicy.isLoopbackHost(r.getHost()) && r.getHost().equals(p.getHost())
+                    && p.getRawUserInfo() == null && p.getRawFragment() == null
+                    && eq(r.getRawPath(), p.getRawPath()) && eq(r.getRawQuery(), p.getRawQuery());
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static boolean eq(String a, String b) {
+        return a == null ? b == null : a.equals(b);
+    }
+}

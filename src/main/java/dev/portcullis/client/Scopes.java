@@ -1,0 +1,56 @@
+package dev.portcullis.client;
+
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The scope catalogue: every scope Portcullis knows, in one place. A client's {@code scopes} is the subset it may
+ * request; a token's scope is the subset the user granted. Descriptions shown on the consent page live in the
+ * message bundle under {@code scope.<name>}.
+ */
+public final class Scopes {
+
+    public static final String OPENID = "openid";
+    public static final String PROFILE = "profile";
+    public static final String EMAIL = "email";
+    /** Read the signed-in user's own profile and authorizations through /api/v1 (delegable). */
+    public static final String READ_USER = "read_user";
+    /** Act on the user's behalf on the writable /api/v1 surface, e.g. revoke an authorization (delegable). */
+    public static final String API = "api";
+
+    /** Catalogue order, which is also the order scopes are shown and returned in. */
+    public static final List<String> ALL = List.of(OPENID, PROFILE, EMAIL, READ_USER, API);
+
+    private static final Pattern SCOPE_TOKEN = Pattern.compile("[\\x21\\x23-\\x5B\\x5D-\\x7E]+"); // RFC 6749 3.3
+
+    private Scopes() {
+    }
+
+    public static boolean isKnown(String scope) {
+        return ALL.contains(scope);
+    }
+
+    /** Whether a single scope token has RFC 6749 3.3 syntax. */
+    public static boolean isWellFormed(String scope) {
+        return SCOPE_TOKEN.matcher(scope).matches();
+    }
+
+    /** Splits a space-separated scope string into its distinct tokens, in order; blanks are dropped. */
+    public static Set<String> parse(String scope) {
+        if (scope == null || scope.isBlank()) {
+            return new LinkedHashSet<>();
+        }
+        return Arrays.stream(scope.trim().split(" +")).collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
+    /** A scope set as a string in catalogue order (unknown names last, in their order). */
+    public static String format(Set<String> scopes) {
+        List<String> known = ALL.stream().filter(scopes::contains).collect(Collectors.toList());
+        scopes.stream().filter(s -> !ALL.contains(s)).forEach(known::add);
+        return String.join(" ", known);
+    }
+}

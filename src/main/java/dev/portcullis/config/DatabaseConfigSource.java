@@ -1,0 +1,76 @@
+package dev.portcullis.config;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+/**
+ * Derives the two database settings that the operator should not have to spell out: the default H2 URL (from
+ * {@code portcullis.data-dir}) and the JDBC DataSource class (from the URL's scheme). The
+ * {@code @DataSourceDefinition} in {@link dev.portcullis.persistence.DatabaseMigration} reads both through
+ * {@code ${MPCONFIG=...}}, so setting only {@code PORTCULLIS_DB_URL} switches to PostgreSQL.
+ *
+ * <p>Config sources cannot consult the assembled Config, so this one reads the same places MicroProfile Config
+ * would (system property, then environment variable) itself. Its ordinal is below the defaults file so an explicit
+ * value anywhere wins.
+ */
+public class DatabaseConfigSource implements ConfigSource {
+
+    static final String DATA_DIR = "portcullis.data-dir";
+    static final String URL = "portcullis.db.url";
+    static final String DATASOURCE_CLASS = "portcullis.db.datasource-class";
+
+    @Override
+    public Set<String> getPropertyNames() {
+        return Set.of(URL, DATASOURCE_CLASS);
+    }
+
+    @Override
+    public String getValue(String name) {
+        return switch (name) {
+            case URL -> defaultUrl();
+            case DATASOURCE_CLASS -> dataSourceClass(lookup(URL, defaultUrl()));
+            default -> null;
+        };
+    }
+
+    @Override
+    public Map<String, String> getProperties() {
+        return Map.of(URL, getValue(URL), DATASOURCE_CLASS, getValue(DATASOURCE_CLASS));
+    }
+
+    @Override
+    public String getName() {
+        return "portcullis-derived-database-settings";
+    }
+
+    @Override
+    public int getOrdinal() {
+        return 50;
+    }
+
+    /** H2 in a file under the data directory; AUTO_SERVER lets a second local instance share it. */
+    static String defaultUrl() {
+        Path dir = Path.of(lookup(DATA_DIR, "./data")).toAbsolutePath().normalize();
+        return "jdbc:h2:file:" + dir.resolve("portcullis") + ";AUTO_SERVER=TRUE";
+    }
+
+    static String dataSourceClass(String url) {
+        if (url.startsWith("jdbc:postgresql:")) {
+            return "org.postgresql.ds.PGSimpleDataSource";
+        }
+        if (url.startsWith("jdbc:h2:")) {
+            return "org.h2.jdbcx.JdbcDataSource";
+        }
+        throw new ConfigurationException(URL, "must be a jdbc:postgresql: or jdbc:h2: URL");
+    }
+
+    private static String lookup(String key, String def) {
+        String v = System.getProperty(key);
+        if (v == null || v.isBlank()) {
+            v = System.getenv(ConfigurationException.envName(key));
+        }
+        return v == null || v.isBlank() ? def : v.trim();
+    }
+}

@@ -1,0 +1,214 @@
+package dev.portcullis.config;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Every Portcullis setting, typed and validated in one place. Each key is a MicroProfile Config property; its
+ * environment variable form is the key upper-cased with dots and dashes turned into underscores
+ * ({@code portcullis.code.ttl} = {@code PORTCULLIS_CODE_TTL}). README's configuration table lists them all.
+ *
+ * <p>Values are read once at startup. An invalid value fails deployment with a message naming the key, so a
+ * misconfigured server never serves a request.
+ */
+@ApplicationScoped
+public class PortcullisConfig {
+
+    private URI issuer;
+    private Optional<String> adminToken;
+    private Duration codeTtl;
+    private Duration accessTokenTtl;
+    private Duration refreshTokenTtl;
+    private Duration sessionIdleTtl;
+    private Duration sessionMaxTtl;
+    private boolean redirectAllowHttp;
+    private int loginMaxFailures;
+    private int loginIpMaxFailures;
+    private Duration loginLockout;
+    private Duration loginFailureWindow;
+    private int passwordMemoryKib;
+    private int passwordIterations;
+    private int passwordParallelism;
+    private int maxBodyBytes;
+    private boolean demo;
+    private boolean demoForce;
+
+    @PostConstruct
+    void load() {
+        Config c = ConfigProvider.getConfig(PortcullisConfig.class.getClassLoader());
+        issuer = issuer(c);
+        adminToken = c.getOptionalValue("portcullis.admin.token", String.class).map(String::trim).filter(s -> !s.isEmpty());
+        adminToken.ifPresent(t -> require(t.length() >= 16, "portcullis.admin.token", "must be at least 16 characters"));
+        codeTtl = seconds(c, "portcullis.code.ttl", 60, 1, 600);
+        accessTokenTtl = seconds(c, "portcullis.access-token.ttl", 3600, 1, 86_400);
+        refreshTokenTtl = seconds(c, "portcullis.refresh-token.ttl", 2_592_000, 1, 31_536_000);
+        sessionIdleTtl = seconds(c, "portcullis.session.idle-ttl", 28_800, 60, 31_536_000);
+        sessionMaxTtl = seconds(c, "portcullis.session.max-ttl", 86_400, 60, 31_536_000);
+        require(sessionIdleTtl.compareTo(sessionMaxTtl) <= 0, "portcullis.session.idle-ttl",
+                "must not exceed portcullis.session.max-ttl");
+        redirectAllowHttp = bool(c, "portcullis.redirect.allow-http", false);
+        loginMaxFailures = integer(c, "portcullis.login.max-failures", 5, 1, 1000);
+        loginIpMaxFailures = integer(c, "portcullis.login.ip-max-failures", 50, 1, 100_000);
+        loginLockout = seconds(c, "portcullis.login.lockout", 300, 1, 86_400);
+        loginFailureWindow = seconds(c, "portcullis.login.failure-window", 900, 1, 86_400);
+        passwordMemoryKib = integer(c, "portcullis.password.argon2.memory-kib", 19_456, 8_192, 4_194_304);
+        passwordIterations = integer(c, "portcullis.password.argon2.iterations", 2, 1, 100);
+        passwordParallelism = integer(c, "portcullis.password.argon2.parallelism", 1, 1, 16);
+        maxBodyBytes = integer(c, "portcullis.http.max-body-bytes", 65_536, 1_024, 10_485_760);
+        demo = bool(c, "portcullis.demo", false);
+        demoForce = bool(c, "portcullis.demo.force", false);
+    }
+
+    /** The issuer identifier (OIDC Core 3.1.2.1); every endpoint URL is derived from it. No trailing slash. */
+    public URI issuer() {
+        return issuer;
+    }
+
+    /** The issuer as a string, exactly as it appears in {@code iss} claims and the discovery document. */
+    public String issuerString() {
+        return issuer.toString();
+    }
+
+    /** Absolute URL of a path on this server, e.g. {@code endpoint("/oauth/token")}. */
+    public String endpoint(String path) {
+        return issuer + path;
+    }
+
+    public boolean issuerIsHttps() {
+        return "https".equals(issuer.getScheme());
+    }
+
+    /** Bearer token of the admin API; empty means the admin API is closed (every call answers 401). */
+    public Optional<String> adminToken() {
+        return adminToken;
+    }
+
+    public Duration codeTtl() {
+        return codeTtl;
+    }
+
+    public Duration accessTokenTtl() {
+        return accessTokenTtl;
+    }
+
+    public Duration refreshTokenTtl() {
+        return refreshTokenTtl;
+    }
+
+    public Duration sessionIdleTtl() {
+        return sessionIdleTtl;
+    }
+
+    public Duration sessionMaxTtl() {
+        return sessionMaxTtl;
+    }
+
+    /** Opt-in for intranet backends on plain http (a documented risk): non-loopback http redirect URIs. */
+    public boolean redirectAllowHttp() {
+        return redirectAllowHttp;
+    }
+
+    public int loginMaxFailures() {
+        return loginMaxFailures;
+    }
+
+    public int loginIpMaxFailures() {
+        return loginIpMaxFailures;
+    }
+
+    public Duration loginLockout() {
+        return loginLockout;
+    }
+
+    public Duration loginFailureWindow() {
+        return loginFailureWindow;
+    }
+
+    public int passwordMemoryKib() {
+        return passwordMemoryKib;
+    }
+
+    public int passwordIterations() {
+        return passwordIterations;
+    }
+
+    public int passwordParallelism() {
+        return passwordParallelism;
+    }
+
+    /** Largest request body any endpoint accepts; larger bodies get 413 before they are read. */
+    public int maxBodyBytes() {
+        return maxBodyBytes;
+    }
+
+    public boolean demo() {
+        return demo;
+    }
+
+    public boolean demoForce() {
+        return demoForce;
+    }
+
+    private static URI issuer(Config c) {
+        String key = "portcullis.issuer";
+        String raw = c.getOptionalValue(key, String.class).orElse("http://localhost:8080").trim();
+        URI uri;
+        try {
+            uri = new URI(raw);
+        } catch (Exception e) {
+            throw new ConfigurationException(key, "is not a URL: '" + raw + "'");
+        }
+        require(("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) && uri.getHost() != null,
+                key, "must be an absolute http(s) URL, got '" + raw + "'");
+        require(uri.getQuery() == null && uri.getFragment() == null, key, "must not have a query or fragment");
+        if (raw.endsWith("/")) {
+            uri = URI.create(raw.substring(0, raw.length() - 1));
+        }
+        return uri;
+    }
+
+    private static Duration seconds(Config c, String key, long def, long min, long max) {
+        return Duration.ofSeconds(longValue(c, key, def, min, max, "a whole number of seconds"));
+    }
+
+    private static int integer(Config c, String key, int def, int min, int max) {
+        return (int) longValue(c, key, def, min, max, "a whole number");
+    }
+
+    private static long longValue(Config c, String key, long def, long min, long max, String what) {
+        String raw = c.getOptionalValue(key, String.class).map(String::trim).orElse(null);
+        if (raw == null || raw.isEmpty()) {
+            return def;
+        }
+        long v;
+        try {
+            v = Long.parseLong(raw);
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(key, "must be " + what + ", got '" + raw + "'");
+        }
+        require(v >= min && v <= max, key, "must be between " + min + " and " + max + ", got " + v);
+        return v;
+    }
+
+    private static boolean bool(Config c, String key, boolean def) {
+        String raw = c.getOptionalValue(key, String.class).map(String::trim).orElse(null);
+        if (raw == null || raw.isEmpty()) {
+            return def;
+        }
+        if (raw.equalsIgnoreCase("true") || raw.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(raw);
+        }
+        throw new ConfigurationException(key, "must be true or false, got '" + raw + "'");
+    }
+
+    private static void require(boolean ok, String key, String message) {
+        if (!ok) {
+            throw new ConfigurationException(key, message);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.portcullis.crypto;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+
+/**
+ * Random credentials and their storage form. Everything the server hands out as a bearer secret (client secret,
+ * authorization code, refresh token, SSO session id) is 256 random bits, base64url without padding, and is stored
+ * only as {@link #hash}. These values are high-entropy, so one SHA-256 is the right storage hash: a slow password
+ * hash would add nothing but latency on the token path.
+ */
+public final class Secrets {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
+
+    private Secrets() {
+    }
+
+    /** A new 256-bit random secret, 43 characters of base64url. */
+    public static String newSecret() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return B64URL.encodeToString(bytes);
+    }
+
+    /** A new random identifier (128 bits), for ids that are not secrets (client_id, user id, jti). */
+    public static String newId() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return B64URL.encodeToString(bytes);
+    }
+
+    /** Storage form of a secret: base64url(SHA-256(UTF-8 bytes)), 43 characters. */
+    public static String hash(String secret) {
+        return B64URL.encodeToString(sha256(secret.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    public static byte[] sha256(byte[] input) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(input);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is mandatory in every JRE", e);
+        }
+    }
+
+    /** Constant-time comparison of two strings (their length is not secret). Null never equals anything. */
+    public static boolean constantTimeEquals(String a, String b) {
+        if (a == null || b == null) {
+            return false;
+        }
+        return MessageDigest.isEqual(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whether a presented secret matches a stored {@link #hash}, in constant time. */
+    public static boolean matchesHash(String presented, String storedHash) {
+        return presented != null && constantTimeEquals(hash(presented), storedHash);
+    }
+}

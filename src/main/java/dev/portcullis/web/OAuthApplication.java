@@ -1,0 +1,19 @@
+package dev.portcullis.web;
+
+import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+import java.util.Set;
+
+/**
+ * The OAuth 2.0 / OpenID Connect protocol endpoints under {@code /oauth}. Why several JAX-RS applications instead
+ * of one at {@code /}: a JAX-RS servlet at {@code /*} would also capture the Faces pages ({@code *.xhtml}) and the
+ * stylesheet, because a servlet path mapping beats an extension mapping. See docs/decisions.md.
+ */
+@ApplicationPath("oauth")
+public class OAuthApplication extends Application {
+
+    @Override
+    public Set<Class<?>> getClasses() {
+        return WebProviders.with();
+    }
+}

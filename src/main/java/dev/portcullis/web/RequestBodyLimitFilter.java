@@ -1,0 +1,127 @@
+package dev.portcullis.web;
+
+import dev.portcullis.config.PortcullisConfig;
+import jakarta.inject.Inject;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.annotation.WebFilter;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Refuses request bodies over {@code portcullis.http.max-body-bytes} with 413 before anything parses them: by
+ * Content-Length up front, and by counting for chunked bodies (the stream then fails with
+ * {@link BodyTooLargeException}, which the error mappers turn into 413).
+ */
+@WebFilter(filterName = "RequestBodyLimitFilter", urlPatterns = "/*", asyncSupported = true)
+public class RequestBodyLimitFilter extends HttpFilter {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Override
+    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        long max = config.maxBodyBytes();
+        if (req.getContentLengthLong() > max) {
+            reject(req, res, max);
+            return;
+        }
+        chain.doFilter(req.getContentLengthLong() < 0 ? new Limited(req, max) : req, res);
+    }
+
+    static void reject(HttpServletRequest req, HttpServletResponse res, long max) throws IOException {
+        res.setStatus(413);
+        res.setHeader("Connection", "close");
+        res.setHeader("Cache-Control", "no-store");
+        String description = "Request body larger than " + max + " bytes";
+        if (isBrowserPage(req)) {
+            res.setContentType("text/html;charset=UTF-8");
+            res.getOutputStream().write(("<!DOCTYPE html><html lang=\"en\"><head><title>Request too large</title>"
+                    + "<link rel=\"stylesheet\" href=\"/css/portcullis.css\"></head><body><main class=\"card\">"
+                    + "<h1>Request too large</h1><p>" + description + ".</p></main></body></html>")
+                    .getBytes(StandardCharsets.UTF_8));
+        } else {
+            res.setContentType("application/json;charset=UTF-8");
+            res.getOutputStream().write(ErrorBody.json("invalid_request", description).getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    static boolean isBrowserPage(HttpServletRequest req) {
+        String uri = req.getRequestURI();
+        return !(uri.startsWith("/oauth/") || uri.startsWith("/admin/") || uri.startsWith("/api/")
+                || uri.startsWith("/.well-known/"))
+                || uri.equals("/oauth/authorize") || uri.equals("/oauth/logout");
+    }
+
+    /** Thrown by the counting stream; the exception mappers answer 413. */
+    public static class BodyTooLargeException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        BodyTooLargeException(long max) {
+            super("Request body larger than " + max + " bytes");
+        }
+    }
+
+    private static final class Limited extends HttpServletRequestWrapper {
+        private final long max;
+        private ServletInputStream stream;
+
+        Limited(HttpServletRequest req, long max) {
+            super(req);
+            this.max = max;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            if (stream == null) {
+                ServletInputStream in = super.getInputStream();
+                stream = new ServletInputStream() {
+                    private long count;
+
+                    @Override
+                    public int read() throws IOException {
+                        int b = in.read();
+                        if (b >= 0 && ++count > max) {
+                            throw new BodyTooLargeException(max);
+                        }
+                        return b;
+                    }
+
+                    @Override
+                    public int read(byte[] buf, int off, int len) throws IOException {
+                        int n = in.read(buf, off, len);
+                        if (n > 0 && (count += n) > max) {
+                            throw new BodyTooLargeException(max);
+                        }
+                        return n;
+                    }
+
+                    @Override
+                    public boolean isFinished() {
+                        return in.isFinished();
+                    }
+
+                    @Override
+                    public boolean isReady() {
+                        return in.isReady();
+                    }
+
+                    @Override
+                    public void setReadListener(ReadListener listener) {
+                        in.setReadListener(listener);
+                    }
+                };
+            }
+            return stream;
+        }
+    }
+}

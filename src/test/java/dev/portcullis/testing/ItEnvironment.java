@@ -1,0 +1,119 @@
+package dev.portcullis.testing;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
+import org.junit.platform.launcher.LauncherSession;
+import org.junit.platform.launcher.LauncherSessionListener;
+
+/**
+ * Prepares one integration-test run before Arquillian starts any Payara Micro: a free HTTP port (so the issuer is
+ * known in advance), an admin token, and a fresh database: an H2 directory under target/, or a new PostgreSQL
+ * database {@code portcullis_it_<time>_<random>} on 127.0.0.1:5432 when {@code portcullis.test.database=postgres}
+ * (the failsafe execution of the {@code postgres} profile). The settings reach Payara Micro as -D options through the
+ * connector's {@code payara.cmdOptions}. The PostgreSQL database is dropped when the run ends.
+ */
+public class ItEnvironment implements LauncherSessionListener {
+
+    private static final Logger LOG = Logger.getLogger(ItEnvironment.class.getName());
+    public static final String ADMIN_TOKEN = "it-admin-token-" + Long.toHexString(System.nanoTime());
+
+    private String postgresDatabase;
+
+    @Override
+    public void launcherSessionOpened(LauncherSession session) {
+        if (System.getProperty("payara.microJar") == null || System.getProperty("portcullis.test.base-url") != null) {
+            return; // unit-test run (surefire), or already configured
+        }
+        int port = freePort();
+        String base = "http://localhost:" + port;
+        StringBuilder opts = new StringBuilder()
+                .append("-Xss1m -XX:+UseSerialGC -Dportcullis.issuer=").append(base)
+                .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN);
+        String database = System.getProperty("portcullis.test.database", "h2");
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"))
+                + "_" + ThreadLocalRandom.current().nextInt(1000, 9999);
+        if (database.equals("postgres")) {
+            postgresDatabase = "portcullis_it_" + stamp;
+            createPostgresDatabase(postgresDatabase);
+            String url = postgresBaseUrl().replaceAll("/[^/?]*(\\?.*)?$", "/" + postgresDatabase);
+            opts.append(" -Dportcullis.db.url=").append(url)
+                .append(" -Dportcullis.db.user=").append(postgresUser())
+                .append(" -Dportcullis.db.password=unused");
+            System.setProperty("portcullis.test.jdbc-url", url);
+            System.setProperty("portcullis.test.jdbc-user", postgresUser());
+            System.setProperty("portcullis.test.jdbc-password", "unused");
+        } else {
+            Path dir = Path.of("target", "it-h2-" + stamp).toAbsolutePath();
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            opts.append(" -Dportcullis.data-dir=").append(dir);
+            System.setProperty("portcullis.test.jdbc-url", "jdbc:h2:file:" + dir.resolve("portcullis") + ";AUTO_SERVER=TRUE");
+            System.setProperty("portcullis.test.jdbc-user", "portcullis");
+            System.setProperty("portcullis.test.jdbc-password", "portcullis");
+        }
+        String extra = System.getProperty("portcullis.test.extra-jvm-options", "");
+        if (!extra.isBlank()) {
+            opts.append(' ').append(extra.trim());
+        }
+        System.setProperty("payara.randomHttpPort", "false");
+        System.setProperty("payara.autoBindHttp", "false");
+        System.setProperty("payara.extraMicroOptions", "--port " + port);
+        System.setProperty("payara.cmdOptions", opts.toString());
+        System.setProperty("portcullis.test.base-url", base);
+        System.setProperty("portcullis.test.admin-token", ADMIN_TOKEN);
+        LOG.info(() -> "Integration tests: " + base + " on " + database
+                + (postgresDatabase != null ? " (database " + postgresDatabase + ")" : ""));
+    }
+
+    @Override
+    public void launcherSessionClosed(LauncherSession session) {
+        if (postgresDatabase != null) {
+            try (Connection c = DriverManager.getConnection(postgresBaseUrl(), postgresUser(), "unused");
+                 Statement s = c.createStatement()) {
+                s.execute("DROP DATABASE IF EXISTS " + postgresDatabase + " WITH (FORCE)");
+            } catch (SQLException e) {
+                LOG.warning("Could not drop " + postgresDatabase + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private static void createPostgresDatabase(String name) {
+        try (Connection c = DriverManager.getConnection(postgresBaseUrl(), postgresUser(), "unused");
+             Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL is required for this run (PORTCULLIS_TEST_POSTGRES=required) "
+                    + "but " + postgresBaseUrl() + " is not usable: " + e.getMessage(), e);
+        }
+    }
+
+    static String postgresBaseUrl() {
+        return System.getProperty("portcullis.test.postgres-url", "jdbc:postgresql://127.0.0.1:5432/test");
+    }
+
+    static String postgresUser() {
+        return System.getProperty("portcullis.test.postgres-user", "postgres");
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            s.setReuseAddress(true);
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
