@@ -1,0 +1,149 @@
+package dev.portcullis.authorize;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * An issued authorization code, stored by the hash of its value and bound to everything the token endpoint must
+ * check: client, redirect URI, user, granted scope, nonce, PKCE challenge, auth_time. It is redeemed once by
+ * {@link AuthorizationCodes#markRedeemed}, a single conditional UPDATE.
+ */
+@Entity
+@Table(name = "authorization_codes")
+public class AuthorizationCode {
+
+    @Id
+    @Column(name = "code_hash")
+    private String codeHash;
+
+    @Column(name = "client_id")
+    private String clientId;
+
+    @Column(name = "user_id")
+    private String userId;
+
+    @Column(name = "redirect_uri")
+    private String redirectUri;
+
+    @Column(name = "redirect_uri_given")
+    private boolean redirectUriGiven;
+
+    private String scope;
+
+    private String nonce;
+
+    @Column(name = "code_challenge")
+    private String codeChallenge;
+
+    @Column(name = "code_challenge_method")
+    private String codeChallengeMethod;
+
+    @Column(name = "auth_time")
+    private long authTime;
+
+    @Column(name = "session_hash")
+    private String sessionHash;
+
+    @Column(name = "created_at")
+    private long createdAt;
+
+    @Column(name = "expires_at")
+    private long expiresAt;
+
+    @Column(name = "redeemed_at")
+    private Long redeemedAt;
+
+    @Column(name = "grant_id")
+    private String grantId;
+
+    protected AuthorizationCode() {
+    }
+
+    AuthorizationCode(String codeHash, CodeRequest r, Instant now, Instant expiresAt) {
+        this.codeHash = codeHash;
+        this.clientId = r.clientId();
+        this.userId = r.userId();
+        this.redirectUri = r.redirectUri();
+        this.redirectUriGiven = r.redirectUriGiven();
+        this.scope = r.scope();
+        this.nonce = r.nonce();
+        this.codeChallenge = r.codeChallenge();
+        this.codeChallengeMethod = r.codeChallenge() == null ? null : r.codeChallengeMethod();
+        this.authTime = r.authTime().getEpochSecond();
+        this.sessionHash = r.sessionHash();
+        this.createdAt = now.getEpochSecond();
+        this.expiresAt = expiresAt.getEpochSecond();
+    }
+
+    /** What a code is bound to; built by the authorization endpoint after sign-in and consent. */
+    public record CodeRequest(String clientId, String userId, String redirectUri, boolean redirectUriGiven,
+                              String scope, String nonce, String codeChallenge, String codeChallengeMethod,
+                              Instant authTime, String sessionHash) {
+    }
+
+    public String codeHash() {
+        return codeHash;
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    public String userId() {
+        return userId;
+    }
+
+    public String redirectUri() {
+        return redirectUri;
+    }
+
+    /** Whether the authorization request carried redirect_uri (then the token request must repeat it, RFC 6749 4.1.3). */
+    public boolean redirectUriGiven() {
+        return redirectUriGiven;
+    }
+
+    public String scope() {
+        return scope;
+    }
+
+    public Optional<String> nonce() {
+        return Optional.ofNullable(nonce);
+    }
+
+    public Optional<String> codeChallenge() {
+        return Optional.ofNullable(codeChallenge);
+    }
+
+    public Optional<String> codeChallengeMethod() {
+        return Optional.ofNullable(codeChallengeMethod);
+    }
+
+    public Instant authTime() {
+        return Instant.ofEpochSecond(authTime);
+    }
+
+    public Optional<String> sessionHash() {
+        return Optional.ofNullable(sessionHash);
+    }
+
+    public Instant expiresAt() {
+        return Instant.ofEpochSecond(expiresAt);
+    }
+
+    public boolean isExpired(Instant now) {
+        return now.getEpochSecond() >= expiresAt;
+    }
+
+    public boolean isRedeemed() {
+        return redeemedAt != null;
+    }
+
+    /** The grant created when this code was redeemed; revoked if the code is presented again. */
+    public Optional<String> grantId() {
+        return Optional.ofNullable(grantId);
+    }
+}
