@@ -1,0 +1,62 @@
+package dev.portcullis.bench;
+
+import java.nio.file.Files;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Logger;
+
+/**
+ * The Portcullis benchmark (not a test): {@code mvn -Pbench verify} (see docs/notes-bench.md). For each database
+ * (bench.db = h2 | postgres | both) it starts its own Payara Micro with target/portcullis.war, waits for readiness,
+ * provisions a user and two clients, and runs every scenario (bench.scenarios) with bench.workers concurrent workers
+ * for bench.warmup seconds, then measures for bench.duration seconds. Results: printed, and written to
+ * target/bench/results-DB.md and .json. Exit status 1 if any measured flow failed.
+ */
+public final class BenchMain {
+
+    private static final Logger LOG = Logger.getLogger(BenchMain.class.getName());
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions o = BenchOptions.fromSystemProperties();
+        if (!Files.isRegularFile(o.war()) || !Files.isRegularFile(o.payaraMicroJar())) {
+            throw new IllegalStateException("Need " + o.war() + " and " + o.payaraMicroJar()
+                    + ": run through the Maven profile (mvn -Pbench verify)");
+        }
+        boolean failed = false;
+        for (String db : o.databases()) {
+            BenchReport.Run run = runOn(o, db);
+            BenchReport.write(o.outputDir(), run);
+            LOG.info("\n" + BenchReport.markdown(run) + "\nwritten to " + o.outputDir().resolve("results-" + db + ".md"));
+            failed |= run.results().stream().anyMatch(r -> r.errors() > 0);
+        }
+        if (failed) {
+            LOG.severe("Some measured flows failed: see the error samples above");
+            System.exit(1);
+        }
+    }
+
+    private static BenchReport.Run runOn(BenchOptions o, String db) throws Exception {
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
+        String started = BenchReport.now();
+        String loadBefore = BenchReport.loadAverage();
+        List<ScenarioResult> results = new ArrayList<>();
+        try (BenchServer server = BenchServer.start(o, db, stamp)) {
+            server.awaitReady(o.readyTimeoutSeconds());
+            long idleRss = ProcStats.rssKib(server.pid());
+            LOG.info(() -> db + ": ready " + server.readyMillis() + " ms after JVM launch (pid " + server.pid()
+                    + ", RSS " + idleRss / 1024 + " MiB)");
+            Target target = new Target(o, server.port, server.adminToken());
+            target.provision();
+            for (String name : o.scenarios()) {
+                results.add(LoadRunner.run(Scenarios.byName(name), target, server.pid(), o));
+            }
+            return new BenchReport.Run(db, started, server.readyMillis(), idleRss, BenchReport.machine(), loadBefore,
+                    BenchReport.loadAverage(), o, results);
+        }
+    }
+}

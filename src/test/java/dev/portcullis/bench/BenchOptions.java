@@ -1,0 +1,88 @@
+package dev.portcullis.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The bench's options, all Java system properties (the {@code bench} Maven profile passes {@code -Dbench.*} through).
+ * Defaults are the figures the README quotes; use short windows while developing (warm-up 5 s, measure 10 s).
+ */
+record BenchOptions(
+        List<String> databases,
+        int workers,
+        int signInWorkers,
+        int warmupSeconds,
+        int measureSeconds,
+        List<String> scenarios,
+        String client,
+        List<String> serverJvmOptions,
+        Path war,
+        Path payaraMicroJar,
+        Path postBootCommands,
+        Path outputDir,
+        String postgresUrl,
+        String postgresUser,
+        boolean keepDatabase,
+        int readyTimeoutSeconds) {
+
+    static final List<String> ALL_SCENARIOS =
+            List.of("admin-read", "sso-code-flow", "pkce-code-flow", "refresh", "userinfo", "sign-in");
+
+    static BenchOptions fromSystemProperties() {
+        String db = prop("bench.db", "h2");
+        List<String> dbs = switch (db) {
+            case "h2" -> List.of("h2");
+            case "postgres" -> List.of("postgres");
+            case "both" -> List.of("h2", "postgres");
+            default -> throw new IllegalArgumentException("bench.db must be h2, postgres or both, not " + db);
+        };
+        List<String> scenarios = list(prop("bench.scenarios", String.join(",", ALL_SCENARIOS)));
+        for (String s : scenarios) {
+            if (!ALL_SCENARIOS.contains(s)) {
+                throw new IllegalArgumentException("Unknown scenario " + s + "; known: " + ALL_SCENARIOS);
+            }
+        }
+        return new BenchOptions(dbs,
+                positive("bench.workers", 8),
+                positive("bench.signin.workers", 1),
+                nonNegative("bench.warmup", 30),
+                positive("bench.duration", 30),
+                scenarios,
+                prop("bench.client", "raw"),
+                Arrays.stream(prop("bench.server-jvm-options", "").trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
+                Path.of(prop("bench.war", "target/portcullis.war")),
+                Path.of(prop("bench.payara-micro", "target/payara-micro.jar")),
+                Path.of(prop("bench.post-boot-commands", "server-config/post-boot-commands.asadmin")),
+                Path.of(prop("bench.output", "target/bench")),
+                prop("bench.postgres-url", "jdbc:postgresql://127.0.0.1:5432/test"),
+                prop("bench.postgres-user", "postgres"),
+                Boolean.parseBoolean(prop("bench.keep-db", "false")),
+                positive("bench.ready-timeout", 300));
+    }
+
+    private static String prop(String key, String def) {
+        String v = System.getProperty(key);
+        return v == null || v.isBlank() ? def : v.trim();
+    }
+
+    private static List<String> list(String v) {
+        return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static int positive(String key, int def) {
+        int v = Integer.parseInt(prop(key, Integer.toString(def)));
+        if (v < 1) {
+            throw new IllegalArgumentException(key + " must be at least 1");
+        }
+        return v;
+    }
+
+    private static int nonNegative(String key, int def) {
+        int v = Integer.parseInt(prop(key, Integer.toString(def)));
+        if (v < 0) {
+            throw new IllegalArgumentException(key + " must not be negative");
+        }
+        return v;
+    }
+}
