@@ -40,9 +40,14 @@ public class PortcullisConfig {
 
     @PostConstruct
     void load() {
-        Config c = ConfigProvider.getConfig(PortcullisConfig.class.getClassLoader());
+        Config config = ConfigProvider.getConfig(PortcullisConfig.class.getClassLoader());
+        load(key -> config.getOptionalValue(key, String.class));
+    }
+
+    /** Reads and validates every setting from {@code c} (MicroProfile Config in the server, a map in unit tests). */
+    void load(Source c) {
         issuer = issuer(c);
-        adminToken = c.getOptionalValue("portcullis.admin.token", String.class).map(String::trim).filter(s -> !s.isEmpty());
+        adminToken = c.getOptionalValue("portcullis.admin.token").map(String::trim).filter(s -> !s.isEmpty());
         adminToken.ifPresent(t -> require(t.length() >= 16, "portcullis.admin.token", "must be at least 16 characters"));
         codeTtl = seconds(c, "portcullis.code.ttl", 60, 1, 600);
         accessTokenTtl = seconds(c, "portcullis.access-token.ttl", 3600, 1, 86_400);
@@ -154,9 +159,15 @@ public class PortcullisConfig {
         return demoForce;
     }
 
-    private static URI issuer(Config c) {
+    /** Where settings come from: key to raw value. */
+    @FunctionalInterface
+    interface Source {
+        Optional<String> getOptionalValue(String key);
+    }
+
+    private static URI issuer(Source c) {
         String key = "portcullis.issuer";
-        String raw = c.getOptionalValue(key, String.class).orElse("http://localhost:8080").trim();
+        String raw = c.getOptionalValue(key).orElse("http://localhost:8080").trim();
         URI uri;
         try {
             uri = new URI(raw);
@@ -172,16 +183,16 @@ public class PortcullisConfig {
         return uri;
     }
 
-    private static Duration seconds(Config c, String key, long def, long min, long max) {
+    private static Duration seconds(Source c, String key, long def, long min, long max) {
         return Duration.ofSeconds(longValue(c, key, def, min, max, "a whole number of seconds"));
     }
 
-    private static int integer(Config c, String key, int def, int min, int max) {
+    private static int integer(Source c, String key, int def, int min, int max) {
         return (int) longValue(c, key, def, min, max, "a whole number");
     }
 
-    private static long longValue(Config c, String key, long def, long min, long max, String what) {
-        String raw = c.getOptionalValue(key, String.class).map(String::trim).orElse(null);
+    private static long longValue(Source c, String key, long def, long min, long max, String what) {
+        String raw = c.getOptionalValue(key).map(String::trim).orElse(null);
         if (raw == null || raw.isEmpty()) {
             return def;
         }
@@ -195,8 +206,8 @@ public class PortcullisConfig {
         return v;
     }
 
-    private static boolean bool(Config c, String key, boolean def) {
-        String raw = c.getOptionalValue(key, String.class).map(String::trim).orElse(null);
+    private static boolean bool(Source c, String key, boolean def) {
+        String raw = c.getOptionalValue(key).map(String::trim).orElse(null);
         if (raw == null || raw.isEmpty()) {
             return def;
         }
