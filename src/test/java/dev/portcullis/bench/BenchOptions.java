@@ -24,7 +24,8 @@ record BenchOptions(
         String postgresUrl,
         String postgresUser,
         boolean keepDatabase,
-        int readyTimeoutSeconds) {
+        int readyTimeoutSeconds,
+        boolean accp) {
 
     static final List<String> ALL_SCENARIOS =
             List.of("admin-read", "sso-code-flow", "pkce-code-flow", "refresh", "userinfo", "sign-in");
@@ -58,7 +59,8 @@ record BenchOptions(
                 prop("bench.postgres-url", "jdbc:postgresql://127.0.0.1:5432/test"),
                 prop("bench.postgres-user", "postgres"),
                 Boolean.parseBoolean(prop("bench.keep-db", "false")),
-                positive("bench.ready-timeout", 300));
+                positive("bench.ready-timeout", 300),
+                Boolean.parseBoolean(prop("bench.accp", "false")));
     }
 
     private static String prop(String key, String def) {

@@ -51,7 +51,8 @@ final class BenchReport {
                 .append("- started: ").append(run.started()).append("\n")
                 .append("- machine: ").append(run.machine()).append("\n")
                 .append("- load average before / after: ").append(run.loadBefore()).append(" / ").append(run.loadAfter()).append("\n")
-                .append("- server: Payara Micro, JVM options `").append(String.join(" ", o.serverJvmOptions())).append("`\n")
+                .append("- server: Payara Micro, JVM options `").append(String.join(" ", o.serverJvmOptions()))
+                .append("`, JCA provider for JOSE: ").append(o.accp() ? "ACCP (bench.accp=true)" : "JDK").append("\n")
                 .append("- time to ready (JVM launch → /health/ready UP): ").append(run.readyMillis()).append(" ms; idle RSS after ready ")
                 .append(run.idleRssKib() / 1024).append(" MiB\n")
                 .append("- load generator: ").append(o.client()).append(" HTTP/1.1 client, warm-up ").append(o.warmupSeconds())
@@ -97,7 +98,7 @@ final class BenchReport {
                 + ",\n  \"load_after\": " + Target.q(run.loadAfter()) + ",\n  \"ready_ms\": " + run.readyMillis()
                 + ",\n  \"idle_rss_kib\": " + run.idleRssKib() + ",\n  \"client\": " + Target.q(o.client())
                 + ",\n  \"warmup_seconds\": " + o.warmupSeconds() + ",\n  \"measure_seconds\": " + o.measureSeconds()
-                + ",\n  \"server_jvm_options\": " + Target.q(String.join(" ", o.serverJvmOptions()))
+                + ",\n  \"accp\": " + o.accp() + ",\n  \"server_jvm_options\": " + Target.q(String.join(" ", o.serverJvmOptions()))
                 + ",\n  \"results\": [\n    " + results + "\n  ]\n}\n";
     }
 

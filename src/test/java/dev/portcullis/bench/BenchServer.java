@@ -1,9 +1,11 @@
 package dev.portcullis.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Security;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -20,6 +22,7 @@ import java.util.logging.Logger;
  */
 final class BenchServer implements AutoCloseable {
 
+    static final String ACCP_CLASS = "com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider";
     private static final Logger LOG = Logger.getLogger(BenchServer.class.getName());
 
     final String database;
@@ -66,8 +69,19 @@ final class BenchServer implements AutoCloseable {
             Files.createDirectories(data);
             cmd.add("-Dportcullis.data-dir=" + data);
         }
-        cmd.addAll(List.of("-jar", o.payaraMicroJar().toAbsolutePath().toString(),
-                "--deploy", o.war().toAbsolutePath().toString(), "--contextroot", "/",
+        if (o.accp()) {
+            // ACCP in the server, not the WAR: on the JVM's class path, installed as the last JCA provider by a
+            // java.security override (so nothing else changes priority), and named to Portcullis' signing code.
+            Path security = runDir.resolve("accp.java.security");
+            Files.writeString(security, "security.provider." + (Security.getProviders().length + 1) + "=" + ACCP_CLASS + "\n");
+            cmd.add("-Djava.security.properties=" + security);
+            cmd.add("-Dportcullis.jose.jca-provider=AmazonCorrettoCryptoProvider");
+            cmd.addAll(List.of("-cp", o.payaraMicroJar().toAbsolutePath() + File.pathSeparator + accpJar(),
+                    "fish.payara.micro.PayaraMicro"));
+        } else {
+            cmd.addAll(List.of("-jar", o.payaraMicroJar().toAbsolutePath().toString()));
+        }
+        cmd.addAll(List.of("--deploy", o.war().toAbsolutePath().toString(), "--contextroot", "/",
                 "--port", Integer.toString(port), "--nocluster",
                 "--rootdir", runDir.resolve("payara-root").toString()));
         if (Files.isRegularFile(o.postBootCommands())) {
@@ -146,6 +160,16 @@ final class BenchServer implements AutoCloseable {
             s.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IOException("bench.db=postgres needs PostgreSQL at " + o.postgresUrl() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The ACCP jar the bench profile puts on this JVM's class path (the class is looked up, not initialised). */
+    private static String accpJar() throws IOException {
+        try {
+            Class<?> c = Class.forName(ACCP_CLASS, false, BenchServer.class.getClassLoader());
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (ClassNotFoundException | java.net.URISyntaxException e) {
+            throw new IOException("bench.accp=true needs ACCP on the class path (the bench profile adds it)", e);
         }
     }
 
