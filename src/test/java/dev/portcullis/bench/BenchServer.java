@@ -13,6 +13,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import java.util.logging.Logger;
 
 /**
@@ -76,6 +78,7 @@ final class BenchServer implements AutoCloseable {
             Files.writeString(security, "security.provider." + (Security.getProviders().length + 1) + "=" + ACCP_CLASS + "\n");
             cmd.add("-Djava.security.properties=" + security);
             cmd.add("-Dportcullis.jose.jca-provider=AmazonCorrettoCryptoProvider");
+            cmd.addAll(manifestModuleOptions(o.payaraMicroJar()));
             cmd.addAll(List.of("-cp", o.payaraMicroJar().toAbsolutePath() + File.pathSeparator + accpJar(),
                     "fish.payara.micro.PayaraMicro"));
         } else {
@@ -161,6 +164,26 @@ final class BenchServer implements AutoCloseable {
         } catch (SQLException e) {
             throw new IOException("bench.db=postgres needs PostgreSQL at " + o.postgresUrl() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * {@code java -jar} applies the jar manifest's Add-Opens / Add-Exports; started with {@code -cp} and the main class,
+     * Payara Micro needs them as command-line options or it fails to deploy (InaccessibleObjectException).
+     */
+    private static List<String> manifestModuleOptions(Path jar) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (JarFile j = new JarFile(jar.toFile())) {
+            Attributes a = j.getManifest().getMainAttributes();
+            for (String[] kind : new String[][] {{"Add-Opens", "--add-opens"}, {"Add-Exports", "--add-exports"}}) {
+                String v = a.getValue(kind[0]);
+                if (v != null) {
+                    for (String pkg : v.trim().split("\\s+")) {
+                        out.add(kind[1] + "=" + pkg + "=ALL-UNNAMED");
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** The ACCP jar the bench profile puts on this JVM's class path (the class is looked up, not initialised). */
