@@ -104,7 +104,7 @@ final class SignIn {
         }
     }
 
-    private static LoginPage parse(String pagePath, Reply r, Map<String, String> cookies) {
+    static LoginPage parse(String pagePath, Reply r, Map<String, String> cookies) {
         Matcher fm = FORM.matcher(r.body());
         while (fm.find()) {
             Map<String, String> formAttrs = attributes(fm.group(1));
