@@ -119,7 +119,7 @@ CREATE TABLE login_throttle (
 );
 
 -- Security audit trail. Never holds a secret (no passwords, codes, tokens).
-CREATE SEQUENCE audit_event_seq START WITH 1 INCREMENT BY 50;
+CREATE SEQUENCE audit_event_seq START WITH 1 INCREMENT BY 1;
 CREATE TABLE audit_events (
     event_id       BIGINT        PRIMARY KEY,
     occurred_at_ms BIGINT        NOT NULL,

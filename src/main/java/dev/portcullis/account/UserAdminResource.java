@@ -1,5 +1,7 @@
 package dev.portcullis.account;
 
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.web.ErrorBody;
 import dev.portcullis.web.JsonObjects;
 import jakarta.enterprise.context.RequestScoped;
@@ -14,6 +16,8 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Set;
@@ -30,6 +34,12 @@ public class UserAdminResource {
     @Inject
     UserService service;
 
+    @Inject
+    AuditLog audit;
+
+    @Context
+    HttpServletRequest request;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a user", description = "Username is case-insensitive and stored lower-case; "
@@ -41,6 +51,7 @@ public class UserAdminResource {
                 json.string("password", 100_000).orElse(null),
                 json.string("email", 1000).orElse(null),
                 json.string("name", 1000).orElse(null)));
+        audit.success(AuditEvent.Type.USER_CREATED, null, u.username(), request.getRemoteAddr(), null);
         return Response.status(201).header("Location", "/admin/users/" + u.username())
                 .entity(describe(u).build().toString()).build();
     }
@@ -58,7 +69,12 @@ public class UserAdminResource {
     @Path("{username}")
     @Operation(summary = "Delete a user, end their sessions and revoke all their tokens")
     public Response delete(@PathParam("username") String username) {
-        return service.delete(username) ? Response.noContent().build() : notFound();
+        if (!service.delete(username)) {
+            return notFound();
+        }
+        audit.success(AuditEvent.Type.USER_DELETED, null, username.toLowerCase(java.util.Locale.ROOT),
+                request.getRemoteAddr(), null);
+        return Response.noContent().build();
     }
 
     @PUT
@@ -67,8 +83,12 @@ public class UserAdminResource {
     @Operation(summary = "Set a user's password", description = "Body: {\"password\": \"...\"}")
     public Response setPassword(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("password"));
-        return service.changePassword(username, json.string("password", 100_000).orElse(null))
-                ? Response.noContent().build() : notFound();
+        if (!service.changePassword(username, json.string("password", 100_000).orElse(null))) {
+            return notFound();
+        }
+        audit.success(AuditEvent.Type.USER_PASSWORD_CHANGED, null, username.toLowerCase(java.util.Locale.ROOT),
+                request.getRemoteAddr(), null);
+        return Response.noContent().build();
     }
 
     static JsonObjectBuilder describe(User u) {

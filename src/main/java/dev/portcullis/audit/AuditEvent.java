@@ -28,7 +28,7 @@ public class AuditEvent {
 
     @Id
     @Column(name = "event_id")
-    @SequenceGenerator(name = "audit_event_seq", sequenceName = "audit_event_seq", allocationSize = 50)
+    @SequenceGenerator(name = "audit_event_seq", sequenceName = "audit_event_seq", allocationSize = 1)
     @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "audit_event_seq")
     private Long id;
 

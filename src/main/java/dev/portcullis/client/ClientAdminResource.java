@@ -1,5 +1,7 @@
 package dev.portcullis.client;
 
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.web.JsonObjects;
 import dev.portcullis.web.Paging;
 import jakarta.inject.Inject;
@@ -16,6 +18,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
@@ -37,6 +41,12 @@ public class ClientAdminResource {
     @Inject
     ClientService service;
 
+    @Inject
+    AuditLog audit;
+
+    @Context
+    HttpServletRequest request;
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Register a client application",
@@ -51,6 +61,8 @@ public class ClientAdminResource {
                 json.bool("confidential").orElse(true),
                 json.requiredString("scopes", 1000),
                 json.bool("skip_consent").orElse(false)));
+        audit.success(AuditEvent.Type.CLIENT_CREATED, registered.client().clientId(), "admin", request.getRemoteAddr(),
+                registered.client().confidential() ? "confidential" : "public");
         JsonObjectBuilder out = describe(registered.client());
         registered.secret().ifPresent(s -> out.add("client_secret", s));
         return Response.status(201).header("Cache-Control", "no-store")
@@ -80,7 +92,11 @@ public class ClientAdminResource {
     @Path("{client_id}")
     @Operation(summary = "Delete a client application and revoke all its codes and tokens")
     public Response delete(@PathParam("client_id") String clientId) {
-        return service.delete(clientId) ? Response.noContent().build() : notFound();
+        if (!service.delete(clientId)) {
+            return notFound();
+        }
+        audit.success(AuditEvent.Type.CLIENT_DELETED, clientId, "admin", request.getRemoteAddr(), null);
+        return Response.noContent().build();
     }
 
     @POST
@@ -88,6 +104,10 @@ public class ClientAdminResource {
     @Operation(summary = "Rotate a confidential client's secret; returns the new secret once")
     public Response rotateSecret(@PathParam("client_id") String clientId) {
         return service.rotateSecret(clientId)
+                .map(s -> {
+                    audit.success(AuditEvent.Type.CLIENT_SECRET_ROTATED, clientId, "admin", request.getRemoteAddr(), null);
+                    return s;
+                })
                 .map(s -> Response.ok(Json.createObjectBuilder().add("client_id", clientId).add("client_secret", s)
                         .build().toString()).header("Cache-Control", "no-store").build())
                 .orElseGet(() -> notFound());

@@ -46,9 +46,14 @@ public class PortcullisConfig {
 
     @PostConstruct
     void load() {
-        Config c = ConfigProvider.getConfig(PortcullisConfig.class.getClassLoader());
+        Config config = ConfigProvider.getConfig(PortcullisConfig.class.getClassLoader());
+        load(key -> config.getOptionalValue(key, String.class));
+    }
+
+    /** Reads and validates every setting from {@code c} (MicroProfile Config in the server, a map in unit tests). */
+    void load(Source c) {
         issuer = issuer(c);
-        adminToken = c.getOptionalValue("portcullis.admin.token", String.class).map(String::trim).filter(s -> !s.isEmpty());
+        adminToken = c.getOptionalValue("portcullis.admin.token").map(String::trim).filter(s -> !s.isEmpty());
         adminToken.ifPresent(t -> require(t.length() >= 16, "portcullis.admin.token", "must be at least 16 characters"));
         codeTtl = seconds(c, "portcullis.code.ttl", 60, 1, 600);
         accessTokenTtl = seconds(c, "portcullis.access-token.ttl", 3600, 1, 86_400);
@@ -68,16 +73,16 @@ public class PortcullisConfig {
         maxBodyBytes = integer(c, "portcullis.http.max-body-bytes", 65_536, 1_024, 10_485_760);
         demo = bool(c, "portcullis.demo", false);
         demoForce = bool(c, "portcullis.demo.force", false);
-        accessTokenAlg = c.getOptionalValue("portcullis.access-token.alg", String.class).map(String::trim)
+        accessTokenAlg = c.getOptionalValue("portcullis.access-token.alg").map(String::trim)
                 .filter(s -> !s.isEmpty()).orElse("ES256");
         require(accessTokenAlg.equals("ES256") || accessTokenAlg.equals("RS256"), "portcullis.access-token.alg",
                 "must be ES256 or RS256, got '" + accessTokenAlg + "'");
-        accessTokenAudience = c.getOptionalValue("portcullis.access-token.audience", String.class).map(String::trim)
+        accessTokenAudience = c.getOptionalValue("portcullis.access-token.audience").map(String::trim)
                 .filter(s -> !s.isEmpty()).orElse(issuer + "/api");
         keyActivationDelay = seconds(c, "portcullis.keys.activation-delay", 900, 0, 604_800);
         keyRefreshInterval = seconds(c, "portcullis.keys.refresh-interval", 60, 1, 3600);
         metadataMaxAge = seconds(c, "portcullis.discovery.max-age", 300, 0, 86_400);
-        jcaProvider = c.getOptionalValue("portcullis.jose.jca-provider", String.class).map(String::trim)
+        jcaProvider = c.getOptionalValue("portcullis.jose.jca-provider").map(String::trim)
                 .filter(s -> !s.isEmpty());
     }
 
@@ -204,9 +209,15 @@ public class PortcullisConfig {
         return jcaProvider;
     }
 
-    private static URI issuer(Config c) {
+    /** Where settings come from: key to raw value. */
+    @FunctionalInterface
+    interface Source {
+        Optional<String> getOptionalValue(String key);
+    }
+
+    private static URI issuer(Source c) {
         String key = "portcullis.issuer";
-        String raw = c.getOptionalValue(key, String.class).orElse("http://localhost:8080").trim();
+        String raw = c.getOptionalValue(key).orElse("http://localhost:8080").trim();
         URI uri;
         try {
             uri = new URI(raw);
@@ -222,16 +233,16 @@ public class PortcullisConfig {
         return uri;
     }
 
-    private static Duration seconds(Config c, String key, long def, long min, long max) {
+    private static Duration seconds(Source c, String key, long def, long min, long max) {
         return Duration.ofSeconds(longValue(c, key, def, min, max, "a whole number of seconds"));
     }
 
-    private static int integer(Config c, String key, int def, int min, int max) {
+    private static int integer(Source c, String key, int def, int min, int max) {
         return (int) longValue(c, key, def, min, max, "a whole number");
     }
 
-    private static long longValue(Config c, String key, long def, long min, long max, String what) {
-        String raw = c.getOptionalValue(key, String.class).map(String::trim).orElse(null);
+    private static long longValue(Source c, String key, long def, long min, long max, String what) {
+        String raw = c.getOptionalValue(key).map(String::trim).orElse(null);
         if (raw == null || raw.isEmpty()) {
             return def;
         }
@@ -245,8 +256,8 @@ public class PortcullisConfig {
         return v;
     }
 
-    private static boolean bool(Config c, String key, boolean def) {
-        String raw = c.getOptionalValue(key, String.class).map(String::trim).orElse(null);
+    private static boolean bool(Source c, String key, boolean def) {
+        String raw = c.getOptionalValue(key).map(String::trim).orElse(null);
         if (raw == null || raw.isEmpty()) {
             return def;
         }

@@ -39,6 +39,7 @@ public class TokenGrants {
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime) {
         TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant());
         em.persist(g);
+        em.flush(); // no JPA relationship orders the inserts: the grant row must exist before its tokens' rows
         return g;
     }
 

@@ -64,6 +64,7 @@ public class ItEnvironment implements LauncherSessionListener {
             System.setProperty("portcullis.test.jdbc-user", "portcullis");
             System.setProperty("portcullis.test.jdbc-password", "portcullis");
         }
+        System.setProperty("portcullis.test.db-options", opts.substring(opts.indexOf(" -Dportcullis.admin.token=")));
         String extra = System.getProperty("portcullis.test.extra-jvm-options", "");
         if (!extra.isBlank()) {
             opts.append(' ').append(extra.trim());
@@ -108,7 +109,7 @@ public class ItEnvironment implements LauncherSessionListener {
         return System.getProperty("portcullis.test.postgres-user", "postgres");
     }
 
-    private static int freePort() {
+    public static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             s.setReuseAddress(true);
             return s.getLocalPort();

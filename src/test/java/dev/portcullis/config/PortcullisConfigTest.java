@@ -1,0 +1,80 @@
+package dev.portcullis.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PortcullisConfigTest {
+
+    private static PortcullisConfig load(Map<String, String> values) {
+        PortcullisConfig c = new PortcullisConfig();
+        c.load(key -> Optional.ofNullable(values.get(key)));
+        return c;
+    }
+
+    @Test
+    void defaultsWhenNothingIsSet() {
+        PortcullisConfig c = load(Map.of());
+        assertEquals("http://localhost:8080", c.issuerString());
+        assertTrue(c.adminToken().isEmpty(), "admin API closed by default");
+        assertEquals(Duration.ofSeconds(60), c.codeTtl());
+        assertEquals(Duration.ofSeconds(3600), c.accessTokenTtl());
+        assertEquals(Duration.ofDays(30), c.refreshTokenTtl());
+        assertFalse(c.redirectAllowHttp());
+        assertEquals(19_456, c.passwordMemoryKib());
+        assertEquals(2, c.passwordIterations());
+        assertFalse(c.demo());
+    }
+
+    @Test
+    void issuerLosesTrailingSlashAndBuildsEndpoints() {
+        PortcullisConfig c = load(Map.of("portcullis.issuer", "https://id.example.com/"));
+        assertEquals("https://id.example.com", c.issuerString());
+        assertEquals("https://id.example.com/oauth/token", c.endpoint("/oauth/token"));
+        assertTrue(c.issuerIsHttps());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "portcullis.issuer|not a url|PORTCULLIS_ISSUER",
+        "portcullis.issuer|ftp://id.example.com|PORTCULLIS_ISSUER",
+        "portcullis.issuer|https://id.example.com?x=1|PORTCULLIS_ISSUER",
+        "portcullis.code.ttl|-5|PORTCULLIS_CODE_TTL",
+        "portcullis.code.ttl|0|PORTCULLIS_CODE_TTL",
+        "portcullis.code.ttl|601|PORTCULLIS_CODE_TTL",
+        "portcullis.code.ttl|ten|PORTCULLIS_CODE_TTL",
+        "portcullis.access-token.ttl|-1|PORTCULLIS_ACCESS_TOKEN_TTL",
+        "portcullis.refresh-token.ttl|1.5|PORTCULLIS_REFRESH_TOKEN_TTL",
+        "portcullis.redirect.allow-http|yes|PORTCULLIS_REDIRECT_ALLOW_HTTP",
+        "portcullis.admin.token|short|PORTCULLIS_ADMIN_TOKEN",
+        "portcullis.password.argon2.memory-kib|1024|PORTCULLIS_PASSWORD_ARGON2_MEMORY_KIB",
+        "portcullis.session.idle-ttl|999999|PORTCULLIS_SESSION_IDLE_TTL"
+    })
+    void invalidValuesFailNamingKeyAndEnvironmentVariable(String key, String value, String env) {
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, value)));
+        assertTrue(e.getMessage().contains(key), e.getMessage());
+        assertTrue(e.getMessage().contains(env), e.getMessage());
+    }
+
+    @Test
+    void environmentVariableNames() {
+        assertEquals("PORTCULLIS_ACCESS_TOKEN_TTL", ConfigurationException.envName("portcullis.access-token.ttl"));
+        assertEquals("PORTCULLIS_DB_URL", ConfigurationException.envName("portcullis.db.url"));
+    }
+
+    @Test
+    void datasourceClassFollowsTheUrl() {
+        assertEquals("org.postgresql.ds.PGSimpleDataSource",
+                DatabaseConfigSource.dataSourceClass("jdbc:postgresql://db:5432/portcullis"));
+        assertEquals("org.h2.jdbcx.JdbcDataSource", DatabaseConfigSource.dataSourceClass("jdbc:h2:file:/x"));
+        assertThrows(ConfigurationException.class, () -> DatabaseConfigSource.dataSourceClass("jdbc:mysql://x"));
+    }
+}

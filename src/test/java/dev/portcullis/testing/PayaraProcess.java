@@ -1,0 +1,117 @@
+package dev.portcullis.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Payara Micro process started directly, for tests about the server's own life cycle (refusing bad
+ * configuration, restarts, several instances on one database) that Arquillian's one-deployment-per-class model
+ * cannot express. Same jar, same WAR, same database settings as the Arquillian instances of this run.
+ */
+public final class PayaraProcess implements AutoCloseable {
+
+    private final Process process;
+    private final StringBuffer output = new StringBuffer();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final Path log;
+    public final int port;
+    public final String base;
+
+    private PayaraProcess(int port, List<String> systemProperties) throws IOException {
+        this.port = port;
+        this.base = "http://localhost:" + port;
+        Path war = Path.of(System.getProperty("portcullis.war", "target/portcullis.war")).toAbsolutePath();
+        Path dir = Files.createTempDirectory(Path.of("target"), "payara-process");
+        Path root = dir.resolve("ROOT.war");
+        Files.copy(war, root, StandardCopyOption.REPLACE_EXISTING);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-Dportcullis.issuer=" + base);
+        for (String opt : System.getProperty("portcullis.test.db-options", "").trim().split(" +")) {
+            if (!opt.isBlank()) {
+                cmd.add(opt);
+            }
+        }
+        cmd.addAll(systemProperties);
+        cmd.addAll(List.of("-jar", System.getProperty("payara.microJar"), "--deploy", root.toString(),
+                "--port", Integer.toString(port), "--nocluster", "--rootdir", dir.resolve("rootdir").toString()));
+        log = dir.resolve("server.log");
+        process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    output.append(line).append('\n');
+                    Files.writeString(log, line + "\n", StandardCharsets.UTF_8,
+                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                    if (line.contains(" ready in ")) {
+                        finished.countDown();
+                    }
+                }
+            } catch (IOException e) {
+                output.append("[output closed: ").append(e.getMessage()).append("]\n");
+            } finally {
+                finished.countDown();
+            }
+        }, "payara-output-" + port);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Starts Payara Micro with the WAR and waits until it reports ready (deployed or failed to deploy). */
+    public static PayaraProcess start(String... extraSystemProperties) {
+        return start(ItEnvironment.freePort(), extraSystemProperties);
+    }
+
+    public static PayaraProcess start(int port, String... extraSystemProperties) {
+        try {
+            PayaraProcess p = new PayaraProcess(port, List.of(extraSystemProperties));
+            if (!p.finished.await(300, TimeUnit.SECONDS) || !p.process.isAlive()) {
+                String out = p.output();
+                p.close();
+                throw new IllegalStateException("Payara Micro did not become ready:\n" + tail(out));
+            }
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String output() {
+        return output.toString();
+    }
+
+    public Http http() {
+        return new Http(base);
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String tail(String s) {
+        return s.length() > 6000 ? s.substring(s.length() - 6000) : s;
+    }
+}
