@@ -2,6 +2,7 @@ package dev.portcullis.discovery;
 
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.web.CrossOrigin;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -20,6 +21,7 @@ import java.util.List;
  */
 @Path("openid-configuration")
 @ApplicationScoped
+@CrossOrigin
 public class DiscoveryResource {
 
     /** The user claims an ID token can carry (per scope), besides the protocol claims. */
@@ -36,7 +38,7 @@ public class DiscoveryResource {
     public Response configuration() {
         CacheControl cc = new CacheControl();
         cc.setMaxAge((int) config.metadataMaxAge().toSeconds());
-        return Response.ok(document()).cacheControl(cc).header("Access-Control-Allow-Origin", "*").build();
+        return Response.ok(document()).cacheControl(cc).build();
     }
 
     String document() {

@@ -1,6 +1,7 @@
 package dev.portcullis.discovery;
 
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.web.CrossOrigin;
 import dev.portcullis.jose.SigningKeys;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,6 +18,7 @@ import jakarta.ws.rs.core.Response;
  */
 @Path("discovery/keys")
 @ApplicationScoped
+@CrossOrigin
 public class JwksResource {
 
     @Inject
@@ -32,6 +34,6 @@ public class JwksResource {
         cc.setMaxAge((int) config.metadataMaxAge().toSeconds());
         // JWKSet.toString() serializes public keys only (private parameters are dropped)
         return Response.ok(keys.publicJwks().toString(true)).cacheControl(cc)
-                .header("Access-Control-Allow-Origin", "*").build();
+                .build();
     }
 }

@@ -1,10 +1,12 @@
 package dev.portcullis.token;
 
+import dev.portcullis.web.CrossOrigin;
 import dev.portcullis.web.OAuthException;
 import dev.portcullis.web.ProtocolParameters;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.OPTIONS;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -22,6 +24,7 @@ import jakarta.ws.rs.core.Response;
  */
 @Path("token")
 @RequestScoped
+@CrossOrigin
 public class TokenEndpoint {
 
     @Inject
@@ -54,6 +57,12 @@ public class TokenEndpoint {
                 ? authorizationCodeGrant.exchange(client, p, ip)
                 : refreshTokenGrant.refresh(client, p, ip);
         return response.toResponse();
+    }
+
+    /** CORS preflight of browser apps (the headers come from {@link dev.portcullis.web.CrossOriginFilter}). */
+    @OPTIONS
+    public Response preflight() {
+        return Response.noContent().build();
     }
 
     private MediaType contentType() {

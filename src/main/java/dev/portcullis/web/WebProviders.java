@@ -13,7 +13,7 @@ public final class WebProviders {
     }
 
     public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, UnexpectedExceptionMapper.class,
-            TransactionalExceptionMapper.class);
+            TransactionalExceptionMapper.class, CrossOriginFilter.class);
 
     public static Set<Class<?>> with(Class<?>... resources) {
         java.util.Set<Class<?>> all = new java.util.HashSet<>(COMMON);

@@ -736,6 +736,33 @@ class TokenEndpointIT extends PortcullisIT {
         assertEquals(401, http.postJson("/admin/keys/rotate", "{}").status());
     }
 
+    @Test
+    void browserAppsMayCallTheTokenEndpointJwksAndDiscoveryCrossOrigin() {
+        String origin = "https://spa.example.com";
+        Http.Res preflight = http.send(http.request("/oauth/token").header("Origin", origin)
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "content-type")
+                .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody()).build());
+        assertTrue(preflight.status() == 204 || preflight.status() == 200, preflight::toString);
+        assertEquals("*", preflight.header("Access-Control-Allow-Origin"), preflight::toString);
+        assertTrue(preflight.header("Access-Control-Allow-Headers").contains("Content-Type"));
+
+        Http.Res ok = http.postJson("/oauth/token", "{\"client_id\":" + Http.q(publicClient().clientId())
+                + ",\"code_verifier\":" + Http.q(VERIFIER) + ",\"code\":" + Http.q(publicCode("openid"))
+                + ",\"grant_type\":\"authorization_code\",\"redirect_uri\":" + Http.q(SPA_REDIRECT) + "}",
+                "Origin", origin);
+        assertEquals(200, ok.status(), ok::toString);
+        assertEquals("*", ok.header("Access-Control-Allow-Origin"));
+        Http.Res error = http.postJson("/oauth/token", "{}", "Origin", origin);
+        assertError(error, 400, "invalid_request");
+        assertEquals("*", error.header("Access-Control-Allow-Origin"), "errors are readable by the app too");
+        assertEquals("*", http.get("/oauth/discovery/keys", "Origin", origin).header("Access-Control-Allow-Origin"));
+        assertEquals("*", http.get("/.well-known/openid-configuration", "Origin", origin)
+                .header("Access-Control-Allow-Origin"));
+        assertNull(http.get("/.well-known/openid-configuration").header("Access-Control-Allow-Origin"),
+                "no CORS headers without an Origin");
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private Admin.TestClient confidential() {
