@@ -85,10 +85,7 @@ public class SigningKeyAdminResource {
         List<SigningKey> created;
         try {
             created = keys.rotate(alg, delay);
-        } catch (RuntimeException e) {
-            if (e instanceof OAuthException oe) {
-                throw oe;
-            }
+        } catch (jakarta.persistence.PersistenceException | jakarta.transaction.TransactionalException e) {
             // two rotations at once: the deterministic kid lets only one insert win
             return ErrorBody.response(409, "conflict", "Another rotation is in progress; list the keys and retry");
         }

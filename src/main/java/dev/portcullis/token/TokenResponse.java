@@ -2,7 +2,6 @@ package dev.portcullis.token;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
@@ -13,8 +12,6 @@ import java.util.Optional;
  */
 public record TokenResponse(String accessToken, long expiresIn, String refreshToken, String scope, long createdAt,
                             Optional<String> idToken) {
-
-    private static final CacheControl NO_STORE = CacheControl.valueOf("no-store");
 
     public String toJson() {
         JsonObjectBuilder b = Json.createObjectBuilder()
@@ -30,7 +27,7 @@ public record TokenResponse(String accessToken, long expiresIn, String refreshTo
 
     public Response toResponse() {
         return Response.ok(toJson(), MediaType.APPLICATION_JSON_TYPE.withCharset("UTF-8"))
-                .cacheControl(NO_STORE)
+                .header("Cache-Control", "no-store")
                 .header("Pragma", "no-cache")
                 .build();
     }

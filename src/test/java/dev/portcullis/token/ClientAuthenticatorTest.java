@@ -70,13 +70,4 @@ class ClientAuthenticatorTest {
                 () -> ClientAuthenticator.parseAuthorization(basic(raw)));
         assertEquals("invalid_client", e.error());
     }
-
-    @Test
-    void refreshScopeMayNarrowNeverWiden() {
-        assertEquals("openid profile", RefreshTokenGrant.narrow("openid profile", java.util.Optional.empty()));
-        assertEquals("openid", RefreshTokenGrant.narrow("openid profile", java.util.Optional.of("openid")));
-        OAuthException e = assertThrows(OAuthException.class,
-                () -> RefreshTokenGrant.narrow("openid profile", java.util.Optional.of("openid email")));
-        assertEquals("invalid_scope", e.error());
-    }
 }

@@ -19,7 +19,6 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.oauth2.sdk.AuthorizationCode;
-import com.nimbusds.oauth2.sdk.TokenErrorResponse;
 import com.nimbusds.oauth2.sdk.TokenRequest;
 import com.nimbusds.oauth2.sdk.TokenResponse;
 import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
@@ -252,9 +251,10 @@ class TokenEndpointIT extends PortcullisIT {
     @Test
     void variantAWithFormBodyAndClientSecretPostThroughTheNimbusClient() throws Exception {
         String code = confidentialCode("openid read_user", null);
-        TokenRequest request = new TokenRequest(URI.create(BASE + "/oauth/token"),
+        TokenRequest request = new TokenRequest.Builder(URI.create(BASE + "/oauth/token"),
                 new ClientSecretPost(new ClientID(confidential.clientId()), new Secret(confidential.secret())),
-                new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(new AuthorizationCode(code), URI.create(REDIRECT)));
+                new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(new AuthorizationCode(code), URI.create(REDIRECT)))
+                .build();
         TokenResponse response = OIDCTokenResponseParser.parse(request.toHTTPRequest().send());
         assertTrue(response.indicatesSuccess(), () -> response.toErrorResponse().getErrorObject().toString());
         OIDCTokenResponse ok = (OIDCTokenResponse) response.toSuccessResponse();
@@ -270,9 +270,10 @@ class TokenEndpointIT extends PortcullisIT {
     @Test
     void variantAWithHttpBasicThroughTheNimbusClient() throws Exception {
         String code = confidentialCode("openid", "abc");
-        TokenRequest request = new TokenRequest(URI.create(BASE + "/oauth/token"),
+        TokenRequest request = new TokenRequest.Builder(URI.create(BASE + "/oauth/token"),
                 new ClientSecretBasic(new ClientID(confidential.clientId()), new Secret(confidential.secret())),
-                new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(new AuthorizationCode(code), URI.create(REDIRECT)));
+                new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(new AuthorizationCode(code), URI.create(REDIRECT)))
+                .build();
         TokenResponse response = OIDCTokenResponseParser.parse(request.toHTTPRequest().send());
         assertTrue(response.indicatesSuccess(), () -> response.toErrorResponse().getErrorObject().toString());
         OIDCTokenResponse ok = (OIDCTokenResponse) response.toSuccessResponse();
@@ -308,9 +309,9 @@ class TokenEndpointIT extends PortcullisIT {
         String challenge = com.nimbusds.oauth2.sdk.pkce.CodeChallenge.compute(
                 com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod.S256, verifier).getValue();
         String code = CodeFixture.issue(publicClient.clientId(), user.userId(), SPA_REDIRECT, "openid", null, challenge);
-        TokenRequest request = new TokenRequest(URI.create(BASE + "/oauth/token"), new ClientID(publicClient.clientId()),
-                new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(new AuthorizationCode(code), URI.create(SPA_REDIRECT),
-                        verifier));
+        TokenRequest request = new TokenRequest.Builder(URI.create(BASE + "/oauth/token"),
+                new ClientID(publicClient.clientId()), new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(
+                        new AuthorizationCode(code), URI.create(SPA_REDIRECT), verifier)).build();
         TokenResponse response = OIDCTokenResponseParser.parse(request.toHTTPRequest().send());
         assertTrue(response.indicatesSuccess(), () -> response.toErrorResponse().getErrorObject().toString());
     }
