@@ -176,7 +176,15 @@ public class SigningKeys {
     private Snapshot snapshot(Instant now) {
         Snapshot s = snapshot;
         if (s == null || !now.isBefore(s.loadedAt().plus(config.keyRefreshInterval()))) {
-            s = reload(now, false);
+            try {
+                s = reload(now, false);
+            } catch (RuntimeException e) {
+                if (s == null) {
+                    throw e;
+                }
+                // database briefly unreachable: keep verifying and serving the JWKS with the keys we know
+                LOG.warning(() -> "Could not re-read signing keys, using the cached ones: " + e.getClass().getSimpleName());
+            }
         }
         return s;
     }
