@@ -2,6 +2,8 @@ package dev.portcullis.web;
 
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
+import dev.portcullis.discovery.JwksResource;
+import dev.portcullis.token.TokenEndpoint;
 import java.util.Set;
 
 /**
@@ -14,6 +16,6 @@ public class OAuthApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return WebProviders.with();
+        return WebProviders.with(TokenEndpoint.class, JwksResource.class);
     }
 }

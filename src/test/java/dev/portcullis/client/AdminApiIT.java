@@ -212,6 +212,39 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
+    void adminChangesAreAuditedWithoutSecrets() {
+        long since = System.currentTimeMillis() - 1000;
+        Admin.TestClient c = admin.confidentialClient("openid", "https://audited.example.com/cb");
+        admin.post("/admin/clients/" + c.clientId() + "/secret", "");
+        admin.delete("/admin/clients/" + c.clientId());
+        Admin.TestUser u = admin.user("audited passphrase");
+
+        Http.Res r = admin.get("/admin/audit?since=" + since + "&limit=1000");
+        assertEquals(200, r.status(), r::toString);
+        for (String type : List.of("CLIENT_CREATED", "CLIENT_SECRET_ROTATED", "CLIENT_DELETED")) {
+            assertTrue(r.body().contains("\"type\":\"" + type + "\",\"outcome\":\"success\",\"client_id\":\""
+                    + c.clientId()), type + " recorded: " + r.body());
+        }
+        assertTrue(r.body().contains("\"subject\":\"" + u.username() + "\""));
+        assertFalse(r.body().contains(c.secret()));
+        assertFalse(r.body().contains("audited passphrase"));
+
+        Http.Res onlyDeleted = admin.get("/admin/audit?type=CLIENT_DELETED&since=" + since);
+        assertFalse(onlyDeleted.body().contains("CLIENT_CREATED"));
+        assertTrue(onlyDeleted.body().contains(c.clientId()));
+
+        Http.Res firstPage = admin.get("/admin/audit?since=" + since + "&limit=1");
+        Object next = firstPage.json().get("next_after");
+        assertNotNull(next, "a full page says where to continue");
+        Http.Res secondPage = admin.get("/admin/audit?since=" + since + "&limit=1&after=" + next);
+        assertFalse(secondPage.body().equals(firstPage.body()));
+
+        assertEquals(400, admin.get("/admin/audit?type=NOPE").status());
+        assertEquals(400, admin.get("/admin/audit?since=yesterday").status());
+        assertEquals(400, admin.get("/admin/audit?limit=-1").status());
+    }
+
+    @Test
     void healthReportsDatabase() {
         Http.Res ready = http.get("/health/ready");
         assertEquals(200, ready.status(), ready::toString);

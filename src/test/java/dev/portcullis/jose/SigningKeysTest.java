@@ -1,0 +1,193 @@
+package dev.portcullis.jose;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWK;
+import dev.portcullis.config.PortcullisConfig;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Key creation at first start, selection, publication and rotation, against an in-memory signing_keys table. */
+class SigningKeysTest {
+
+    /** The table: a kid primary key, so a second insert of one kid fails like the database does. */
+    static class FakeStore extends SigningKeyStore {
+        final Map<String, SigningKey> rows = new LinkedHashMap<>();
+        final AtomicInteger failedInserts = new AtomicInteger();
+        CyclicBarrier firstReadBarrier;
+
+        @Override
+        public List<SigningKey> all() {
+            CyclicBarrier b;
+            synchronized (this) {
+                b = firstReadBarrier;
+            }
+            if (b != null) {
+                try {
+                    b.await(10, TimeUnit.SECONDS); // both "instances" read the empty table before either inserts
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            synchronized (this) {
+                return new ArrayList<>(rows.values());
+            }
+        }
+
+        @Override
+        public synchronized void insert(SigningKey key) {
+            firstReadBarrier = null;
+            if (rows.containsKey(key.kid())) {
+                failedInserts.incrementAndGet();
+                throw new jakarta.persistence.PersistenceException("duplicate kid " + key.kid());
+            }
+            rows.put(key.kid(), key);
+        }
+
+        @Override
+        public synchronized void rotate(SigningKey next, Instant dropRetiredBefore) {
+            if (rows.containsKey(next.kid())) {
+                throw new jakarta.persistence.PersistenceException("duplicate kid");
+            }
+            rows.put(next.kid(), next);
+        }
+    }
+
+    static class Config extends PortcullisConfig {
+        @Override
+        public String accessTokenAlg() {
+            return "ES256";
+        }
+
+        @Override
+        public Duration accessTokenTtl() {
+            return Duration.ofHours(1);
+        }
+
+        @Override
+        public Duration keyRefreshInterval() {
+            return Duration.ofSeconds(60);
+        }
+
+        @Override
+        public Optional<String> jcaProvider() {
+            return Optional.of("NoSuchProviderInstalled"); // falls back to the JDK's provider
+        }
+    }
+
+    private static SigningKeys instance(SigningKeyStore store, Clock clock) {
+        SigningKeys k = new SigningKeys();
+        k.store = store;
+        k.config = new Config();
+        k.clock = clock;
+        k.init();
+        return k;
+    }
+
+    @Test
+    void concurrentFirstStartOfTwoInstancesCreatesOneKeyPerAlgorithm() throws Exception {
+        FakeStore store = new FakeStore();
+        store.firstReadBarrier = new CyclicBarrier(2);
+        Clock clock = Clock.systemUTC();
+        SigningKeys a = instance(store, clock);
+        SigningKeys b = instance(store, clock);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<String> fa = pool.submit(() -> a.signingKey(JWSAlgorithm.RS256).kid());
+            Future<String> fb = pool.submit(() -> b.signingKey(JWSAlgorithm.RS256).kid());
+            assertEquals(fa.get(30, TimeUnit.SECONDS), fb.get(30, TimeUnit.SECONDS), "both sign with the same key");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of("rs256-1", "es256-1"), new ArrayList<>(store.rows.keySet()));
+        assertTrue(store.failedInserts.get() >= 1, "the loser's insert collided on the primary key");
+        assertEquals(a.signingKey(JWSAlgorithm.ES256).kid(), b.signingKey(JWSAlgorithm.ES256).kid());
+    }
+
+    @Test
+    void rotatedKeyIsPublishedAtOnceButSignsOnlyAfterTheDelayAndTheOldStaysPublished() throws Exception {
+        FakeStore store = new FakeStore();
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        SigningKeys keys = instance(store, clock);
+        assertEquals("rs256-1", keys.signingKey(JWSAlgorithm.RS256).kid());
+
+        SigningKey next = keys.rotate(Optional.of(JWSAlgorithm.RS256), Duration.ofMinutes(15)).get(0);
+        assertEquals("rs256-2", next.kid());
+        // the fake store does not run the retire UPDATE: emulate the row the database would hold
+        store.rows.put("rs256-1", retired(store.rows.get("rs256-1"), next.activeFrom()));
+        keys.refresh();
+        assertTrue(kids(keys).contains("rs256-2"), "published before it signs");
+        assertEquals("rs256-1", keys.signingKey(JWSAlgorithm.RS256).kid());
+
+        clock.now = clock.now.plus(Duration.ofMinutes(15));
+        assertEquals("rs256-2", keys.signingKey(JWSAlgorithm.RS256).kid());
+        assertTrue(kids(keys).contains("rs256-1"), "old key published while its tokens live");
+
+        clock.now = clock.now.plus(Duration.ofHours(1));
+        assertFalse(kids(keys).contains("rs256-1"), "dropped once its last token expired");
+        assertTrue(keys.verifier("rs256-2", JWSAlgorithm.RS256).isPresent());
+        assertTrue(keys.verifier("rs256-2", JWSAlgorithm.ES256).isEmpty(), "alg must match the key");
+        assertTrue(keys.verifier("unknown", JWSAlgorithm.RS256).isEmpty());
+    }
+
+    @Test
+    void jwksHoldsPublicKeysOnly() {
+        SigningKeys keys = instance(new FakeStore(), Clock.systemUTC());
+        List<JWK> published = keys.publicJwks().getKeys();
+        assertEquals(2, published.size());
+        published.forEach(k -> assertFalse(k.isPrivate()));
+        assertNotEquals(published.get(0).getKeyID(), published.get(1).getKeyID());
+    }
+
+    private static List<String> kids(SigningKeys keys) {
+        return keys.publicJwks().getKeys().stream().map(JWK::getKeyID).toList();
+    }
+
+    private static SigningKey retired(SigningKey k, Instant at) throws Exception {
+        var f = SigningKey.class.getDeclaredField("retiredAt");
+        f.setAccessible(true);
+        f.set(k, at.getEpochSecond());
+        return k;
+    }
+
+    static final class MutableClock extends Clock {
+        Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.portcullis.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A loopback TCP forwarder that a test can cut and restore, to simulate a database outage for one server
+ * without touching the database server that everything else uses. {@link #cut()} closes every open connection
+ * and refuses new ones (connection refused); {@link #restore()} listens again on the same port.
+ */
+public final class TcpProxy implements AutoCloseable {
+
+    private final int targetPort;
+    public final int port;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private volatile ServerSocket listener;
+
+    public TcpProxy(int targetPort) {
+        this.targetPort = targetPort;
+        this.port = ItEnvironment.freePort();
+        restore();
+    }
+
+    public synchronized void restore() {
+        if (listener != null) {
+            return;
+        }
+        try {
+            ServerSocket s = new ServerSocket();
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            listener = s;
+            Thread acceptor = new Thread(() -> accept(s), "tcp-proxy-accept-" + port);
+            acceptor.setDaemon(true);
+            acceptor.start();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public synchronized void cut() {
+        ServerSocket s = listener;
+        listener = null;
+        closeQuietly(s);
+        open.forEach(TcpProxy::closeQuietly);
+        open.clear();
+    }
+
+    @Override
+    public void close() {
+        cut();
+    }
+
+    private void accept(ServerSocket s) {
+        while (!s.isClosed()) {
+            try {
+                Socket client = s.accept();
+                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+                open.add(client);
+                open.add(upstream);
+                pipe(client, upstream);
+                pipe(upstream, client);
+            } catch (IOException e) {
+                return; // listener closed by cut()
+            }
+        }
+    }
+
+    private void pipe(Socket from, Socket to) {
+        Thread t = new Thread(() -> {
+            byte[] buf = new byte[16_384];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buf)) >= 0) {
+                    out.write(buf, 0, n);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // one side closed: close the other
+            } finally {
+                closeQuietly(from);
+                closeQuietly(to);
+                open.remove(from);
+                open.remove(to);
+            }
+        }, "tcp-proxy-pipe");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+}

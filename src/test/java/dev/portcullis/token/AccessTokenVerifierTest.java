@@ -1,0 +1,148 @@
+package dev.portcullis.token;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.jose.SigningKeysTestSupport;
+import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.web.OAuthException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The resource-side check of access tokens: signature, header, claims, then the jti row and its grant. */
+class AccessTokenVerifierTest {
+
+    static final String ISSUER = "https://id.example.com";
+
+    static class Config extends PortcullisConfig {
+        @Override
+        public String accessTokenAlg() {
+            return "ES256";
+        }
+
+        @Override
+        public String issuerString() {
+            return ISSUER;
+        }
+
+        @Override
+        public String accessTokenAudience() {
+            return ISSUER + "/api";
+        }
+
+        @Override
+        public Duration accessTokenTtl() {
+            return Duration.ofHours(1);
+        }
+
+        @Override
+        public Duration keyRefreshInterval() {
+            return Duration.ofSeconds(60);
+        }
+
+        @Override
+        public Optional<String> jcaProvider() {
+            return Optional.empty();
+        }
+    }
+
+    /** access_tokens joined with token_grants, in memory. */
+    static class Rows extends TokenGrants {
+        final Map<String, AccessTokenStatus> byJti = new HashMap<>();
+
+        @Override
+        public Optional<AccessTokenStatus> accessTokenStatus(String jti) {
+            return Optional.ofNullable(byJti.get(jti));
+        }
+    }
+
+    private final Config config = new Config();
+    private final Clock clock = Clock.systemUTC();
+    private final SigningKeys keys = SigningKeysTestSupport.inMemory(config, clock);
+    private final Rows rows = new Rows();
+    private final TokenMinter minter = new TokenMinter();
+    private final AccessTokenVerifier verifier = new AccessTokenVerifier();
+
+    AccessTokenVerifierTest() {
+        SigningKeysTestSupport.wire(minter, keys, config);
+        verifier.keys = keys;
+        verifier.grants = rows;
+        verifier.config = config;
+        verifier.clock = clock;
+    }
+
+    private String mint(String jti, boolean grantRevoked, boolean tokenRevoked, Instant expiresAt) throws Exception {
+        Instant now = clock.instant();
+        TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now);
+        AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt);
+        if (grantRevoked) {
+            setRevoked(grant, TokenGrant.class);
+        }
+        if (tokenRevoked) {
+            setRevoked(record, AccessTokenRecord.class);
+        }
+        rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(record, grant));
+        return minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user", now,
+                now.minusSeconds(1), expiresAt));
+    }
+
+    private static void setRevoked(Object o, Class<?> type) throws Exception {
+        var f = type.getDeclaredField("revokedAt");
+        f.setAccessible(true);
+        f.set(o, 1L);
+    }
+
+    @Test
+    void validTokenIsAccepted() throws Exception {
+        String at = mint("jti-ok", false, false, clock.instant().plusSeconds(600));
+        AccessTokenVerifier.VerifiedAccessToken v = verifier.verify(at);
+        assertEquals("user-1", v.subject());
+        assertEquals("client-1", v.clientId());
+        assertEquals(Set.of("read_user"), v.scopes());
+        assertEquals("grant-jti-ok", v.grantId());
+    }
+
+    @Test
+    void revokedGrantOrTokenIsRefused() throws Exception {
+        assertTrue(verifier.check(mint("jti-g", true, false, clock.instant().plusSeconds(600))).isEmpty());
+        assertTrue(verifier.check(mint("jti-t", false, true, clock.instant().plusSeconds(600))).isEmpty());
+        OAuthException e = assertThrows(OAuthException.class,
+                () -> verifier.verify(mint("jti-g2", true, false, clock.instant().plusSeconds(600))));
+        assertEquals("invalid_token", e.error());
+        assertEquals(401, e.status());
+        assertTrue(e.wwwAuthenticate().startsWith("Bearer"));
+    }
+
+    @Test
+    void expiredUnknownOrTamperedTokensAreRefused() throws Exception {
+        assertTrue(verifier.check(mint("jti-exp", false, false, clock.instant().minusSeconds(1))).isEmpty());
+        String at = mint("jti-gone", false, false, clock.instant().plusSeconds(600));
+        rows.byJti.remove("jti-gone");
+        assertTrue(verifier.check(at).isEmpty(), "no access_tokens row: refused");
+
+        String good = mint("jti-t2", false, false, clock.instant().plusSeconds(600));
+        String[] parts = good.split("\\.");
+        String otherPayload = mint("jti-t3", false, false, clock.instant().plusSeconds(600)).split("\\.")[1];
+        assertTrue(verifier.check(parts[0] + "." + otherPayload + "." + parts[2]).isEmpty(), "signature must match");
+        assertTrue(verifier.check("not-a-jwt").isEmpty());
+        assertTrue(verifier.check(null).isEmpty());
+    }
+
+    @Test
+    void idTokenIsNotAnAccessToken() throws Exception {
+        mint("jti-id", false, false, clock.instant().plusSeconds(600));
+        Instant now = clock.instant();
+        String idToken = minter.idToken(new TokenMinter.IdTokenClaims("user-1", "client-1", now, null, "at", now,
+                now.plusSeconds(600), Map.of()));
+        assertTrue(verifier.check(idToken).isEmpty(), "typ must be at+jwt");
+    }
+}
