@@ -37,7 +37,13 @@ public class SignInService {
         }
         Optional<User> user = name.isEmpty() ? Optional.empty() : users.checkCredentials(name, password);
         if (user.isEmpty()) {
-            ThrottlePolicy.Verdict after = throttle.recordFailure(name, ip);
+            ThrottlePolicy.Verdict after;
+            try {
+                after = throttle.recordFailure(name, ip);
+            } catch (RuntimeException raced) {
+                // two first failures for the same key at once: one insert lost; the row exists now, count again
+                after = throttle.recordFailure(name, ip);
+            }
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, clip(name), ip, null);
             if (after == ThrottlePolicy.Verdict.LOCKED) {
                 audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip, "lock started");

@@ -54,6 +54,16 @@ public class SignInThrottle {
                 .setParameter("k", accountKey(username)).executeUpdate();
     }
 
+    /** Deletes counters that no longer matter: not blocked now and their window is over. */
+    @Transactional
+    public int purgeStale() {
+        long now = clock.instant().getEpochSecond();
+        long windowStart = now - Math.max(config.loginFailureWindow().getSeconds(), config.loginLockout().getSeconds());
+        return em.createQuery("DELETE FROM LoginThrottleEntry e WHERE (e.lockedUntil IS NULL OR e.lockedUntil <= :now)"
+                        + " AND e.firstFailureAt <= :windowStart")
+                .setParameter("now", now).setParameter("windowStart", windowStart).executeUpdate();
+    }
+
     private ThrottlePolicy.Verdict verdict(String key, ThrottlePolicy.Limits limits, long now) {
         LoginThrottleEntry e = em.find(LoginThrottleEntry.class, key);
         if (e == null) {

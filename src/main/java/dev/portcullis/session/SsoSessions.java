@@ -66,4 +66,14 @@ public class SsoSessions {
                     .setParameter("h", Secrets.hash(cookieValue)).executeUpdate();
         }
     }
+
+    /** Deletes sessions past their absolute end or idle for longer than the idle timeout. */
+    @Transactional
+    public int purgeExpired() {
+        long now = clock.instant().getEpochSecond();
+        return em.createQuery("DELETE FROM SsoSession s WHERE s.expiresAt <= :now OR s.lastSeenAt <= :idle")
+                .setParameter("now", now)
+                .setParameter("idle", now - config.sessionIdleTtl().getSeconds())
+                .executeUpdate();
+    }
 }

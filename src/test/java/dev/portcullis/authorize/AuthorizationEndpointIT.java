@@ -334,6 +334,44 @@ class AuthorizationEndpointIT extends PortcullisIT {
     }
 
     @Test
+    void expiredOrIdleSessionsAskForSignInAgain() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = signedIn(c, u, "openid profile");
+        String hash = Secrets.hash(ua.cookie("portcullis_session").orElseThrow());
+        // idle for longer than the idle timeout (default 8 h)
+        Db.update("UPDATE sso_sessions SET last_seen_at = last_seen_at - 30000 WHERE session_hash = ?", hash);
+        assertTrue(ua.authorize(params(c)).header("Location").startsWith(BASE + "/login.xhtml?"));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE session_hash = ?", hash),
+                "an expired session is deleted when met");
+        // past the absolute end
+        UserAgent again = signedIn(c, u, "openid profile");
+        String hash2 = Secrets.hash(again.cookie("portcullis_session").orElseThrow());
+        Db.update("UPDATE sso_sessions SET expires_at = ? WHERE session_hash = ?", System.currentTimeMillis() / 1000 - 1, hash2);
+        assertErrorRedirect(again.authorize(params(c, "prompt", "none")), c.redirectUri(), "login_required", "st-1");
+    }
+
+    @Test
+    void theSignInPostNeedsNoServerSideStateFromTheGet() {
+        // the page is stateless: a different client connection with only the CSRF cookie can submit it
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent first = new UserAgent(BASE);
+        Http.Res login = first.follow(first.authorize(params(c)));
+        UserAgent second = new UserAgent(BASE);
+        second.setCookie("portcullis_csrf", first.cookie("portcullis_csrf").orElseThrow());
+        Map<String, String> f = UserAgent.formFields(login.body(), "login");
+        assertEquals("stateless", f.get("jakarta.faces.ViewState"));
+        f.put("login:username", u.username());
+        f.put("login:password", u.password());
+        f.put("login:submit", "Sign in");
+        Http.Res r = second.submit(login.body(), "login", f);
+        assertEquals(303, r.status(), r::toString);
+        assertTrue(r.header("Location").startsWith(BASE + "/consent.xhtml?"));
+        assertNoHttpSession(r);
+    }
+
+    @Test
     void postToTheEndpointRedirectsWith303() {
         Admin.TestClient c = confidential();
         Admin.TestUser u = admin.user(PASSWORD);
