@@ -38,17 +38,21 @@ public class ExpiredRowsCleanup {
 
     @PostConstruct
     void atStartup() {
-        purge();
+        purge(Level.INFO);
     }
 
     @Schedule(minute = "*/10", hour = "*", persistent = false)
-    void purge() {
+    void every10Minutes() {
+        purge(Level.FINE);
+    }
+
+    private void purge(Level level) {
         try {
             int s = sessions.purgeExpired();
             int t = throttle.purgeStale();
             int c = codes.purgeExpired();
-            LOG.log(s + t + c > 0 ? Level.INFO : Level.FINE, "Purged {0} sessions, {1} throttle counters, {2} codes",
-                    new Object[] {s, t, c});
+            LOG.log(s + t + c > 0 ? Level.INFO : level, "Expired rows purged: {0} sessions, {1} throttle counters, "
+                    + "{2} codes", new Object[] {s, t, c});
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Cleanup of expired rows failed; retrying at the next run: {0}", e.toString());
         }
