@@ -22,6 +22,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
@@ -62,8 +63,7 @@ public class AuthorizationEndpoint {
         return handle(() -> ProtocolParameters.of(form), 303);
     }
 
-    private Response handle(java.util.function.Supplier<ProtocolParameters> parse, int redirectStatus) {
-        PageMessages msg;
+    private Response handle(Supplier<ProtocolParameters> parse, int redirectStatus) {
         ProtocolParameters params;
         try {
             params = parse.get();
@@ -72,7 +72,8 @@ public class AuthorizationEndpoint {
             return ErrorPage.response(new PageMessages(PageMessages.pick(null, request.getLocales())),
                     "error.malformed", e.description());
         }
-        msg = new PageMessages(PageMessages.pick(params.get("ui_locales").orElse(null), request.getLocales()));
+        PageMessages msg = new PageMessages(
+                PageMessages.pick(params.get("ui_locales").orElse(null), request.getLocales()));
         AuthorizationFlow.Next next;
         try {
             AuthorizationRequest r = validator.validate(params);

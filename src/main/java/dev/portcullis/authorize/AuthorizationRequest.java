@@ -2,13 +2,13 @@ package dev.portcullis.authorize;
 
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A validated authorization request (RFC 6749 4.1.1, OIDC Core 3.1.2.1). Only {@link AuthorizationRequestValidator}
