@@ -1,12 +1,12 @@
 package dev.portcullis.account;
 
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.web.ErrorBody;
 import dev.portcullis.web.JsonObjects;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -92,7 +92,7 @@ public class UserAdminResource {
     }
 
     static JsonObjectBuilder describe(User u) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("user_id", u.userId())
                 .add("username", u.username())
                 .add("created_at", u.createdAt().getEpochSecond());

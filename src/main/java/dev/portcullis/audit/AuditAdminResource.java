@@ -1,9 +1,9 @@
 package dev.portcullis.audit;
 
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.web.OAuthException;
 import dev.portcullis.web.Paging;
 import jakarta.enterprise.context.RequestScoped;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.persistence.EntityManager;
@@ -49,9 +49,9 @@ public class AuditAdminResource {
             q.setParameter("type", checkType(type));
         }
         List<AuditEvent> events = q.getResultList();
-        JsonArrayBuilder a = Json.createArrayBuilder();
+        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         events.forEach(e -> a.add(describe(e)));
-        JsonObjectBuilder out = Json.createObjectBuilder().add("events", a);
+        JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder().add("events", a);
         if (events.size() == max) {
             out.add("next_after", events.get(events.size() - 1).id());
         }
@@ -79,7 +79,7 @@ public class AuditAdminResource {
     }
 
     private static JsonObjectBuilder describe(AuditEvent e) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("id", e.id())
                 .add("time", e.occurredAt().toString())
                 .add("type", e.type())

@@ -9,8 +9,9 @@ import java.time.Clock;
 import java.util.logging.Logger;
 
 /**
- * Records security events in the audit table and the server log. Each record is its own transaction
- * (REQUIRES_NEW), so a failure event survives the rollback of the request that caused it.
+ * Records security events in the audit table and the server log. A success joins the caller's transaction, so it
+ * commits together with what it records (and costs no transaction of its own on the token path); a failure is its
+ * own transaction (REQUIRES_NEW), so it survives the rollback of the request that caused it.
  * Callers pass ids, never secrets: no passwords, codes, tokens or client secrets.
  */
 @ApplicationScoped
@@ -24,7 +25,7 @@ public class AuditLog {
     @Inject
     Clock clock;
 
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    @Transactional(Transactional.TxType.REQUIRED)
     public void success(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
         record(type, "success", clientId, subject, ip, detail);
     }

@@ -1,5 +1,7 @@
 package dev.portcullis.authorize;
 
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,12 +30,16 @@ public class AuthorizationCodes {
     @Inject
     Clock clock;
 
-    /** Stores a new code bound to {@code request}; returns the code value (never stored). */
+    @Inject
+    AuditLog audit;
+
+    /** Stores a new code bound to {@code request} and audits it; returns the code value (never stored). */
     @Transactional
-    public String issue(AuthorizationCode.CodeRequest request) {
+    public String issue(AuthorizationCode.CodeRequest request, String ip) {
         String code = Secrets.newSecret();
         Instant now = clock.instant();
         em.persist(new AuthorizationCode(Secrets.hash(code), request, now, now.plus(config.codeTtl())));
+        audit.success(AuditEvent.Type.CODE_ISSUED, request.clientId(), request.userId(), ip, request.scope());
         return code;
     }
 

@@ -94,8 +94,7 @@ public class AuthorizationFlow {
     private Next issueCode(AuthorizationRequest r, SsoSession session, String ip) {
         String code = codes.issue(new AuthorizationCode.CodeRequest(r.client().clientId(), session.userId(),
                 r.redirectUri(), r.redirectUriGiven(), r.scope(), r.nonce(), r.codeChallenge(),
-                r.codeChallengeMethod(), session.authTime(), session.sessionHash()));
-        audit.success(AuditEvent.Type.CODE_ISSUED, r.client().clientId(), session.userId(), ip, r.scope());
+                r.codeChallengeMethod(), session.authTime(), session.sessionHash()), ip);
         return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), config.issuerString()), true);
     }
 

@@ -1,11 +1,11 @@
 package dev.portcullis.client;
 
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.web.JsonObjects;
 import dev.portcullis.web.Paging;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.enterprise.context.RequestScoped;
@@ -74,9 +74,9 @@ public class ClientAdminResource {
     @Operation(summary = "List client applications (never their secrets)")
     public String list(@QueryParam("offset") @DefaultValue("0") String offset,
                        @QueryParam("limit") @DefaultValue("100") String limit) {
-        JsonArrayBuilder a = Json.createArrayBuilder();
+        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         service.list(Paging.offset(offset), Paging.limit(limit, 500)).forEach(c -> a.add(describe(c)));
-        return Json.createObjectBuilder().add("clients", a).build().toString();
+        return JsonSupport.JSON.createObjectBuilder().add("clients", a).build().toString();
     }
 
     @GET
@@ -108,17 +108,17 @@ public class ClientAdminResource {
                     audit.success(AuditEvent.Type.CLIENT_SECRET_ROTATED, clientId, "admin", request.getRemoteAddr(), null);
                     return s;
                 })
-                .map(s -> Response.ok(Json.createObjectBuilder().add("client_id", clientId).add("client_secret", s)
+                .map(s -> Response.ok(JsonSupport.JSON.createObjectBuilder().add("client_id", clientId).add("client_secret", s)
                         .build().toString()).header("Cache-Control", "no-store").build())
                 .orElseGet(() -> notFound());
     }
 
     static JsonObjectBuilder describe(Client c) {
-        JsonArrayBuilder uris = Json.createArrayBuilder();
+        JsonArrayBuilder uris = JsonSupport.JSON.createArrayBuilder();
         c.redirectUris().forEach(uris::add);
-        JsonArrayBuilder logout = Json.createArrayBuilder();
+        JsonArrayBuilder logout = JsonSupport.JSON.createArrayBuilder();
         c.postLogoutRedirectUris().forEach(logout::add);
-        return Json.createObjectBuilder()
+        return JsonSupport.JSON.createObjectBuilder()
                 .add("client_id", c.clientId())
                 .add("client_name", c.name())
                 .add("confidential", c.confidential())

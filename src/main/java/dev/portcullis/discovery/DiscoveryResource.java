@@ -1,11 +1,11 @@
 package dev.portcullis.discovery;
 
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.web.CrossOrigin;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -52,7 +52,7 @@ public class DiscoveryResource {
 
     private String build() {
         List<String> authMethods = List.of("client_secret_basic", "client_secret_post", "none");
-        return Json.createObjectBuilder()
+        return JsonSupport.JSON.createObjectBuilder()
                 .add("issuer", config.issuerString())
                 .add("authorization_endpoint", config.endpoint("/oauth/authorize"))
                 .add("token_endpoint", config.endpoint("/oauth/token"))
@@ -77,7 +77,7 @@ public class DiscoveryResource {
     }
 
     private static JsonArrayBuilder array(List<String> values) {
-        JsonArrayBuilder a = Json.createArrayBuilder();
+        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         values.forEach(a::add);
         return a;
     }

@@ -1,5 +1,6 @@
 package dev.portcullis.jose;
 
+import dev.portcullis.web.JsonSupport;
 import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
@@ -9,7 +10,6 @@ import dev.portcullis.web.JsonObjects;
 import dev.portcullis.web.OAuthException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.http.HttpServletRequest;
@@ -56,9 +56,9 @@ public class SigningKeyAdminResource {
     @GET
     @Operation(summary = "List signing keys: kid, alg, created_at, active_from, retired_at (no key material)")
     public String list() {
-        JsonArrayBuilder a = Json.createArrayBuilder();
+        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         keys.rows().forEach(k -> a.add(describe(k)));
-        return Json.createObjectBuilder().add("keys", a).build().toString();
+        return JsonSupport.JSON.createObjectBuilder().add("keys", a).build().toString();
     }
 
     @POST
@@ -89,19 +89,19 @@ public class SigningKeyAdminResource {
             // two rotations at once: the deterministic kid lets only one insert win
             return ErrorBody.response(409, "conflict", "Another rotation is in progress; list the keys and retry");
         }
-        JsonArrayBuilder a = Json.createArrayBuilder();
+        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         for (SigningKey k : created) {
             a.add(describe(k));
             audit.success(AuditEvent.Type.SIGNING_KEY_ROTATED, null, "admin", request.getRemoteAddr(),
                     k.kid() + " signs from " + k.activeFrom().getEpochSecond());
         }
-        return Response.ok(Json.createObjectBuilder().add("keys", a).build().toString())
+        return Response.ok(JsonSupport.JSON.createObjectBuilder().add("keys", a).build().toString())
                 .header("Cache-Control", "no-store").build();
     }
 
     /** Read after {@link JsonObjects#parse} has accepted the body as one well-formed object. */
     private static Optional<Duration> delaySeconds(String body) {
-        jakarta.json.JsonValue v = Json.createReader(new java.io.StringReader(body)).readObject()
+        jakarta.json.JsonValue v = JsonSupport.JSON.createReader(new java.io.StringReader(body)).readObject()
                 .get("activation_delay_seconds");
         if (v == null || v == jakarta.json.JsonValue.NULL) {
             return Optional.empty();
@@ -114,7 +114,7 @@ public class SigningKeyAdminResource {
     }
 
     private static JsonObjectBuilder describe(SigningKey k) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("kid", k.kid())
                 .add("alg", k.alg())
                 .add("created_at", k.createdAt().getEpochSecond())

@@ -66,7 +66,7 @@ public class AuthorizationCodeGrant {
 
         TokenIssuer.Issued issued;
         try {
-            issued = issuer.redeem(code);
+            issued = issuer.redeem(code, ip);
         } catch (TokenIssuer.LostRace e) {
             // a concurrent request redeemed it first (or it expired this instant): the same as a replay
             AuthorizationCode now = codes.find(value).orElse(code);
@@ -75,8 +75,6 @@ public class AuthorizationCodeGrant {
             }
             throw OAuthException.invalidGrant("The authorization code has expired");
         }
-        audit.success(AuditEvent.Type.CODE_REDEEMED, client.clientId(), code.userId(), ip,
-                "grant " + issued.grant().grantId());
         return issued.response();
     }
 

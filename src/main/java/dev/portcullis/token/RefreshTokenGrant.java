@@ -57,12 +57,10 @@ public class RefreshTokenGrant {
 
         TokenIssuer.Issued issued;
         try {
-            issued = issuer.rotate(token, grant, scope);
+            issued = issuer.rotate(token, grant, scope, ip);
         } catch (TokenIssuer.LostRace e) {
             throw reused(grant, ip); // a parallel request rotated it first
         }
-        audit.success(AuditEvent.Type.TOKEN_REFRESHED, client.clientId(), grant.userId(), ip,
-                "grant " + grant.grantId());
         return issued.response();
     }
 

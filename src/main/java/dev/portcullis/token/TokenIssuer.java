@@ -2,6 +2,8 @@ package dev.portcullis.token;
 
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
 import dev.portcullis.authorize.AuthorizationCodes;
 import dev.portcullis.client.Scopes;
@@ -54,24 +56,31 @@ public class TokenIssuer {
     @Inject
     Clock clock;
 
-    /** Redeems a validated code: marks it used, creates its grant and the first tokens. */
+    @Inject
+    AuditLog audit;
+
+    /** Redeems a validated code: marks it used, creates its grant and the first tokens, audits it. */
     @Transactional
-    public Issued redeem(AuthorizationCode code) {
+    public Issued redeem(AuthorizationCode code, String ip) {
         String grantId = Secrets.newId();
         if (!codes.markRedeemed(code, grantId)) {
             throw new LostRace();
         }
         TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime());
-        return new Issued(grant, issue(grant, code.scope(), code.nonce().orElse(null)));
+        Issued issued = new Issued(grant, issue(grant, code.scope(), code.nonce().orElse(null)));
+        audit.success(AuditEvent.Type.CODE_REDEEMED, code.clientId(), code.userId(), ip, "grant " + grantId);
+        return issued;
     }
 
-    /** Rotates a validated refresh token: marks it used and issues the next access and refresh token. */
+    /** Rotates a validated refresh token: marks it used, issues the next access and refresh token, audits it. */
     @Transactional
-    public Issued rotate(RefreshToken token, TokenGrant grant, String scope) {
+    public Issued rotate(RefreshToken token, TokenGrant grant, String scope, String ip) {
         if (!grants.markRefreshTokenUsed(token)) {
             throw new LostRace();
         }
-        return new Issued(grant, issue(grant, scope, null));
+        Issued issued = new Issued(grant, issue(grant, scope, null));
+        audit.success(AuditEvent.Type.TOKEN_REFRESHED, grant.clientId(), grant.userId(), ip, "grant " + grant.grantId());
+        return issued;
     }
 
     /** The grant the tokens belong to, and the response for the client. */

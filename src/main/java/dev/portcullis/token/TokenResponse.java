@@ -1,6 +1,6 @@
 package dev.portcullis.token;
 
-import jakarta.json.Json;
+import dev.portcullis.web.JsonSupport;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -14,7 +14,7 @@ public record TokenResponse(String accessToken, long expiresIn, String refreshTo
                             Optional<String> idToken) {
 
     public String toJson() {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("access_token", accessToken)
                 .add("token_type", "Bearer")
                 .add("expires_in", expiresIn)

@@ -1,6 +1,5 @@
 package dev.portcullis.web;
 
-import jakarta.json.Json;
 import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -14,7 +13,7 @@ public final class ErrorBody {
     }
 
     public static String json(String error, String description) {
-        return Json.createObjectBuilder().add("error", error).add("error_description", description).build().toString();
+        return JsonSupport.JSON.createObjectBuilder().add("error", error).add("error_description", description).build().toString();
     }
 
     public static Response response(int status, String error, String description) {

@@ -1,6 +1,5 @@
 package dev.portcullis.web;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonConfig;
 import jakarta.json.JsonObject;
@@ -22,7 +21,7 @@ import java.util.Set;
 public final class JsonObjects {
 
     private static final JsonReaderFactory READERS =
-            Json.createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
+            JsonSupport.JSON.createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
 
     private final JsonObject object;
 

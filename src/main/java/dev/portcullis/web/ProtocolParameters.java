@@ -1,6 +1,5 @@
 package dev.portcullis.web;
 
-import jakarta.json.Json;
 import jakarta.json.stream.JsonParser;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -41,7 +40,8 @@ public final class ProtocolParameters {
             if (e.getValue().size() > 1) {
                 throw duplicate(e.getKey());
             }
-            put(out, e.getKey(), e.getValue().isEmpty() ? "" : e.getValue().get(0));
+            String value = e.getValue().isEmpty() ? null : e.getValue().get(0);
+            put(out, e.getKey(), value == null ? "" : value); // "a" without "=" arrives as null
         }
         return new ProtocolParameters(out);
     }
@@ -86,7 +86,7 @@ public final class ProtocolParameters {
         if (body == null || body.isBlank()) {
             throw OAuthException.invalidRequest("The request body must be a JSON object");
         }
-        try (JsonParser p = Json.createParser(new StringReader(body))) {
+        try (JsonParser p = JsonSupport.JSON.createParser(new StringReader(body))) {
             if (!p.hasNext() || p.next() != JsonParser.Event.START_OBJECT) {
                 throw OAuthException.invalidRequest("The request body must be a JSON object");
             }

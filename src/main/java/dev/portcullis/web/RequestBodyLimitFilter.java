@@ -40,26 +40,16 @@ public class RequestBodyLimitFilter extends HttpFilter {
 
     static void reject(HttpServletRequest req, HttpServletResponse res, long max) throws IOException {
         res.setStatus(413);
-        res.setHeader("Connection", "close");
         res.setHeader("Cache-Control", "no-store");
         String description = "Request body larger than " + max + " bytes";
-        if (isBrowserPage(req)) {
+        if (PlainPage.isBrowserPath(req.getRequestURI())) {
             res.setContentType("text/html;charset=UTF-8");
-            res.getOutputStream().write(("<!DOCTYPE html><html lang=\"en\"><head><title>Request too large</title>"
-                    + "<link rel=\"stylesheet\" href=\"/css/portcullis.css\"></head><body><main class=\"card\">"
-                    + "<h1>Request too large</h1><p>" + description + ".</p></main></body></html>")
+            res.getOutputStream().write(PlainPage.html("Request too large", description + ".")
                     .getBytes(StandardCharsets.UTF_8));
         } else {
             res.setContentType("application/json;charset=UTF-8");
             res.getOutputStream().write(ErrorBody.json("invalid_request", description).getBytes(StandardCharsets.UTF_8));
         }
-    }
-
-    static boolean isBrowserPage(HttpServletRequest req) {
-        String uri = req.getRequestURI();
-        return !(uri.startsWith("/oauth/") || uri.startsWith("/admin/") || uri.startsWith("/api/")
-                || uri.startsWith("/.well-known/"))
-                || uri.equals("/oauth/authorize") || uri.equals("/oauth/logout");
     }
 
     /** Thrown by the counting stream; the exception mappers answer 413. */

@@ -1,6 +1,8 @@
 package dev.portcullis.web;
 
 import jakarta.transaction.TransactionalException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -13,13 +15,14 @@ import jakarta.ws.rs.ext.Provider;
 @Provider
 public class TransactionalExceptionMapper implements ExceptionMapper<TransactionalException> {
 
-    private final UnexpectedExceptionMapper delegate = new UnexpectedExceptionMapper();
+    @Context
+    HttpServletRequest request;
 
     @Override
     public Response toResponse(TransactionalException e) {
         if (e.getCause() instanceof OAuthException oauth) {
             return new OAuthExceptionMapper().toResponse(oauth);
         }
-        return delegate.toResponse(e);
+        return UnexpectedExceptionMapper.respond(e, request);
     }
 }

@@ -5,6 +5,9 @@ import jakarta.transaction.RollbackException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -22,8 +25,16 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
 
     private static final Logger LOG = Logger.getLogger(UnexpectedExceptionMapper.class.getName());
 
+    @Context
+    HttpServletRequest request;
+
     @Override
     public Response toResponse(Throwable e) {
+        return respond(e, request);
+    }
+
+    /** The answer for {@code e}; {@code request} (may be null) decides between a page and JSON. */
+    static Response respond(Throwable e, HttpServletRequest request) {
         if (causedBy(e, RequestBodyLimitFilter.BodyTooLargeException.class)) {
             return ErrorBody.response(413, "invalid_request", "Request body too large");
         }
@@ -41,11 +52,22 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
         }
         if (isDatabaseFailure(e)) {
             LOG.log(Level.WARNING, "Database unavailable: {0}", rootMessage(e));
-            return ErrorBody.response(503, "temporarily_unavailable",
-                    "The service is temporarily unavailable; try again shortly");
+            return forBrowserOrApi(request, 503, "temporarily_unavailable",
+                    "The service is temporarily unavailable; try again shortly",
+                    "Sign-in is temporarily unavailable", "Please try again in a moment.");
         }
         LOG.log(Level.SEVERE, "Unexpected error", e);
-        return ErrorBody.response(500, "server_error", "The server could not complete the request");
+        return forBrowserOrApi(request, 500, "server_error", "The server could not complete the request",
+                "Something went wrong", "Please go back to the application and try again.");
+    }
+
+    /** The authorization and logout endpoints are visited by browsers: they get a page, the rest JSON. */
+    private static Response forBrowserOrApi(HttpServletRequest request, int status, String error, String description, String title, String text) {
+        if (request != null && PlainPage.isBrowserPath(request.getRequestURI())) {
+            return Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                    .header("Cache-Control", "no-store").entity(PlainPage.html(title, text)).build();
+        }
+        return ErrorBody.response(status, error, description);
     }
 
     private static String describe(int status) {

@@ -25,7 +25,8 @@ public final class Http {
     private final HttpClient client;
 
     public Http(String base) {
-        this(base, HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+        // HTTP/1.1 as browsers and backends speak to an identity provider; no h2c upgrade dance
+        this(base, HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(Duration.ofSeconds(10)).build());
     }
 
@@ -123,6 +124,40 @@ public final class Http {
             b.headers(headers);
         }
         return send(b.build());
+    }
+
+    /**
+     * A GET sent over a plain socket, byte for byte: for request targets that java.net.URI refuses to build
+     * (broken percent-escapes, raw non-ASCII). Reads one response (Connection: close).
+     */
+    public RawRes rawGet(String pathAndQuery) {
+        URI b = URI.create(base);
+        try (java.net.Socket s = new java.net.Socket(b.getHost(), b.getPort())) {
+            s.setSoTimeout(60_000);
+            String req = "GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + b.getHost() + ":" + b.getPort()
+                    + "\r\nConnection: close\r\n\r\n";
+            s.getOutputStream().write(req.getBytes(StandardCharsets.UTF_8));
+            String all = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            int headEnd = all.indexOf("\r\n\r\n");
+            String head = headEnd < 0 ? all : all.substring(0, headEnd);
+            int status = Integer.parseInt(head.split(" ", 3)[1]);
+            return new RawRes(status, head, headEnd < 0 ? "" : all.substring(headEnd + 4));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Status, raw header block and body of a {@link #rawGet}. */
+    public record RawRes(int status, String head, String body) {
+        public String header(String name) {
+            for (String line : head.split("\r\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
+                    return line.substring(colon + 1).trim();
+                }
+            }
+            return null;
+        }
     }
 
     public Res delete(String path, String... headers) {
