@@ -29,6 +29,7 @@ public class PortcullisConfig {
     private boolean redirectAllowHttp;
     private int loginMaxFailures;
     private int loginIpMaxFailures;
+    private int loginSlowdownAfter;
     private Duration loginLockout;
     private Duration loginFailureWindow;
     private int passwordMemoryKib;
@@ -59,6 +60,9 @@ public class PortcullisConfig {
         redirectAllowHttp = bool(c, "portcullis.redirect.allow-http", false);
         loginMaxFailures = integer(c, "portcullis.login.max-failures", 5, 1, 1000);
         loginIpMaxFailures = integer(c, "portcullis.login.ip-max-failures", 50, 1, 100_000);
+        loginSlowdownAfter = integer(c, "portcullis.login.slowdown-after", 3, 1, 1000);
+        require(loginSlowdownAfter <= loginMaxFailures, "portcullis.login.slowdown-after",
+                "must not exceed portcullis.login.max-failures");
         loginLockout = seconds(c, "portcullis.login.lockout", 300, 1, 86_400);
         loginFailureWindow = seconds(c, "portcullis.login.failure-window", 900, 1, 86_400);
         passwordMemoryKib = integer(c, "portcullis.password.argon2.memory-kib", 19_456, 8_192, 4_194_304);
@@ -124,6 +128,11 @@ public class PortcullisConfig {
 
     public int loginIpMaxFailures() {
         return loginIpMaxFailures;
+    }
+
+    /** From this many failures on, each further attempt on the account must wait 1, 2, 4, ... s (max 30 s). */
+    public int loginSlowdownAfter() {
+        return loginSlowdownAfter;
     }
 
     public Duration loginLockout() {

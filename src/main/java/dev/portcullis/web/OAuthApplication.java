@@ -1,5 +1,6 @@
 package dev.portcullis.web;
 
+import dev.portcullis.authorize.AuthorizationEndpoint;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
 import java.util.Set;
@@ -14,6 +15,6 @@ public class OAuthApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return WebProviders.with();
+        return WebProviders.with(AuthorizationEndpoint.class);
     }
 }

@@ -1,0 +1,93 @@
+package dev.portcullis.authorize;
+
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.session.BrowserCookies;
+import dev.portcullis.session.PageMessages;
+import dev.portcullis.session.SsoSession;
+import dev.portcullis.session.SsoSessions;
+import dev.portcullis.web.OAuthException;
+import dev.portcullis.web.ProtocolParameters;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+/**
+ * {@code GET|POST /oauth/authorize}: the authorization endpoint (RFC 6749 4.1.1, OIDC Core 3.1.2). It validates
+ * the request ({@link AuthorizationRequestValidator}), then sends the browser to the sign-in page, the consent page,
+ * or back to the client with a code or an error ({@link AuthorizationFlow}). Requests that cannot safely go back to
+ * a client get an HTML error page (400). Redirects are 302 after GET and 303 after POST.
+ */
+@Path("authorize")
+@RequestScoped
+public class AuthorizationEndpoint {
+
+    private static final Logger LOG = Logger.getLogger(AuthorizationEndpoint.class.getName());
+
+    @Inject
+    AuthorizationRequestValidator validator;
+
+    @Inject
+    AuthorizationFlow flow;
+
+    @Inject
+    SsoSessions sessions;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Context
+    HttpServletRequest request;
+
+    @GET
+    public Response get(@Context UriInfo uri) {
+        return handle(() -> ProtocolParameters.of(uri.getQueryParameters()), 302);
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response post(MultivaluedMap<String, String> form) {
+        return handle(() -> ProtocolParameters.of(form), 303);
+    }
+
+    private Response handle(java.util.function.Supplier<ProtocolParameters> parse, int redirectStatus) {
+        PageMessages msg;
+        ProtocolParameters params;
+        try {
+            params = parse.get();
+        } catch (OAuthException e) {
+            // duplicated or malformed parameters: we cannot trust client_id/redirect_uri, so no redirect
+            return ErrorPage.response(new PageMessages(PageMessages.pick(null, request.getLocales())),
+                    "error.malformed", e.description());
+        }
+        msg = new PageMessages(PageMessages.pick(params.get("ui_locales").orElse(null), request.getLocales()));
+        AuthorizationFlow.Next next;
+        try {
+            AuthorizationRequest r = validator.validate(params);
+            Optional<SsoSession> session = BrowserCookies.read(request, BrowserCookies.SESSION)
+                    .flatMap(sessions::findLive);
+            next = flow.atEndpoint(r, session, request.getRemoteAddr());
+        } catch (UnverifiedRequestException e) {
+            LOG.fine(() -> "Authorization request refused: " + e.getMessage());
+            return ErrorPage.response(msg, e.messageKey(), e.getMessage());
+        } catch (RejectedAuthorizationRequest e) {
+            next = flow.rejected(e);
+        }
+        return Response.status(redirectStatus)
+                .location(URI.create(next.location()))
+                .cacheControl(CacheControl.valueOf("no-store"))
+                .build();
+    }
+}

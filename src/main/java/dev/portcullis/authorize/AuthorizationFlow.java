@@ -1,0 +1,115 @@
+package dev.portcullis.authorize;
+
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.session.Consents;
+import dev.portcullis.session.SsoSession;
+import dev.portcullis.web.OAuthException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * What happens next with a validated authorization request: the sign-in page, the consent page, or the redirect to
+ * the client with a code or an error. Shared by the endpoint and the two pages, so the rules are in one place:
+ * <ol>
+ *   <li>no live session, {@code prompt=login} or {@code max_age} elapsed: sign in ({@code login_required} with
+ *       {@code prompt=none});</li>
+ *   <li>client not {@code skip_consent} and the scopes not yet granted, or {@code prompt=consent}: consent
+ *       ({@code consent_required} with {@code prompt=none});</li>
+ *   <li>otherwise issue a code.</li>
+ * </ol>
+ */
+@ApplicationScoped
+public class AuthorizationFlow {
+
+    public static final String LOGIN_PAGE = "/login.xhtml";
+    public static final String CONSENT_PAGE = "/consent.xhtml";
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    Consents consents;
+
+    @Inject
+    AuthorizationCodes codes;
+
+    @Inject
+    AuditLog audit;
+
+    @Inject
+    Clock clock;
+
+    /** Where the browser goes next: a page of ours (with the pending request in its query) or the client. */
+    public record Next(String location, boolean toClient) {
+    }
+
+    /** The endpoint's decision for a fresh request with the browser's session, if any. */
+    public Next atEndpoint(AuthorizationRequest r, Optional<SsoSession> session, String ip) {
+        if (session.isEmpty() || r.promptLogin() || maxAgeElapsed(r, session.get())) {
+            if (r.promptNone()) {
+                return error(r, new OAuthException("login_required", "The user is not signed in", 400));
+            }
+            return page(LOGIN_PAGE, r);
+        }
+        return afterSignIn(r, session.get(), true, ip);
+    }
+
+    /**
+     * After the user is known (just signed in, or by session at the endpoint). {@code promptConsentPending} is false
+     * once the consent page has been answered, so prompt=consent asks only once.
+     */
+    public Next afterSignIn(AuthorizationRequest r, SsoSession session, boolean promptConsentPending, String ip) {
+        boolean ask = !r.client().skipConsent()
+                && (r.promptConsent() && promptConsentPending
+                    || !consents.covers(session.userId(), r.client().clientId(), r.scopes()));
+        if (ask) {
+            if (r.promptNone()) {
+                return error(r, new OAuthException("consent_required", "The user has not approved this client", 400));
+            }
+            return page(CONSENT_PAGE, r);
+        }
+        return issueCode(r, session, ip);
+    }
+
+    /** The user answered the consent page. */
+    public Next afterConsent(AuthorizationRequest r, SsoSession session, boolean allow, String ip) {
+        if (!allow) {
+            audit.failure(AuditEvent.Type.CONSENT_DENIED, r.client().clientId(), session.userId(), ip, r.scope());
+            return error(r, new OAuthException("access_denied", "The user denied the request", 400));
+        }
+        consents.grant(session.userId(), r.client().clientId(), r.scopes());
+        audit.success(AuditEvent.Type.CONSENT_GRANTED, r.client().clientId(), session.userId(), ip, r.scope());
+        return issueCode(r, session, ip);
+    }
+
+    /** A validation error after step 1, sent to the client. */
+    public Next rejected(RejectedAuthorizationRequest e) {
+        return new Next(e.location(config.issuerString()), true);
+    }
+
+    private Next issueCode(AuthorizationRequest r, SsoSession session, String ip) {
+        String code = codes.issue(new AuthorizationCode.CodeRequest(r.client().clientId(), session.userId(),
+                r.redirectUri(), r.redirectUriGiven(), r.scope(), r.nonce(), r.codeChallenge(),
+                r.codeChallengeMethod(), session.authTime(), session.sessionHash()));
+        audit.success(AuditEvent.Type.CODE_ISSUED, r.client().clientId(), session.userId(), ip, r.scope());
+        return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), config.issuerString()), true);
+    }
+
+    private Next error(AuthorizationRequest r, OAuthException e) {
+        return new Next(ClientRedirect.error(r.redirectUri(), e.error(), e.description(), r.state(),
+                config.issuerString()), true);
+    }
+
+    private Next page(String path, AuthorizationRequest r) {
+        return new Next(config.endpoint(path) + "?" + r.query(), false);
+    }
+
+    private boolean maxAgeElapsed(AuthorizationRequest r, SsoSession s) {
+        return r.maxAge() != null
+                && clock.instant().getEpochSecond() - s.authTime().getEpochSecond() >= r.maxAge();
+    }
+}

@@ -1,0 +1,72 @@
+package dev.portcullis.authorize;
+
+import dev.portcullis.client.Client;
+import dev.portcullis.client.Scopes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A validated authorization request (RFC 6749 4.1.1, OIDC Core 3.1.2.1). Only {@link AuthorizationRequestValidator}
+ * creates it. {@link #parameters()} keeps the original protocol parameters so the sign-in and consent pages can carry
+ * the pending request in their URL and hidden field and validate it again on POST: nothing lives in one JVM's memory.
+ */
+public record AuthorizationRequest(Client client, String redirectUri, boolean redirectUriGiven, Set<String> scopes,
+                                   String state, String nonce, String codeChallenge, String codeChallengeMethod,
+                                   Set<String> prompt, Long maxAge, String loginHint, String uiLocales,
+                                   Map<String, String> parameters) {
+
+    /** The parameters of the authorization endpoint; anything else in a request is ignored (and not carried). */
+    public static final Set<String> PARAMETER_NAMES = Set.of("client_id", "redirect_uri", "response_type", "scope",
+            "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "max_age", "login_hint",
+            "ui_locales");
+
+    public String scope() {
+        return Scopes.format(scopes);
+    }
+
+    public boolean promptNone() {
+        return prompt.contains("none");
+    }
+
+    public boolean promptLogin() {
+        return prompt.contains("login");
+    }
+
+    public boolean promptConsent() {
+        return prompt.contains("consent");
+    }
+
+    public Optional<String> stateValue() {
+        return Optional.ofNullable(state);
+    }
+
+    /** The known parameters as a form-encoded query string, for the page URLs and the pages' hidden field. */
+    public String query() {
+        return query(parameters);
+    }
+
+    static String query(Map<String, String> params) {
+        return params.entrySet().stream()
+                .map(e -> enc(e.getKey()) + "=" + enc(e.getValue()))
+                .collect(Collectors.joining("&"));
+    }
+
+    static Map<String, String> known(Map<String, String> all) {
+        Map<String, String> out = new LinkedHashMap<>();
+        all.forEach((k, v) -> {
+            if (PARAMETER_NAMES.contains(k) && !v.isEmpty()) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

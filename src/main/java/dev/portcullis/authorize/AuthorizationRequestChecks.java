@@ -1,0 +1,147 @@
+package dev.portcullis.authorize;
+
+import dev.portcullis.client.Client;
+import dev.portcullis.client.Scopes;
+import dev.portcullis.web.OAuthException;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * One small named check per validation rule of the authorization endpoint, in the order the issue lists them.
+ * Step 1 checks throw {@link UnverifiedRequestException} (error page, never a redirect); the later ones throw
+ * {@link OAuthException}, which {@link AuthorizationRequestValidator} sends back to the verified redirect URI.
+ * Pure functions of their inputs, so each has its own unit test.
+ */
+public final class AuthorizationRequestChecks {
+
+    /** RFC 7636 4.2: S256 challenge = BASE64URL(SHA256(verifier)) without padding = exactly 43 characters. */
+    private static final Pattern S256_CHALLENGE = Pattern.compile("[A-Za-z0-9_-]{43}");
+    /** Matches the authorization_codes.nonce column. */
+    static final int MAX_NONCE = 512;
+    static final long MAX_MAX_AGE = 31_536_000L;
+
+    private AuthorizationRequestChecks() {
+    }
+
+    // ---- Step 1: where may errors go? ----
+
+    /** 1a. client_id present and registered. */
+    public static Client clientIsKnown(Optional<String> clientId, Optional<Client> client) {
+        if (clientId.isEmpty()) {
+            throw new UnverifiedRequestException("error.clientMissing", "The request has no client_id");
+        }
+        return client.orElseThrow(() -> new UnverifiedRequestException("error.clientUnknown",
+                "No application is registered with this client_id"));
+    }
+
+    /**
+     * 1b. redirect_uri exactly one of the client's registered URIs (loopback any-port for public clients); it may be
+     * omitted only when the client has exactly one. Returns the URI to redirect to.
+     */
+    public static String redirectUriIsRegistered(Client client, Optional<String> redirectUri) {
+        if (redirectUri.isEmpty()) {
+            if (client.redirectUris().size() == 1) {
+                return client.redirectUris().get(0);
+            }
+            throw new UnverifiedRequestException("error.redirectMissing",
+                    "The request has no redirect_uri and the application has several registered");
+        }
+        if (!client.allowsRedirectUri(redirectUri.get())) {
+            throw new UnverifiedRequestException("error.redirectUnregistered",
+                    "The redirect_uri is not registered for this application");
+        }
+        return redirectUri.get();
+    }
+
+    // ---- Step 2: errors go back to the client ----
+
+    /** 2a. response_type is exactly {@code code}. */
+    public static void responseTypeIsCode(Optional<String> responseType) {
+        if (responseType.isEmpty()) {
+            throw OAuthException.invalidRequest("Missing parameter: response_type");
+        }
+        if (!responseType.get().equals("code")) {
+            throw new OAuthException("unsupported_response_type", "Only response_type=code is supported", 400);
+        }
+    }
+
+    /** 2b. scope present and every scope allowed for the client. Returns the distinct requested scopes. */
+    public static Set<String> scopeIsAllowed(Client client, Optional<String> scope) {
+        Set<String> requested = Scopes.parse(scope.orElse(""));
+        if (requested.isEmpty()) {
+            throw OAuthException.invalidScope("The scope parameter is missing or empty");
+        }
+        Set<String> allowed = client.scopeSet();
+        for (String s : requested) {
+            if (!allowed.contains(s)) {
+                throw OAuthException.invalidScope("Scope not allowed for this client: "
+                        + (Scopes.isWellFormed(s) && s.length() <= 40 ? s : "(malformed)"));
+            }
+        }
+        return requested;
+    }
+
+    /** 2c. A public client (Confidential = false) must send a PKCE code_challenge (RFC 9700 2.1.1). */
+    public static void publicClientSendsChallenge(Client client, Optional<String> codeChallenge) {
+        if (!client.confidential() && codeChallenge.isEmpty()) {
+            throw OAuthException.invalidRequest("code_challenge is required for public clients (PKCE)");
+        }
+    }
+
+    /** 2d. code_challenge_method is S256 whenever PKCE is used (plain and an absent method are refused). */
+    public static void challengeMethodIsS256(Optional<String> codeChallenge, Optional<String> method) {
+        if (codeChallenge.isEmpty() && method.isEmpty()) {
+            return;
+        }
+        if (codeChallenge.isEmpty()) {
+            throw OAuthException.invalidRequest("code_challenge_method was sent without code_challenge");
+        }
+        if (method.isEmpty() || !method.get().equals("S256")) {
+            throw OAuthException.invalidRequest("code_challenge_method must be S256");
+        }
+    }
+
+    /** 2e. code_challenge is 43 characters of base64url. */
+    public static void challengeIsWellFormed(Optional<String> codeChallenge) {
+        if (codeChallenge.isPresent() && !S256_CHALLENGE.matcher(codeChallenge.get()).matches()) {
+            throw OAuthException.invalidRequest("code_challenge must be 43 characters of base64url");
+        }
+    }
+
+    // ---- Further parameters (OIDC Core 3.1.2.1) ----
+
+    /** prompt: a space-separated subset of none, login, consent; none stands alone. */
+    public static Set<String> promptIsValid(Optional<String> prompt) {
+        Set<String> values = new LinkedHashSet<>(Scopes.parse(prompt.orElse("")));
+        for (String v : values) {
+            if (!v.equals("none") && !v.equals("login") && !v.equals("consent")) {
+                throw OAuthException.invalidRequest("Unsupported prompt value");
+            }
+        }
+        if (values.contains("none") && values.size() > 1) {
+            throw OAuthException.invalidRequest("prompt=none cannot be combined with other values");
+        }
+        return values;
+    }
+
+    /** max_age: a non-negative whole number of seconds. */
+    public static Long maxAgeIsValid(Optional<String> maxAge) {
+        if (maxAge.isEmpty()) {
+            return null;
+        }
+        String v = maxAge.get();
+        if (!v.matches("[0-9]{1,10}") || Long.parseLong(v) > MAX_MAX_AGE) {
+            throw OAuthException.invalidRequest("max_age must be a non-negative number of seconds");
+        }
+        return Long.parseLong(v);
+    }
+
+    /** nonce: stored with the code, so bounded by its column. */
+    public static void nonceFits(Optional<String> nonce) {
+        if (nonce.isPresent() && nonce.get().length() > MAX_NONCE) {
+            throw OAuthException.invalidRequest("nonce must be at most " + MAX_NONCE + " characters");
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.portcullis.authorize;
+
+import static dev.portcullis.authorize.AuthorizationRequestChecks.challengeIsWellFormed;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.challengeMethodIsS256;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsKnown;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.maxAgeIsValid;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.nonceFits;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.promptIsValid;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.publicClientSendsChallenge;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.redirectUriIsRegistered;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.responseTypeIsCode;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed;
+
+import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientRepository;
+import dev.portcullis.web.OAuthException;
+import dev.portcullis.web.ProtocolParameters;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The one place an authorization request is validated, by the endpoint and again by the sign-in and consent pages
+ * when they are POSTed (the pending request travels with the page and is never trusted without this).
+ */
+@ApplicationScoped
+public class AuthorizationRequestValidator {
+
+    @Inject
+    ClientRepository clients;
+
+    /**
+     * @throws UnverifiedRequestException step 1 failed: show an error page
+     * @throws RejectedAuthorizationRequest a later check failed: redirect the error to the client
+     */
+    public AuthorizationRequest validate(ProtocolParameters params) {
+        return validate(params, clients::find);
+    }
+
+    static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup) {
+        Optional<String> clientId = p.get("client_id");
+        Client client = clientIsKnown(clientId, clientId.flatMap(lookup));
+        String redirectUri = redirectUriIsRegistered(client, p.get("redirect_uri"));
+        String state = p.get("state").orElse(null);
+        try {
+            responseTypeIsCode(p.get("response_type"));
+            Set<String> scopes = scopeIsAllowed(client, p.get("scope"));
+            publicClientSendsChallenge(client, p.get("code_challenge"));
+            challengeMethodIsS256(p.get("code_challenge"), p.get("code_challenge_method"));
+            challengeIsWellFormed(p.get("code_challenge"));
+            Set<String> prompt = promptIsValid(p.get("prompt"));
+            Long maxAge = maxAgeIsValid(p.get("max_age"));
+            nonceFits(p.get("nonce"));
+            return new AuthorizationRequest(client, redirectUri, p.has("redirect_uri"), scopes, state,
+                    p.get("nonce").orElse(null), p.get("code_challenge").orElse(null),
+                    p.get("code_challenge_method").orElse(null), prompt, maxAge, p.get("login_hint").orElse(null),
+                    p.get("ui_locales").orElse(null), AuthorizationRequest.known(p.asMap()));
+        } catch (OAuthException e) {
+            throw new RejectedAuthorizationRequest(redirectUri, state, e);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.portcullis.authorize;
+
+import dev.portcullis.web.OAuthException;
+
+/**
+ * A request whose client and redirect URI were verified but that failed a later check: the error goes back to the
+ * client (RFC 6749 4.1.2.1) with the state that was sent.
+ */
+public class RejectedAuthorizationRequest extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String redirectUri;
+    private final String state;
+    private final OAuthException error;
+
+    public RejectedAuthorizationRequest(String redirectUri, String state, OAuthException error) {
+        super(error.error() + ": " + error.description(), null, false, false);
+        this.redirectUri = redirectUri;
+        this.state = state;
+        this.error = error;
+    }
+
+    public String redirectUri() {
+        return redirectUri;
+    }
+
+    public String state() {
+        return state;
+    }
+
+    public OAuthException error() {
+        return error;
+    }
+
+    public String location(String issuer) {
+        return ClientRedirect.error(redirectUri, error.error(), error.description(), state, issuer);
+    }
+}

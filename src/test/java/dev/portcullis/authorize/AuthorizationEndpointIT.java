@@ -1,0 +1,591 @@
+package dev.portcullis.authorize;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.portcullis.crypto.Secrets;
+import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.Db;
+import dev.portcullis.testing.Http;
+import dev.portcullis.testing.PortcullisIT;
+import dev.portcullis.testing.UserAgent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The authorization endpoint, sign-in and consent pages over HTTP: every validation row (error page vs. redirect with
+ * the right error, state and iss), prompt and max_age, SSO reuse, remembered consent, the sign-in form's answers,
+ * brute-force throttling, CSRF, headers and statelessness (no JSESSIONID).
+ */
+class AuthorizationEndpointIT extends PortcullisIT {
+
+    static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    static final String PASSWORD = "correct horse battery";
+
+    private final Admin admin = admin();
+
+    /** client_id, redirect_uri, response_type=code, scope=openid profile, state=st-1; then key/value overrides (null removes). */
+    private static Map<String, String> params(Admin.TestClient c, String... overrides) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("client_id", c.clientId());
+        p.put("redirect_uri", c.redirectUri());
+        p.put("response_type", "code");
+        p.put("scope", "openid profile");
+        p.put("state", "st-1");
+        for (int i = 0; i < overrides.length; i += 2) {
+            if (overrides[i + 1] == null) {
+                p.remove(overrides[i]);
+            } else {
+                p.put(overrides[i], overrides[i + 1]);
+            }
+        }
+        return p;
+    }
+
+    private Admin.TestClient confidential() {
+        return admin.confidentialClient("openid profile email", "https://app.example.com/cb");
+    }
+
+    private Admin.TestClient publicClient() {
+        return admin.publicClient("openid profile", "https://spa.example.com/cb", "http://127.0.0.1/cb");
+    }
+
+    private static void assertErrorPage(Http.Res r, String text) {
+        assertEquals(400, r.status(), r::toString);
+        assertNull(r.header("Location"), "never a redirect to an unverified URI");
+        assertTrue(r.header("Content-Type").startsWith("text/html"), r::toString);
+        assertTrue(r.body().contains(text), () -> "expected '" + text + "' in " + r.body());
+        assertTrue(r.body().contains("/css/portcullis.css"));
+        assertFalse(r.body().contains("<script"));
+        assertSecureHtmlHeaders(r);
+    }
+
+    private static void assertSecureHtmlHeaders(Http.Res r) {
+        assertEquals("DENY", r.header("X-Frame-Options"));
+        assertTrue(r.header("Content-Security-Policy").contains("frame-ancestors 'none'"));
+        assertNoHttpSession(r);
+    }
+
+    private static void assertNoHttpSession(Http.Res r) {
+        List<String> cookies = r.raw().headers().allValues("Set-Cookie");
+        assertFalse(cookies.stream().anyMatch(c -> c.toUpperCase().startsWith("JSESSIONID")), cookies::toString);
+        assertFalse(r.body().contains("jsessionid"));
+    }
+
+    /** Asserts a redirect to the client and returns its query parameters. */
+    private static Map<String, String> assertClientRedirect(Http.Res r, int status, String redirectUri) {
+        assertEquals(status, r.status(), r::toString);
+        String location = r.header("Location");
+        assertTrue(location.startsWith(redirectUri + "?"), location);
+        Map<String, String> q = Http.query(location);
+        assertEquals(BASE, q.get("iss"), "RFC 9207 iss on every redirect");
+        return q;
+    }
+
+    private static Map<String, String> assertErrorRedirect(Http.Res r, String redirectUri, String error, String state) {
+        Map<String, String> q = assertClientRedirect(r, 302, redirectUri);
+        assertEquals(error, q.get("error"), r::toString);
+        assertNotNull(q.get("error_description"));
+        assertEquals(state, q.get("state"));
+        assertNull(q.get("code"));
+        return q;
+    }
+
+    /** A browser that signed in and consented once for {@code c}. */
+    private UserAgent signedIn(Admin.TestClient c, Admin.TestUser u, String scope) {
+        UserAgent ua = new UserAgent(BASE);
+        Map<String, String> p = ua.authorizeAndGetRedirectParams(c, u, Map.of("scope", scope));
+        assertNotNull(p.get("code"), p::toString);
+        return ua;
+    }
+
+    // ---------------- step 1: error page, never a redirect ----------------
+
+    @Test
+    void unknownClientGetsAnErrorPage() {
+        Admin.TestClient c = confidential();
+        Http.Res r = new UserAgent(BASE).authorize(params(c, "client_id", "no-such-client"));
+        assertErrorPage(r, "not registered with this sign-in service");
+    }
+
+    @Test
+    void missingClientIdGetsAnErrorPage() {
+        Http.Res r = new UserAgent(BASE).authorize(params(confidential(), "client_id", null));
+        assertErrorPage(r, "client_id is missing");
+    }
+
+    @Test
+    void unregisteredRedirectUriGetsAnErrorPageEvenWithOtherErrors() {
+        Admin.TestClient c = confidential();
+        for (String uri : List.of("https://evil.example.com/cb", "https://app.example.com/cb/",
+                "https://app.example.com/CB", "https://app.example.com/cb?x=1", "http://app.example.com/cb")) {
+            Http.Res r = new UserAgent(BASE).authorize(params(c, "redirect_uri", uri, "response_type", "token"));
+            assertErrorPage(r, "not registered for it");
+        }
+    }
+
+    @Test
+    void redirectUriMayBeOmittedOnlyWithOneRegistered() {
+        Admin.TestClient one = confidential();
+        Http.Res r = new UserAgent(BASE).authorize(params(one, "redirect_uri", null));
+        assertEquals(302, r.status(), r::toString);
+        assertTrue(r.header("Location").startsWith(BASE + "/login.xhtml?"));
+
+        Admin.TestClient two = admin.confidentialClient("openid", "https://a.example.com/cb", "https://b.example.com/cb");
+        assertErrorPage(new UserAgent(BASE).authorize(params(two, "redirect_uri", null, "scope", "openid")),
+                "redirect_uri is missing");
+    }
+
+    @Test
+    void publicClientLoopbackRedirectMayUseAnyPort() {
+        Admin.TestClient c = publicClient();
+        Admin.TestUser u = admin.user(PASSWORD);
+        Map<String, String> q = new UserAgent(BASE).authorizeAndGetRedirectParams(c, u, Map.of(
+                "redirect_uri", "http://127.0.0.1:53124/cb", "code_challenge", CHALLENGE,
+                "code_challenge_method", "S256"));
+        assertNotNull(q.get("code"), q::toString);
+        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_hash = ?",
+                Secrets.hash(q.get("code"))).get(0);
+        assertEquals("http://127.0.0.1:53124/cb", row.get("redirect_uri"));
+    }
+
+    @Test
+    void duplicatedParametersGetAnErrorPage() {
+        Admin.TestClient c = confidential();
+        String q = Http.form(params(c));
+        for (String dup : List.of("&state=again", "&client_id=" + c.clientId(), "&scope=openid")) {
+            Http.Res r = new UserAgent(BASE).get("/oauth/authorize?" + q + dup);
+            assertErrorPage(r, "malformed");
+        }
+    }
+
+    // ---------------- step 2: errors go back to the client ----------------
+
+    @Test
+    void responseTypeOtherThanCode() {
+        Admin.TestClient c = confidential();
+        UserAgent ua = new UserAgent(BASE);
+        assertErrorRedirect(ua.authorize(params(c, "response_type", "token")), c.redirectUri(),
+                "unsupported_response_type", "st-1");
+        assertErrorRedirect(ua.authorize(params(c, "response_type", "code id_token")), c.redirectUri(),
+                "unsupported_response_type", "st-1");
+        assertErrorRedirect(ua.authorize(params(c, "response_type", null)), c.redirectUri(), "invalid_request", "st-1");
+    }
+
+    @Test
+    void scopeEmptyOrNotAllowed() {
+        Admin.TestClient c = confidential();
+        UserAgent ua = new UserAgent(BASE);
+        assertErrorRedirect(ua.authorize(params(c, "scope", null)), c.redirectUri(), "invalid_scope", "st-1");
+        assertErrorRedirect(ua.authorize(params(c, "scope", " ")), c.redirectUri(), "invalid_scope", "st-1");
+        assertErrorRedirect(ua.authorize(params(c, "scope", "openid api")), c.redirectUri(), "invalid_scope", "st-1");
+    }
+
+    @Test
+    void pkceRules() {
+        Admin.TestClient pub = publicClient();
+        UserAgent ua = new UserAgent(BASE);
+        String cb = pub.redirectUri();
+        assertErrorRedirect(ua.authorize(params(pub)), cb, "invalid_request", "st-1");
+        assertErrorRedirect(ua.authorize(params(pub, "code_challenge", CHALLENGE, "code_challenge_method", "plain")),
+                cb, "invalid_request", "st-1");
+        assertErrorRedirect(ua.authorize(params(pub, "code_challenge", CHALLENGE)), cb, "invalid_request", "st-1");
+        assertErrorRedirect(ua.authorize(params(pub, "code_challenge", CHALLENGE.substring(1),
+                "code_challenge_method", "S256")), cb, "invalid_request", "st-1");
+        assertErrorRedirect(ua.authorize(params(pub, "code_challenge", CHALLENGE.replace('-', '+'),
+                "code_challenge_method", "S256")), cb, "invalid_request", "st-1");
+        // valid PKCE: on to the sign-in page
+        Http.Res ok = ua.authorize(params(pub, "code_challenge", CHALLENGE, "code_challenge_method", "S256"));
+        assertEquals(302, ok.status());
+        assertTrue(ok.header("Location").startsWith(BASE + "/login.xhtml?"));
+        // confidential clients may omit PKCE, but if they send it the method rules apply
+        Admin.TestClient conf = confidential();
+        assertTrue(ua.authorize(params(conf)).header("Location").startsWith(BASE + "/login.xhtml?"));
+        assertErrorRedirect(ua.authorize(params(conf, "code_challenge", CHALLENGE, "code_challenge_method", "plain")),
+                conf.redirectUri(), "invalid_request", "st-1");
+    }
+
+    @Test
+    void errorRedirectWithoutStateHasNoState() {
+        Admin.TestClient c = confidential();
+        Map<String, String> q = assertErrorRedirect(new UserAgent(BASE).authorize(params(c, "state", null,
+                "response_type", "token")), c.redirectUri(), "unsupported_response_type", null);
+        assertFalse(q.containsKey("state"));
+    }
+
+    @Test
+    void invalidPromptAndMaxAge() {
+        Admin.TestClient c = confidential();
+        UserAgent ua = new UserAgent(BASE);
+        assertErrorRedirect(ua.authorize(params(c, "prompt", "none login")), c.redirectUri(), "invalid_request", "st-1");
+        assertErrorRedirect(ua.authorize(params(c, "max_age", "-5")), c.redirectUri(), "invalid_request", "st-1");
+    }
+
+    // ---------------- sign-in, consent, code ----------------
+
+    @Test
+    void fullFlowForConfidentialClient() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res r = ua.authorize(params(c, "nonce", "n-123"));
+        assertEquals(302, r.status());
+        assertNoHttpSession(r);
+
+        Http.Res login = ua.follow(r);
+        assertEquals(200, login.status(), login::toString);
+        assertSecureHtmlHeaders(login);
+        assertTrue(login.body().contains("Sign in to continue to " + c.name()), login::body);
+        assertTrue(login.body().contains("<label for=\"login:username\""), login::body);
+        assertTrue(login.body().contains("<label for=\"login:password\""), login::body);
+        assertFalse(login.body().contains("<script"));
+        assertEquals("no-store", login.header("Cache-Control"));
+        assertTrue(ua.cookie("portcullis_csrf").isPresent());
+        String csrfCookie = login.raw().headers().allValues("Set-Cookie").stream()
+                .filter(s -> s.startsWith("portcullis_csrf=")).findFirst().orElseThrow();
+        assertTrue(csrfCookie.contains("HttpOnly") && csrfCookie.contains("SameSite=Lax") && csrfCookie.contains("Path=/"));
+
+        Http.Res signedIn = ua.signIn(login, u.username(), u.password());
+        assertEquals(303, signedIn.status(), signedIn::toString);
+        assertNoHttpSession(signedIn);
+        String sessionCookie = signedIn.raw().headers().allValues("Set-Cookie").stream()
+                .filter(s -> s.startsWith("portcullis_session=")).findFirst().orElseThrow();
+        assertTrue(sessionCookie.contains("HttpOnly"), sessionCookie);
+        assertTrue(sessionCookie.contains("SameSite=Lax"), sessionCookie);
+        assertTrue(sessionCookie.contains("Path=/"), sessionCookie);
+        assertFalse(sessionCookie.contains("Secure"), "issuer is http in tests");
+        String sessionId = ua.cookie("portcullis_session").orElseThrow();
+        assertEquals(43, sessionId.length());
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE session_hash = ? AND user_id = ?",
+                Secrets.hash(sessionId), u.userId()));
+
+        assertTrue(signedIn.header("Location").startsWith(BASE + "/consent.xhtml?"), signedIn::toString);
+        Http.Res consent = ua.follow(signedIn);
+        assertEquals(200, consent.status(), consent::toString);
+        assertSecureHtmlHeaders(consent);
+        assertTrue(consent.body().contains(c.name()));
+        assertTrue(consent.body().contains("Confirm your identity"), consent::body);
+        assertTrue(consent.body().contains("See your name and username"), consent::body);
+        assertFalse(consent.body().contains("See your email address"), "only the requested scopes");
+
+        Http.Res done = ua.consent(consent, true);
+        Map<String, String> q = assertClientRedirect(done, 303, c.redirectUri());
+        assertEquals("st-1", q.get("state"));
+        String code = q.get("code");
+        assertEquals(43, code.length());
+
+        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_hash = ?",
+                Secrets.hash(code)).get(0);
+        assertEquals(c.clientId(), row.get("client_id"));
+        assertEquals(u.userId(), row.get("user_id"));
+        assertEquals(c.redirectUri(), row.get("redirect_uri"));
+        assertEquals(true, row.get("redirect_uri_given"));
+        assertEquals("openid profile", row.get("scope"));
+        assertEquals("n-123", row.get("nonce"));
+        assertNull(row.get("code_challenge"));
+        assertEquals(Secrets.hash(sessionId), row.get("session_hash"));
+        assertFalse(row.values().stream().anyMatch(v -> v != null && v.toString().contains(code)));
+        assertEquals("openid profile", Db.rows("SELECT scope FROM consents WHERE user_id = ? AND client_id = ?",
+                u.userId(), c.clientId()).get(0).get("scope"));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CODE_ISSUED' AND client_id = ?",
+                c.clientId()));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CONSENT_GRANTED' AND client_id = ?",
+                c.clientId()));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SIGN_IN_SUCCESS' AND subject = ?",
+                u.userId()));
+    }
+
+    @Test
+    void publicClientCodeIsBoundToTheChallenge() {
+        Admin.TestClient c = publicClient();
+        Admin.TestUser u = admin.user(PASSWORD);
+        Map<String, String> q = new UserAgent(BASE).authorizeAndGetRedirectParams(c, u, Map.of(
+                "redirect_uri", c.redirectUri(), "code_challenge", CHALLENGE, "code_challenge_method", "S256"));
+        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_hash = ?",
+                Secrets.hash(q.get("code"))).get(0);
+        assertEquals(CHALLENGE, row.get("code_challenge"));
+        assertEquals("S256", row.get("code_challenge_method"));
+        assertEquals("openid", row.get("scope"));
+    }
+
+    @Test
+    void secondAuthorizationReusesSessionAndConsent() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = signedIn(c, u, "openid profile");
+        Http.Res r = ua.authorize(params(c, "state", "second"));
+        Map<String, String> q = assertClientRedirect(r, 302, c.redirectUri());
+        assertNotNull(q.get("code"));
+        assertEquals("second", q.get("state"));
+        // a subset of the granted scopes needs no new consent either
+        assertNotNull(assertClientRedirect(ua.authorize(params(c, "scope", "openid")), 302, c.redirectUri()).get("code"));
+        // more scopes than granted: consent again
+        Http.Res more = ua.authorize(params(c, "scope", "openid email"));
+        assertTrue(more.header("Location").startsWith(BASE + "/consent.xhtml?"), more::toString);
+        // the same session from another browser (any instance reads it from the database)
+        UserAgent other = new UserAgent(BASE);
+        other.setCookie("portcullis_session", ua.cookie("portcullis_session").orElseThrow());
+        assertNotNull(assertClientRedirect(other.authorize(params(c)), 302, c.redirectUri()).get("code"));
+    }
+
+    @Test
+    void postToTheEndpointRedirectsWith303() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = signedIn(c, u, "openid profile");
+        Map<String, String> q = assertClientRedirect(ua.authorizeByPost(params(c)), 303, c.redirectUri());
+        assertNotNull(q.get("code"));
+        Http.Res err = ua.authorizeByPost(params(c, "response_type", "token"));
+        assertEquals("unsupported_response_type", assertClientRedirect(err, 303, c.redirectUri()).get("error"));
+    }
+
+    @Test
+    void promptNone() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        assertErrorRedirect(new UserAgent(BASE).authorize(params(c, "prompt", "none")), c.redirectUri(),
+                "login_required", "st-1");
+        UserAgent ua = signedIn(c, u, "openid");
+        assertErrorRedirect(ua.authorize(params(c, "prompt", "none", "scope", "openid profile")), c.redirectUri(),
+                "consent_required", "st-1");
+        assertNotNull(assertClientRedirect(ua.authorize(params(c, "prompt", "none", "scope", "openid")), 302,
+                c.redirectUri()).get("code"));
+    }
+
+    @Test
+    void promptLoginAndConsentAskAgain() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = signedIn(c, u, "openid profile");
+        Http.Res login = ua.authorize(params(c, "prompt", "login"));
+        assertTrue(login.header("Location").startsWith(BASE + "/login.xhtml?"), login::toString);
+        Http.Res after = ua.signIn(ua.follow(login), u.username(), u.password());
+        assertNotNull(assertClientRedirect(after, 303, c.redirectUri()).get("code"), "consent remembered");
+
+        Http.Res consent = ua.authorize(params(c, "prompt", "consent"));
+        assertTrue(consent.header("Location").startsWith(BASE + "/consent.xhtml?"), consent::toString);
+        assertNotNull(assertClientRedirect(ua.consent(ua.follow(consent), true), 303, c.redirectUri()).get("code"));
+    }
+
+    @Test
+    void maxAge() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = signedIn(c, u, "openid profile");
+        assertNotNull(assertClientRedirect(ua.authorize(params(c, "max_age", "3600")), 302, c.redirectUri()).get("code"));
+        Http.Res r = ua.authorize(params(c, "max_age", "0"));
+        assertTrue(r.header("Location").startsWith(BASE + "/login.xhtml?"), r::toString);
+        // an old sign-in: move auth_time back an hour
+        Db.update("UPDATE sso_sessions SET auth_time = auth_time - 3600 WHERE user_id = ?", u.userId());
+        assertTrue(ua.authorize(params(c, "max_age", "600")).header("Location").startsWith(BASE + "/login.xhtml?"));
+    }
+
+    @Test
+    void denyingConsentSendsAccessDenied() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res signedIn = ua.signIn(ua.follow(ua.authorize(params(c))), u.username(), u.password());
+        Http.Res denied = ua.consent(ua.follow(signedIn), false);
+        Map<String, String> q = assertClientRedirect(denied, 303, c.redirectUri());
+        assertEquals("access_denied", q.get("error"));
+        assertEquals("st-1", q.get("state"));
+        assertNull(q.get("code"));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM consents WHERE client_id = ?", c.clientId()));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CONSENT_DENIED' AND client_id = ?",
+                c.clientId()));
+    }
+
+    @Test
+    void skipConsentClientGetsCodeRightAfterSignIn() {
+        Admin.TestClient c = admin.client(true, "openid", true, "https://trusted.example.com/cb");
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res signedIn = ua.signIn(ua.follow(ua.authorize(params(c, "scope", "openid"))), u.username(), u.password());
+        assertNotNull(assertClientRedirect(signedIn, 303, c.redirectUri()).get("code"));
+    }
+
+    // ---------------- the sign-in form ----------------
+
+    @Test
+    void wrongPasswordAndUnknownUserGetTheSameGenericAnswer() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res login = ua.follow(ua.authorize(params(c, "login_hint", u.username())));
+        assertTrue(UserAgent.formFields(login.body(), "login").get("login:username").equals(u.username()),
+                "login_hint prefills the username");
+
+        Http.Res wrong = ua.signIn(login, u.username(), "Wrong-Secret-42");
+        assertEquals(200, wrong.status(), wrong::toString);
+        assertNull(wrong.header("Location"));
+        assertTrue(wrong.body().contains("Invalid username or password"), wrong::body);
+        assertEquals(u.username(), UserAgent.formFields(wrong.body(), "login").get("login:username"), "username kept");
+        assertEquals("", UserAgent.formFields(wrong.body(), "login").get("login:password"));
+        assertFalse(wrong.body().contains("Wrong-Secret-42"), "password never echoed");
+        assertNoHttpSession(wrong);
+        assertTrue(ua.cookie("portcullis_session").isEmpty());
+
+        Http.Res unknown = ua.signIn(wrong, "nobody-" + System.nanoTime(), "Wrong-Secret-42");
+        assertEquals(200, unknown.status());
+        assertTrue(unknown.body().contains("Invalid username or password"));
+        assertEquals(wrong.body().replaceAll("value=\"[^\"]*\"", ""), unknown.body().replaceAll("value=\"[^\"]*\"", ""),
+                "same page apart from field values");
+
+        // after a failure the form still works
+        assertEquals(303, ua.signIn(unknown, u.username(), u.password()).status());
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SIGN_IN_FAILURE' AND subject = ?",
+                u.username()));
+        String audit = Db.rows("SELECT * FROM audit_events WHERE event_type = 'SIGN_IN_FAILURE' AND subject = ?",
+                u.username()).toString();
+        assertFalse(audit.contains("Wrong-Secret-42"));
+    }
+
+    @Test
+    void csrfTokenMustMatchTheCookie() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res login = ua.follow(ua.authorize(params(c)));
+        Map<String, String> f = UserAgent.formFields(login.body(), "login");
+        f.put("login:username", u.username());
+        f.put("login:password", u.password());
+        f.put("login:submit", "Sign in");
+        f.put("login:csrf", Secrets.newSecret());
+        Http.Res r = ua.submit(login.body(), "login", f);
+        assertEquals(403, r.status(), r::toString);
+        assertTrue(r.body().contains("This form has expired"));
+        assertTrue(ua.cookie("portcullis_session").isEmpty());
+        // a browser without the cookie (cross-site POST) is refused too
+        UserAgent attacker = new UserAgent(BASE);
+        f.put("login:csrf", ua.cookie("portcullis_csrf").orElseThrow());
+        assertEquals(403, attacker.submit(login.body(), "login", f).status());
+    }
+
+    @Test
+    void tamperedPendingRequestIsValidatedAgain() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res login = ua.follow(ua.authorize(params(c)));
+        Map<String, String> f = UserAgent.formFields(login.body(), "login");
+        f.put("login:username", u.username());
+        f.put("login:password", u.password());
+        f.put("login:submit", "Sign in");
+        f.put("login:authz", Http.form(params(c, "redirect_uri", "https://evil.example.com/cb")));
+        Http.Res r = ua.submit(login.body(), "login", f);
+        assertErrorPage(r, "not registered for it");
+        assertTrue(ua.cookie("portcullis_session").isEmpty(), "no sign-in on a tampered request");
+        // the login page itself with a bad request
+        assertErrorPage(ua.get("/login.xhtml?client_id=nope&response_type=code"), "not registered");
+        assertErrorPage(ua.get("/login.xhtml"), "client_id is missing");
+        // consent page without a session sends the browser to the endpoint (and so to sign-in)
+        Http.Res consent = new UserAgent(BASE).get("/consent.xhtml?" + Http.form(params(c)));
+        assertEquals(302, consent.status(), consent::toString);
+        assertTrue(consent.header("Location").startsWith(BASE + "/oauth/authorize?"));
+    }
+
+    @Test
+    void germanPagesByUiLocalesOrAcceptLanguage() {
+        Admin.TestClient c = confidential();
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res de = ua.follow(ua.authorize(params(c, "ui_locales", "de")));
+        assertTrue(de.body().contains("Melden Sie sich an, um mit " + c.name() + " fortzufahren"), de::body);
+        assertTrue(de.body().contains("lang=\"de\""));
+        Http.Res byHeader = ua.follow(ua.authorize(params(c)), "Accept-Language", "de-DE,de;q=0.9,en;q=0.5");
+        assertTrue(byHeader.body().contains("Passwort"), byHeader::body);
+        Http.Res en = ua.follow(ua.authorize(params(c, "ui_locales", "fr en")), "Accept-Language", "de");
+        assertTrue(en.body().contains("Password"), "ui_locales wins over Accept-Language");
+        Http.Res errorDe = ua.authorize(params(c, "client_id", "nope", "ui_locales", "de"));
+        assertErrorPage(errorDe, "nicht registriert");
+    }
+
+    @Test
+    void messagesAreEscaped() {
+        Admin.TestClient c = confidential();
+        Http.Res r = new UserAgent(BASE).get("/oauth/authorize?client_id=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+        assertErrorPage(r, "not registered");
+        assertFalse(r.body().contains("<script>"));
+        Http.Res login = new UserAgent(BASE).follow(new UserAgent(BASE).authorize(params(c,
+                "login_hint", "\"><b>x</b>")));
+        assertFalse(login.body().contains("<b>x</b>"), login::body);
+    }
+
+    // ---------------- brute-force throttling ----------------
+
+    @Test
+    void repeatedFailuresSlowDownThenLockTheAccountWithoutRevealingIt() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res page = ua.follow(ua.authorize(params(c)));
+        for (int i = 0; i < 3; i++) { // default slowdown-after = 3
+            page = ua.signIn(page, u.username(), "wrong-" + i);
+            assertTrue(page.body().contains("Invalid username or password"), page::body);
+        }
+        Map<String, Object> row = Db.rows("SELECT * FROM login_throttle WHERE throttle_key = ?", "user:" + u.username()).get(0);
+        assertEquals(3, ((Number) row.get("failures")).intValue());
+        assertNotNull(row.get("locked_until"), "slow-down started");
+        Http.Res waiting = ua.signIn(page, u.username(), u.password());
+        assertEquals(200, waiting.status());
+        assertTrue(waiting.body().contains("Please wait a few seconds"), waiting::body);
+        assertTrue(ua.cookie("portcullis_session").isEmpty(), "even the right password waits");
+
+        // pretend the delay passed with one failure left before the lock (default max-failures = 5)
+        Db.update("UPDATE login_throttle SET failures = 4, locked_until = NULL WHERE throttle_key = ?", "user:" + u.username());
+        Http.Res locked = ua.signIn(waiting, u.username(), "wrong-again");
+        assertTrue(locked.body().contains("Invalid username or password"), locked::body);
+        Http.Res stillLocked = ua.signIn(locked, u.username(), u.password());
+        assertTrue(stillLocked.body().contains("Sign-in is blocked for a while"), stillLocked::body);
+        assertTrue(ua.cookie("portcullis_session").isEmpty());
+        long lockedUntil = ((Number) Db.rows("SELECT locked_until FROM login_throttle WHERE throttle_key = ?",
+                "user:" + u.username()).get(0).get("locked_until")).longValue();
+        assertTrue(lockedUntil - System.currentTimeMillis() / 1000 > 200, "locked for the default 300 s");
+        assertTrue(Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SIGN_IN_LOCKED' AND subject = ?",
+                u.username()) >= 2);
+
+        // an unknown account gets exactly the same treatment (nothing reveals which names exist)
+        String ghost = "ghost" + System.nanoTime();
+        Http.Res g = ua.follow(ua.authorize(params(c)));
+        for (int i = 0; i < 3; i++) {
+            g = ua.signIn(g, ghost, "wrong-" + i);
+        }
+        assertTrue(ua.signIn(g, ghost, "x").body().contains("Please wait a few seconds"));
+
+        // the lock ends: pretend time passed, then the right password works and clears the counter
+        Db.update("UPDATE login_throttle SET locked_until = ? WHERE throttle_key = ?",
+                System.currentTimeMillis() / 1000 - 1, "user:" + u.username());
+        Http.Res ok = ua.signIn(stillLocked, u.username(), u.password());
+        assertEquals(303, ok.status(), ok::toString);
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM login_throttle WHERE throttle_key = ?", "user:" + u.username()));
+    }
+
+    @Test
+    void failuresAreAlsoCountedPerClientIp() {
+        Admin.TestClient c = confidential();
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res page = ua.follow(ua.authorize(params(c)));
+        String ipKey = Db.rows("SELECT throttle_key FROM login_throttle WHERE throttle_key LIKE 'ip:%'").stream()
+                .map(r -> r.get("throttle_key").toString()).findFirst().orElse(null);
+        page = ua.signIn(page, "someone" + System.nanoTime(), "wrong");
+        if (ipKey == null) {
+            ipKey = Db.rows("SELECT throttle_key FROM login_throttle WHERE throttle_key LIKE 'ip:%'").get(0)
+                    .get("throttle_key").toString();
+        }
+        // pretend this IP is one failure short of its maximum (default 50)
+        Db.update("UPDATE login_throttle SET failures = 49, locked_until = NULL, first_failure_at = ? WHERE throttle_key = ?",
+                System.currentTimeMillis() / 1000, ipKey);
+        page = ua.signIn(page, "another" + System.nanoTime(), "wrong");
+        Admin.TestUser u = admin.user(PASSWORD);
+        Http.Res blocked = ua.signIn(page, u.username(), u.password());
+        assertTrue(blocked.body().contains("Sign-in is blocked for a while"), blocked::body);
+        // unlock the IP so the other tests of this class (same IP) are not affected
+        Db.update("DELETE FROM login_throttle WHERE throttle_key = ?", ipKey);
+        assertEquals(303, ua.signIn(blocked, u.username(), u.password()).status());
+    }
+}

@@ -1,0 +1,170 @@
+package dev.portcullis.authorize;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.portcullis.client.Client;
+import dev.portcullis.client.TestClients;
+import dev.portcullis.web.OAuthException;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** One test group per validation check of the authorization endpoint, in the order. */
+class AuthorizationRequestChecksTest {
+
+    private final Client conf = TestClients.confidential("openid profile email", "https://app.example.com/cb");
+    private final Client two = TestClients.confidential("openid", "https://a.example.com/cb", "https://b.example.com/cb");
+    private final Client pub = TestClients.publicClient("openid", "http://127.0.0.1/cb", "com.example.app:/cb");
+
+    private static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+    // 1a
+    @Test
+    void clientIdMissingIsAnErrorPage() {
+        UnverifiedRequestException e = assertThrows(UnverifiedRequestException.class,
+                () -> AuthorizationRequestChecks.clientIsKnown(Optional.empty(), Optional.empty()));
+        assertEquals("error.clientMissing", e.messageKey());
+    }
+
+    @Test
+    void unknownClientIsAnErrorPage() {
+        UnverifiedRequestException e = assertThrows(UnverifiedRequestException.class,
+                () -> AuthorizationRequestChecks.clientIsKnown(Optional.of("nope"), Optional.empty()));
+        assertEquals("error.clientUnknown", e.messageKey());
+    }
+
+    @Test
+    void knownClientPasses() {
+        assertSame(conf, AuthorizationRequestChecks.clientIsKnown(Optional.of("conf-1"), Optional.of(conf)));
+    }
+
+    // 1b
+    @Test
+    void registeredRedirectUriPasses() {
+        assertEquals("https://app.example.com/cb",
+                AuthorizationRequestChecks.redirectUriIsRegistered(conf, Optional.of("https://app.example.com/cb")));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://app.example.com/cb/", "https://app.example.com/CB", "https://app.example.com/cb?x=1",
+            "https://evil.example.com/cb", "https://app.example.com/cb#f", "http://app.example.com/cb"})
+    void anythingButTheExactStringIsAnErrorPage(String uri) {
+        UnverifiedRequestException e = assertThrows(UnverifiedRequestException.class,
+                () -> AuthorizationRequestChecks.redirectUriIsRegistered(conf, Optional.of(uri)));
+        assertEquals("error.redirectUnregistered", e.messageKey());
+    }
+
+    @Test
+    void omittedRedirectUriUsesTheOnlyRegisteredOne() {
+        assertEquals("https://app.example.com/cb",
+                AuthorizationRequestChecks.redirectUriIsRegistered(conf, Optional.empty()));
+    }
+
+    @Test
+    void omittedRedirectUriWithSeveralRegisteredIsAnErrorPage() {
+        UnverifiedRequestException e = assertThrows(UnverifiedRequestException.class,
+                () -> AuthorizationRequestChecks.redirectUriIsRegistered(two, Optional.empty()));
+        assertEquals("error.redirectMissing", e.messageKey());
+    }
+
+    @Test
+    void loopbackRedirectOfPublicClientMayUseAnyPort() {
+        assertEquals("http://127.0.0.1:51234/cb",
+                AuthorizationRequestChecks.redirectUriIsRegistered(pub, Optional.of("http://127.0.0.1:51234/cb")));
+        assertThrows(UnverifiedRequestException.class,
+                () -> AuthorizationRequestChecks.redirectUriIsRegistered(pub, Optional.of("http://127.0.0.1:51234/other")));
+    }
+
+    // 2a
+    @Test
+    void responseTypeMustBeCode() {
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.responseTypeIsCode(Optional.of("code")));
+        assertEquals("unsupported_response_type", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.responseTypeIsCode(Optional.of("token"))).error());
+        assertEquals("unsupported_response_type", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.responseTypeIsCode(Optional.of("code id_token"))).error());
+        assertEquals("invalid_request", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.responseTypeIsCode(Optional.empty())).error());
+    }
+
+    // 2b
+    @Test
+    void scopeMustBePresentAndAllowed() {
+        assertEquals(Set.of("openid", "email"),
+                AuthorizationRequestChecks.scopeIsAllowed(conf, Optional.of("openid  email openid")));
+        assertEquals("invalid_scope", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.scopeIsAllowed(conf, Optional.empty())).error());
+        assertEquals("invalid_scope", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.scopeIsAllowed(conf, Optional.of("   "))).error());
+        assertEquals("invalid_scope", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.scopeIsAllowed(conf, Optional.of("openid api"))).error());
+    }
+
+    // 2c
+    @Test
+    void publicClientNeedsChallengeConfidentialDoesNot() {
+        assertEquals("invalid_request", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.publicClientSendsChallenge(pub, Optional.empty())).error());
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.publicClientSendsChallenge(pub, Optional.of(CHALLENGE)));
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.publicClientSendsChallenge(conf, Optional.empty()));
+    }
+
+    // 2d
+    @Test
+    void challengeMethodMustBeS256() {
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.challengeMethodIsS256(Optional.of(CHALLENGE), Optional.of("S256")));
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.challengeMethodIsS256(Optional.empty(), Optional.empty()));
+        for (Optional<String> bad : List.of(Optional.of("plain"), Optional.of("s256"), Optional.<String>empty())) {
+            assertEquals("invalid_request", assertThrows(OAuthException.class,
+                    () -> AuthorizationRequestChecks.challengeMethodIsS256(Optional.of(CHALLENGE), bad)).error());
+        }
+        assertEquals("invalid_request", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.challengeMethodIsS256(Optional.empty(), Optional.of("S256"))).error());
+    }
+
+    // 2e
+    @ParameterizedTest
+    @ValueSource(strings = {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cMx",
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw+cM", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-c="})
+    void challengeMustBe43Base64urlCharacters(String challenge) {
+        assertEquals("invalid_request", assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.challengeIsWellFormed(Optional.of(challenge))).error());
+    }
+
+    @Test
+    void wellFormedChallengePasses() {
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.challengeIsWellFormed(Optional.of(CHALLENGE)));
+    }
+
+    // further parameters
+    @Test
+    void promptValues() {
+        assertEquals(Set.of("login", "consent"), AuthorizationRequestChecks.promptIsValid(Optional.of("login consent")));
+        assertEquals(Set.of(), AuthorizationRequestChecks.promptIsValid(Optional.empty()));
+        assertThrows(OAuthException.class, () -> AuthorizationRequestChecks.promptIsValid(Optional.of("none login")));
+        assertThrows(OAuthException.class, () -> AuthorizationRequestChecks.promptIsValid(Optional.of("select_account")));
+    }
+
+    @Test
+    void maxAgeIsANonNegativeNumber() {
+        assertNull(AuthorizationRequestChecks.maxAgeIsValid(Optional.empty()));
+        assertEquals(0L, AuthorizationRequestChecks.maxAgeIsValid(Optional.of("0")));
+        assertEquals(3600L, AuthorizationRequestChecks.maxAgeIsValid(Optional.of("3600")));
+        for (String bad : List.of("-1", "1.5", "abc", "99999999999")) {
+            assertThrows(OAuthException.class, () -> AuthorizationRequestChecks.maxAgeIsValid(Optional.of(bad)));
+        }
+    }
+
+    @Test
+    void nonceIsBounded() {
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.nonceFits(Optional.of("n".repeat(512))));
+        assertThrows(OAuthException.class, () -> AuthorizationRequestChecks.nonceFits(Optional.of("n".repeat(513))));
+    }
+}

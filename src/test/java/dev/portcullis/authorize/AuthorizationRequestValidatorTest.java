@@ -1,0 +1,51 @@
+package dev.portcullis.authorize;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.portcullis.client.Client;
+import dev.portcullis.client.TestClients;
+import dev.portcullis.web.ProtocolParameters;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The order of the checks: step-1 failures win over everything, then the first failing step-2 rule. */
+class AuthorizationRequestValidatorTest {
+
+    private final Client pub = TestClients.publicClient("openid", "https://spa.example.com/cb");
+
+    private AuthorizationRequest validate(String query) {
+        return AuthorizationRequestValidator.validate(ProtocolParameters.fromForm(query),
+                id -> id.equals("pub-1") ? Optional.of(pub) : Optional.empty());
+    }
+
+    @Test
+    void unregisteredRedirectWinsOverEveryOtherError() {
+        assertThrows(UnverifiedRequestException.class,
+                () -> validate("client_id=pub-1&redirect_uri=https%3A%2F%2Fevil.example%2Fcb&response_type=token"));
+    }
+
+    @Test
+    void firstFailingRuleIsReportedWithStateAndTarget() {
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate("client_id=pub-1&response_type=token&scope=bogus&state=s1"));
+        assertEquals("unsupported_response_type", e.error().error());
+        assertEquals("s1", e.state());
+        assertEquals("https://spa.example.com/cb", e.redirectUri());
+        String location = e.location("https://issuer.example");
+        assertTrue(location.startsWith("https://spa.example.com/cb?error=unsupported_response_type&"), location);
+        assertTrue(location.contains("&state=s1&iss=https%3A%2F%2Fissuer.example"), location);
+    }
+
+    @Test
+    void validRequestKeepsOnlyKnownParameters() {
+        AuthorizationRequest r = validate("client_id=pub-1&response_type=code&scope=openid&state=s&foo=bar"
+                + "&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256");
+        assertFalse(r.redirectUriGiven());
+        assertEquals("https://spa.example.com/cb", r.redirectUri());
+        assertFalse(r.parameters().containsKey("foo"));
+        assertEquals(r.parameters(), ProtocolParameters.fromForm(r.query()).asMap());
+    }
+}

@@ -1,0 +1,222 @@
+package dev.portcullis.authorize;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.Http;
+import dev.portcullis.testing.PortcullisIT;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The sign-in and consent pages in a real browser: Debian's headless Chromium driven by its chromedriver (paths set
+ * explicitly, so Selenium Manager never runs). The client is a public client with a loopback redirect URI; a tiny
+ * HTTP server in the test plays the client's callback, so the browser really arrives there. Screenshots of the
+ * login, consent and error pages go to target/screenshots/.
+ */
+@Tag("browser")
+class SignInBrowserIT extends PortcullisIT {
+
+    private static final String PASSWORD = "correct horse battery";
+    private static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    private static WebDriver driver;
+    private static HttpServer callback;
+    private static String callbackUri;
+
+    private final Admin admin = admin();
+    private WebDriverWait wait;
+
+    @BeforeAll
+    static void startBrowserAndCallback() throws IOException {
+        callback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        callback.createContext("/cb", exchange -> {
+            byte[] body = "<!DOCTYPE html><title>Client callback</title><h1 id=\"callback\">Back at the client</h1>"
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        callback.start();
+        callbackUri = "http://127.0.0.1:" + callback.getAddress().getPort() + "/cb";
+
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                "--window-size=1000,800", "--lang=en-US");
+        driver = new ChromeDriver(service, options);
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (driver != null) {
+            driver.quit();
+        }
+        if (callback != null) {
+            callback.stop(0);
+        }
+    }
+
+    @BeforeEach
+    void freshBrowser() {
+        wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+        driver.get(BASE + "/css/portcullis.css");
+        driver.manage().deleteAllCookies();
+    }
+
+    private Admin.TestClient client() {
+        return admin.publicClient("openid profile email", "http://127.0.0.1/cb");
+    }
+
+    private String authorizeUrl(Admin.TestClient c, String... extra) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("client_id", c.clientId());
+        p.put("redirect_uri", callbackUri);
+        p.put("response_type", "code");
+        p.put("scope", "openid profile");
+        p.put("state", "browser-state");
+        p.put("code_challenge", CHALLENGE);
+        p.put("code_challenge_method", "S256");
+        for (int i = 0; i < extra.length; i += 2) {
+            p.put(extra[i], extra[i + 1]);
+        }
+        return BASE + "/oauth/authorize?" + Http.form(p);
+    }
+
+    private WebElement visible(String id) {
+        return wait.until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
+    }
+
+    private void signIn(String username, String password) {
+        WebElement user = visible("login:username");
+        user.clear();
+        user.sendKeys(username);
+        driver.findElement(By.id("login:password")).sendKeys(password);
+        driver.findElement(By.id("login:submit")).click();
+    }
+
+    /** Waits until the browser is at the client's callback and returns the query parameters. */
+    private Map<String, String> arrivedAtClient() {
+        wait.until(ExpectedConditions.urlContains(callbackUri));
+        visible("callback");
+        return Http.query(driver.getCurrentUrl());
+    }
+
+    private static void screenshot(String name) throws IOException {
+        File f = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+        Files.copy(f.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
+    void signInConsentThenRedirectedWithCodeAndSecondTimeNoLogin() throws IOException {
+        Admin.TestClient c = client();
+        Admin.TestUser u = admin.user(PASSWORD);
+        driver.get(authorizeUrl(c));
+        visible("login:username");
+        assertTrue(driver.findElement(By.id("lead")).getText().contains(c.name()));
+        screenshot("login");
+
+        signIn(u.username(), "not the password");
+        WebElement message = visible("login:message");
+        assertEquals("Invalid username or password.", message.getText());
+        assertEquals(u.username(), driver.findElement(By.id("login:username")).getAttribute("value"));
+        assertEquals("", driver.findElement(By.id("login:password")).getAttribute("value"));
+        screenshot("login-wrong-password");
+
+        driver.findElement(By.id("login:password")).sendKeys(PASSWORD);
+        driver.findElement(By.id("login:submit")).click();
+        visible("consent:allow");
+        assertTrue(driver.findElement(By.id("scopes")).getText().contains("See your name and username"));
+        screenshot("consent");
+        driver.findElement(By.id("consent:allow")).click();
+
+        Map<String, String> q = arrivedAtClient();
+        assertNotNull(q.get("code"));
+        assertEquals("browser-state", q.get("state"));
+        assertEquals(BASE, q.get("iss"));
+        assertNull(driver.manage().getCookieNamed("JSESSIONID"));
+
+        // second authorization: the SSO session and the remembered consent skip both pages
+        driver.get(authorizeUrl(c, "state", "second"));
+        Map<String, String> again = arrivedAtClient();
+        assertNotNull(again.get("code"));
+        assertEquals("second", again.get("state"));
+    }
+
+    @Test
+    void denyingConsentSendsAccessDenied() {
+        Admin.TestClient c = client();
+        Admin.TestUser u = admin.user(PASSWORD);
+        driver.get(authorizeUrl(c));
+        signIn(u.username(), PASSWORD);
+        visible("consent:deny").click();
+        Map<String, String> q = arrivedAtClient();
+        assertEquals("access_denied", q.get("error"));
+        assertEquals("browser-state", q.get("state"));
+        assertNull(q.get("code"));
+    }
+
+    @Test
+    void germanPagesWithUiLocales() throws IOException {
+        Admin.TestClient c = client();
+        Admin.TestUser u = admin.user(PASSWORD);
+        driver.get(authorizeUrl(c, "ui_locales", "de"));
+        visible("login:username");
+        assertEquals("Anmelden", driver.findElement(By.tagName("h1")).getText());
+        assertTrue(driver.findElement(By.cssSelector("label[for='login:password']")).getText().contains("Passwort"));
+        screenshot("login-de");
+        signIn(u.username(), "falsch");
+        assertEquals("Benutzername oder Passwort ist falsch.", visible("login:message").getText());
+        driver.findElement(By.id("login:password")).sendKeys(PASSWORD);
+        driver.findElement(By.id("login:submit")).click();
+        assertEquals("Erlauben", visible("consent:allow").getAttribute("value"));
+        screenshot("consent-de");
+    }
+
+    @Test
+    void unknownClientShowsTheErrorPage() throws IOException {
+        Admin.TestClient c = client();
+        driver.get(authorizeUrl(c).replace("client_id=" + c.clientId(), "client_id=unknown-app"));
+        WebElement message = visible("error-message");
+        assertTrue(message.getText().contains("not registered with this sign-in service"), message.getText());
+        screenshot("error-unknown-client");
+        driver.get(authorizeUrl(c).replace(Http.enc(callbackUri), Http.enc("https://evil.example.com/cb")));
+        assertTrue(visible("error-message").getText().contains("not registered for it"));
+        screenshot("error-redirect-uri");
+    }
+}

@@ -1,0 +1,21 @@
+package dev.portcullis.client;
+
+import java.time.Instant;
+import java.util.List;
+
+/** Client entities for plain unit tests (the constructor is package-private). */
+public final class TestClients {
+
+    private TestClients() {
+    }
+
+    public static Client confidential(String scopes, String... redirectUris) {
+        return new Client("conf-1", "Confidential App", true, List.of(redirectUris), List.of(), scopes, false,
+                Instant.EPOCH);
+    }
+
+    public static Client publicClient(String scopes, String... redirectUris) {
+        return new Client("pub-1", "Public App", false, List.of(redirectUris), List.of(), scopes, false,
+                Instant.EPOCH);
+    }
+}
