@@ -3,6 +3,7 @@ package dev.portcullis.admin;
 import dev.portcullis.account.UserAdminResource;
 import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
+import dev.portcullis.jose.SigningKeyAdminResource;
 import dev.portcullis.web.WebProviders;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
@@ -22,6 +23,6 @@ public class AdminApplication extends Application {
     @Override
     public Set<Class<?>> getClasses() {
         return WebProviders.with(AdminAuthenticationFilter.class, ClientAdminResource.class, UserAdminResource.class,
-                AuditAdminResource.class);
+                AuditAdminResource.class, SigningKeyAdminResource.class);
     }
 }

@@ -38,6 +38,12 @@ public class PortcullisConfig {
     private int maxBodyBytes;
     private boolean demo;
     private boolean demoForce;
+    private String accessTokenAlg;
+    private String accessTokenAudience;
+    private Duration keyActivationDelay;
+    private Duration keyRefreshInterval;
+    private Duration metadataMaxAge;
+    private Optional<String> jcaProvider;
 
     @PostConstruct
     void load() {
@@ -71,6 +77,17 @@ public class PortcullisConfig {
         maxBodyBytes = integer(c, "portcullis.http.max-body-bytes", 65_536, 1_024, 10_485_760);
         demo = bool(c, "portcullis.demo", false);
         demoForce = bool(c, "portcullis.demo.force", false);
+        accessTokenAlg = c.getOptionalValue("portcullis.access-token.alg").map(String::trim)
+                .filter(s -> !s.isEmpty()).orElse("ES256");
+        require(accessTokenAlg.equals("ES256") || accessTokenAlg.equals("RS256"), "portcullis.access-token.alg",
+                "must be ES256 or RS256, got '" + accessTokenAlg + "'");
+        accessTokenAudience = c.getOptionalValue("portcullis.access-token.audience").map(String::trim)
+                .filter(s -> !s.isEmpty()).orElse(issuer + "/api");
+        keyActivationDelay = seconds(c, "portcullis.keys.activation-delay", 900, 0, 604_800);
+        keyRefreshInterval = seconds(c, "portcullis.keys.refresh-interval", 60, 1, 3600);
+        metadataMaxAge = seconds(c, "portcullis.discovery.max-age", 300, 0, 86_400);
+        jcaProvider = c.getOptionalValue("portcullis.jose.jca-provider").map(String::trim)
+                .filter(s -> !s.isEmpty());
     }
 
     /** The issuer identifier (OIDC Core 3.1.2.1); every endpoint URL is derived from it. No trailing slash. */
@@ -166,6 +183,39 @@ public class PortcullisConfig {
 
     public boolean demoForce() {
         return demoForce;
+    }
+
+    /** JWS algorithm of access tokens (RFC 9068 allows any): ES256 (default, cheaper to sign) or RS256. */
+    public String accessTokenAlg() {
+        return accessTokenAlg;
+    }
+
+    /** The {@code aud} of every access token: the resource servers that accept them. Default {@code <issuer>/api}. */
+    public String accessTokenAudience() {
+        return accessTokenAudience;
+    }
+
+    /**
+     * How long a rotated-in signing key is published in the JWKS before it signs. Must exceed the JWKS max-age plus
+     * the key refresh interval, so every relying party and every instance knows the key before a token uses it.
+     */
+    public Duration keyActivationDelay() {
+        return keyActivationDelay;
+    }
+
+    /** How often each instance re-reads the signing_keys table (to pick up other instances' rotations). */
+    public Duration keyRefreshInterval() {
+        return keyRefreshInterval;
+    }
+
+    /** Cache-Control max-age of the discovery document and the JWKS. */
+    public Duration metadataMaxAge() {
+        return metadataMaxAge;
+    }
+
+    /** Name of an installed JCA provider for JOSE signing (e.g. a native one); empty = the JDK's own. */
+    public Optional<String> jcaProvider() {
+        return jcaProvider;
     }
 
     /** Where settings come from: key to raw value. */

@@ -1,6 +1,8 @@
 package dev.portcullis.web;
 
 import dev.portcullis.authorize.AuthorizationEndpoint;
+import dev.portcullis.discovery.JwksResource;
+import dev.portcullis.token.TokenEndpoint;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
 import java.util.Set;
@@ -15,6 +17,6 @@ public class OAuthApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return WebProviders.with(AuthorizationEndpoint.class);
+        return WebProviders.with(AuthorizationEndpoint.class, TokenEndpoint.class, JwksResource.class);
     }
 }

@@ -12,7 +12,8 @@ public final class WebProviders {
     private WebProviders() {
     }
 
-    public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, UnexpectedExceptionMapper.class);
+    public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, UnexpectedExceptionMapper.class,
+            TransactionalExceptionMapper.class);
 
     public static Set<Class<?>> with(Class<?>... resources) {
         java.util.Set<Class<?>> all = new java.util.HashSet<>(COMMON);

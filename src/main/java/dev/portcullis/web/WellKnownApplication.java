@@ -2,6 +2,7 @@ package dev.portcullis.web;
 
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
+import dev.portcullis.discovery.DiscoveryResource;
 import java.util.Set;
 
 /** {@code /.well-known/openid-configuration} (OpenID Connect Discovery 1.0, RFC 8414). */
@@ -10,6 +11,6 @@ public class WellKnownApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return WebProviders.with();
+        return WebProviders.with(DiscoveryResource.class);
     }
 }

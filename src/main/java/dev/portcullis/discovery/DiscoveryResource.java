@@ -1,0 +1,82 @@
+package dev.portcullis.discovery;
+
+import dev.portcullis.client.Scopes;
+import dev.portcullis.config.PortcullisConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+
+/**
+ * {@code GET /.well-known/openid-configuration} (OpenID Connect Discovery 1.0, RFC 8414). Built once: everything in
+ * it follows from the configuration. Cacheable for {@code portcullis.discovery.max-age}.
+ */
+@Path("openid-configuration")
+@ApplicationScoped
+public class DiscoveryResource {
+
+    /** The user claims an ID token can carry (per scope), besides the protocol claims. */
+    public static final List<String> CLAIMS = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce",
+            "at_hash", "azp", "name", "preferred_username", "email");
+
+    @Inject
+    PortcullisConfig config;
+
+    private volatile String document;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response configuration() {
+        CacheControl cc = new CacheControl();
+        cc.setMaxAge((int) config.metadataMaxAge().toSeconds());
+        return Response.ok(document()).cacheControl(cc).header("Access-Control-Allow-Origin", "*").build();
+    }
+
+    String document() {
+        String d = document;
+        if (d == null) {
+            d = build();
+            document = d;
+        }
+        return d;
+    }
+
+    private String build() {
+        List<String> authMethods = List.of("client_secret_basic", "client_secret_post", "none");
+        return Json.createObjectBuilder()
+                .add("issuer", config.issuerString())
+                .add("authorization_endpoint", config.endpoint("/oauth/authorize"))
+                .add("token_endpoint", config.endpoint("/oauth/token"))
+                .add("jwks_uri", config.endpoint("/oauth/discovery/keys"))
+                .add("userinfo_endpoint", config.endpoint("/oauth/userinfo"))
+                .add("revocation_endpoint", config.endpoint("/oauth/revoke"))
+                .add("introspection_endpoint", config.endpoint("/oauth/introspect"))
+                .add("end_session_endpoint", config.endpoint("/oauth/logout"))
+                .add("response_types_supported", array(List.of("code")))
+                .add("response_modes_supported", array(List.of("query")))
+                .add("grant_types_supported", array(List.of("authorization_code", "refresh_token")))
+                .add("subject_types_supported", array(List.of("public")))
+                .add("id_token_signing_alg_values_supported", array(List.of("RS256")))
+                .add("token_endpoint_auth_methods_supported", array(authMethods))
+                .add("revocation_endpoint_auth_methods_supported", array(authMethods))
+                .add("introspection_endpoint_auth_methods_supported", array(authMethods))
+                .add("code_challenge_methods_supported", array(List.of("S256")))
+                .add("scopes_supported", array(Scopes.ALL))
+                .add("claims_supported", array(CLAIMS))
+                .add("authorization_response_iss_parameter_supported", true)
+                .build().toString();
+    }
+
+    private static JsonArrayBuilder array(List<String> values) {
+        JsonArrayBuilder a = Json.createArrayBuilder();
+        values.forEach(a::add);
+        return a;
+    }
+}

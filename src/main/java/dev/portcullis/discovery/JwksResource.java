@@ -1,0 +1,37 @@
+package dev.portcullis.discovery;
+
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.jose.SigningKeys;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * {@code GET /oauth/discovery/keys}: the JWKS (public parts only) of every key that is published now — upcoming,
+ * active, and retired keys whose tokens may still be in use. Served from the in-memory key cache, no database read.
+ */
+@Path("discovery/keys")
+@ApplicationScoped
+public class JwksResource {
+
+    @Inject
+    SigningKeys keys;
+
+    @Inject
+    PortcullisConfig config;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response keys() {
+        CacheControl cc = new CacheControl();
+        cc.setMaxAge((int) config.metadataMaxAge().toSeconds());
+        // JWKSet.toString() serializes public keys only (private parameters are dropped)
+        return Response.ok(keys.publicJwks().toString(true)).cacheControl(cc)
+                .header("Access-Control-Allow-Origin", "*").build();
+    }
+}

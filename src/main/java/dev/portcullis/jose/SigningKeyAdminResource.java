@@ -1,0 +1,130 @@
+package dev.portcullis.jose;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.web.ErrorBody;
+import dev.portcullis.web.JsonObjects;
+import dev.portcullis.web.OAuthException;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
+/**
+ * {@code /admin/keys}: list the signing keys (never their private parts) and rotate them. A rotated-in key is
+ * published in the JWKS at once and signs only after the activation delay (default
+ * {@code portcullis.keys.activation-delay}), so relying parties and the other instances learn it first; the old key
+ * signs until then and stays published until its last token has expired.
+ */
+@Path("keys")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@SecurityRequirement(name = "adminToken")
+public class SigningKeyAdminResource {
+
+    private static final Set<String> FIELDS = Set.of("alg", "activation_delay_seconds");
+
+    @Inject
+    SigningKeys keys;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    AuditLog audit;
+
+    @Context
+    HttpServletRequest request;
+
+    @GET
+    @Operation(summary = "List signing keys: kid, alg, created_at, active_from, retired_at (no key material)")
+    public String list() {
+        JsonArrayBuilder a = Json.createArrayBuilder();
+        keys.rows().forEach(k -> a.add(describe(k)));
+        return Json.createObjectBuilder().add("keys", a).build().toString();
+    }
+
+    @POST
+    @Path("rotate")
+    @Operation(summary = "Rotate signing keys",
+            description = "Optional JSON body: {\"alg\":\"RS256\"|\"ES256\", \"activation_delay_seconds\": n}. Without "
+                    + "alg every algorithm rotates; without a delay portcullis.keys.activation-delay applies. A delay "
+                    + "of 0 switches at once (emergency: relying parties refetch the JWKS on the unknown kid).")
+    public Response rotate(String body) {
+        Optional<JWSAlgorithm> alg = Optional.empty();
+        Duration delay = config.keyActivationDelay();
+        if (body != null && !body.isBlank()) {
+            JsonObjects json = JsonObjects.parse(body, FIELDS);
+            Optional<String> a = json.string("alg", 16);
+            if (a.isPresent()) {
+                JWSAlgorithm parsed = JWSAlgorithm.parse(a.get());
+                if (!keys.algorithms().contains(parsed)) {
+                    throw OAuthException.invalidRequest("alg: must be one of " + keys.algorithms());
+                }
+                alg = Optional.of(parsed);
+            }
+            delay = delaySeconds(body).orElse(delay);
+        }
+        List<SigningKey> created;
+        try {
+            created = keys.rotate(alg, delay);
+        } catch (RuntimeException e) {
+            if (e instanceof OAuthException oe) {
+                throw oe;
+            }
+            // two rotations at once: the deterministic kid lets only one insert win
+            return ErrorBody.response(409, "conflict", "Another rotation is in progress; list the keys and retry");
+        }
+        JsonArrayBuilder a = Json.createArrayBuilder();
+        for (SigningKey k : created) {
+            a.add(describe(k));
+            audit.success(AuditEvent.Type.SIGNING_KEY_ROTATED, null, "admin", request.getRemoteAddr(),
+                    k.kid() + " signs from " + k.activeFrom().getEpochSecond());
+        }
+        return Response.ok(Json.createObjectBuilder().add("keys", a).build().toString())
+                .header("Cache-Control", "no-store").build();
+    }
+
+    /** Read after {@link JsonObjects#parse} has accepted the body as one well-formed object. */
+    private static Optional<Duration> delaySeconds(String body) {
+        jakarta.json.JsonValue v = Json.createReader(new java.io.StringReader(body)).readObject()
+                .get("activation_delay_seconds");
+        if (v == null || v == jakarta.json.JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (!(v instanceof jakarta.json.JsonNumber n) || !n.isIntegral() || n.longValue() < 0
+                || n.longValue() > 604_800) {
+            throw OAuthException.invalidRequest("activation_delay_seconds: a whole number from 0 to 604800");
+        }
+        return Optional.of(Duration.ofSeconds(n.longValue()));
+    }
+
+    private static JsonObjectBuilder describe(SigningKey k) {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("kid", k.kid())
+                .add("alg", k.alg())
+                .add("created_at", k.createdAt().getEpochSecond())
+                .add("active_from", k.activeFrom().getEpochSecond());
+        if (k.retiredAt() != null) {
+            b.add("retired_at", k.retiredAt().getEpochSecond());
+        }
+        return b;
+    }
+}

@@ -1,0 +1,277 @@
+package dev.portcullis.jose;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.crypto.ECDSAVerifier;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import dev.portcullis.config.PortcullisConfig;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.security.Provider;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Logger;
+
+/**
+ * The signing keys of this issuer, shared by every instance through the {@code signing_keys} table and kept parsed
+ * in memory: a key's JWK is parsed and its signer built once, when this instance first sees its kid — never per
+ * request. The table is re-read every {@code portcullis.keys.refresh-interval} (and at once, rate-limited, when a
+ * token carries an unknown kid), so rotations made on another instance are picked up.
+ *
+ * <p>Algorithms: RS256 for ID tokens (OIDC's mandatory algorithm) and {@code portcullis.access-token.alg} (ES256 by
+ * default) for RFC 9068 access tokens. At first start each algorithm gets key {@code <alg>-1}; the deterministic kid
+ * makes concurrent first starts of several instances collide on the primary key, so exactly one key is created.
+ */
+@ApplicationScoped
+public class SigningKeys {
+
+    private static final Logger LOG = Logger.getLogger(SigningKeys.class.getName());
+    private static final Duration UNKNOWN_KID_RELOAD_PAUSE = Duration.ofSeconds(1);
+
+    @Inject
+    SigningKeyStore store;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    Clock clock;
+
+    private Optional<Provider> provider;
+    private volatile Snapshot snapshot;
+    private volatile Instant lastUnknownKidReload = Instant.EPOCH;
+
+    /** A key ready to use: the row (times) plus its parsed JWK, signer and verifier. */
+    record LoadedKey(SigningKey row, JWK privateJwk, JWSSigner signer, JWSVerifier verifier) {
+        JWSAlgorithm alg() {
+            return JWSAlgorithm.parse(row.alg());
+        }
+    }
+
+    private record Snapshot(Instant loadedAt, Map<String, LoadedKey> byKid) {
+    }
+
+    /** The key that signs now with {@code alg}: its kid and signer. */
+    public record ActiveKey(String kid, JWSAlgorithm alg, JWSSigner signer) {
+    }
+
+    @PostConstruct
+    void init() {
+        provider = JcaProviders.resolve(config.jcaProvider());
+    }
+
+    /** Algorithms this issuer keeps keys for: RS256 always (ID tokens), plus the access-token algorithm. */
+    public Set<JWSAlgorithm> algorithms() {
+        Set<JWSAlgorithm> algs = new LinkedHashSet<>();
+        algs.add(JWSAlgorithm.RS256);
+        algs.add(JWSAlgorithm.parse(config.accessTokenAlg()));
+        return algs;
+    }
+
+    /** The current signing key for {@code alg}: the newest one whose active_from has passed and that is not retired. */
+    public ActiveKey signingKey(JWSAlgorithm alg) {
+        Instant now = clock.instant();
+        LoadedKey best = snapshot(now).byKid().values().stream()
+                .filter(k -> k.alg().equals(alg) && signsAt(k.row(), now))
+                .max(Comparator.comparing((LoadedKey k) -> k.row().activeFrom()).thenComparing(k -> k.row().kid()))
+                .orElseThrow(() -> new IllegalStateException("No active signing key for " + alg));
+        return new ActiveKey(best.row().kid(), best.alg(), best.signer());
+    }
+
+    /**
+     * The verifier for a token's {@code kid}, if that key is published now. An unknown kid triggers one re-read of
+     * the table (at most once a second), since another instance may have just rotated.
+     */
+    public Optional<JWSVerifier> verifier(String kid, JWSAlgorithm alg) {
+        if (kid == null) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant();
+        LoadedKey k = snapshot(now).byKid().get(kid);
+        if (k == null && now.isAfter(lastUnknownKidReload.plus(UNKNOWN_KID_RELOAD_PAUSE))) {
+            lastUnknownKidReload = now;
+            k = reload(now).byKid().get(kid);
+        }
+        return Optional.ofNullable(k).filter(key -> key.alg().equals(alg) && isPublished(key.row(), now))
+                .map(LoadedKey::verifier);
+    }
+
+    /** The JWKS: public parts of every key that is published now (upcoming, active, and retired-but-unexpired). */
+    public JWKSet publicJwks() {
+        Instant now = clock.instant();
+        List<JWK> keys = new ArrayList<>();
+        snapshot(now).byKid().values().stream()
+                .filter(k -> isPublished(k.row(), now))
+                .sorted(Comparator.comparing((LoadedKey k) -> k.row().activeFrom()).reversed())
+                .forEach(k -> keys.add(k.privateJwk().toPublicJWK()));
+        return new JWKSet(keys);
+    }
+
+    /** Every key row (for the admin API); no key material. */
+    public List<SigningKey> rows() {
+        return store.all();
+    }
+
+    /**
+     * Rotation: for each algorithm (or just {@code onlyAlg}) publish a new key now that starts signing after
+     * {@code activationDelay}; the current key signs until then and stays published until its tokens expire.
+     *
+     * @return the new keys
+     */
+    public List<SigningKey> rotate(Optional<JWSAlgorithm> onlyAlg, Duration activationDelay) {
+        Instant now = clock.instant();
+        List<SigningKey> created = new ArrayList<>();
+        List<SigningKey> rows = store.all();
+        for (JWSAlgorithm alg : algorithms()) {
+            if (onlyAlg.isPresent() && !onlyAlg.get().equals(alg)) {
+                continue;
+            }
+            SigningKey next = generate(alg, nextGeneration(rows, alg), now, now.plus(activationDelay));
+            store.rotate(next, now.minus(config.accessTokenTtl()));
+            created.add(next);
+            LOG.info(() -> "Signing key " + next.kid() + " published; it signs from " + next.activeFrom());
+        }
+        reload(now);
+        return created;
+    }
+
+    /** Forces a re-read of the table (tests, admin). */
+    public void refresh() {
+        reload(clock.instant());
+    }
+
+    private boolean signsAt(SigningKey k, Instant now) {
+        return !k.activeFrom().isAfter(now) && (k.retiredAt() == null || k.retiredAt().isAfter(now));
+    }
+
+    /** Published from creation until the last token it could have signed has expired. */
+    private boolean isPublished(SigningKey k, Instant now) {
+        return !k.createdAt().isAfter(now)
+                && (k.retiredAt() == null || k.retiredAt().plus(config.accessTokenTtl()).isAfter(now));
+    }
+
+    private Snapshot snapshot(Instant now) {
+        Snapshot s = snapshot;
+        if (s == null || !now.isBefore(s.loadedAt().plus(config.keyRefreshInterval()))) {
+            s = reload(now, false);
+        }
+        return s;
+    }
+
+    private Snapshot reload(Instant now) {
+        return reload(now, true);
+    }
+
+    /** Re-reads the table; unless forced, a snapshot another thread has just loaded is reused. */
+    private synchronized Snapshot reload(Instant now, boolean force) {
+        Snapshot current = snapshot;
+        if (!force && current != null && now.isBefore(current.loadedAt().plus(config.keyRefreshInterval()))) {
+            return current;
+        }
+        List<SigningKey> rows = store.all();
+        if (ensureKeys(rows, now)) {
+            rows = store.all();
+        }
+        Map<String, LoadedKey> previous = snapshot == null ? Map.of() : snapshot.byKid();
+        Map<String, LoadedKey> byKid = new HashMap<>();
+        for (SigningKey row : rows) {
+            LoadedKey known = previous.get(row.kid());
+            byKid.put(row.kid(), known != null ? new LoadedKey(row, known.privateJwk(), known.signer(), known.verifier())
+                    : load(row));
+        }
+        Snapshot s = new Snapshot(now, Map.copyOf(byKid));
+        snapshot = s;
+        return s;
+    }
+
+    /** Creates the first key of every algorithm that has none that can sign; returns whether it inserted one. */
+    private boolean ensureKeys(List<SigningKey> rows, Instant now) {
+        boolean inserted = false;
+        for (JWSAlgorithm alg : algorithms()) {
+            boolean hasKey = rows.stream().anyMatch(k -> k.alg().equals(alg.getName()) && k.retiredAt() == null);
+            if (!hasKey) {
+                SigningKey key = generate(alg, nextGeneration(rows, alg), now, now);
+                try {
+                    store.insert(key);
+                    LOG.info(() -> "Created signing key " + key.kid());
+                } catch (RuntimeException e) {
+                    // PersistenceException (duplicate kid) or the TransactionalException wrapping it at commit
+                    LOG.info(() -> "Signing key " + key.kid() + " not inserted (another instance created it?): "
+                            + e.getClass().getSimpleName());
+                }
+                inserted = true;
+            }
+        }
+        return inserted;
+    }
+
+    private static int nextGeneration(List<SigningKey> rows, JWSAlgorithm alg) {
+        String prefix = alg.getName().toLowerCase(java.util.Locale.ROOT) + "-";
+        return rows.stream().map(SigningKey::kid).filter(kid -> kid.startsWith(prefix))
+                .mapToInt(kid -> {
+                    try {
+                        return Integer.parseInt(kid.substring(prefix.length()));
+                    } catch (NumberFormatException e) {
+                        return 0;
+                    }
+                }).max().orElse(0) + 1;
+    }
+
+    private static SigningKey generate(JWSAlgorithm alg, int generation, Instant now, Instant activeFrom) {
+        String kid = alg.getName().toLowerCase(java.util.Locale.ROOT) + "-" + generation;
+        try {
+            JWK jwk;
+            if (JWSAlgorithm.RS256.equals(alg)) {
+                jwk = new RSAKeyGenerator(2048).keyID(kid).keyUse(KeyUse.SIGNATURE).algorithm(alg).generate();
+            } else if (JWSAlgorithm.ES256.equals(alg)) {
+                jwk = new ECKeyGenerator(Curve.P_256).keyID(kid).keyUse(KeyUse.SIGNATURE).algorithm(alg).generate();
+            } else {
+                throw new IllegalArgumentException("Unsupported signing algorithm " + alg);
+            }
+            return new SigningKey(kid, alg.getName(), jwk.toJSONString(), now, activeFrom);
+        } catch (JOSEException e) {
+            throw new IllegalStateException("Could not generate a " + alg + " key", e);
+        }
+    }
+
+    private LoadedKey load(SigningKey row) {
+        try {
+            JWK jwk = JWK.parse(row.privateJwk());
+            if (jwk instanceof RSAKey rsa) {
+                return new LoadedKey(row, jwk, JcaProviders.apply(new RSASSASigner(rsa), provider),
+                        JcaProviders.apply(new RSASSAVerifier(rsa.toRSAPublicKey()), provider));
+            }
+            if (jwk instanceof ECKey ec) {
+                return new LoadedKey(row, jwk, JcaProviders.apply(new ECDSASigner(ec), provider),
+                        JcaProviders.apply(new ECDSAVerifier(ec.toECPublicKey()), provider));
+            }
+            throw new IllegalStateException("Signing key " + row.kid() + " has an unsupported key type");
+        } catch (ParseException | JOSEException e) {
+            // the message names the kid only; the exception text could quote key material
+            throw new IllegalStateException("Signing key " + row.kid() + " cannot be parsed");
+        }
+    }
+}

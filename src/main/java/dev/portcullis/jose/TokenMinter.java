@@ -1,0 +1,94 @@
+package dev.portcullis.jose;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.portcullis.config.PortcullisConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Date;
+import java.util.Map;
+
+/**
+ * Builds and signs the JWTs this issuer hands out: RFC 9068 access tokens ({@code typ: at+jwt}, signed with
+ * {@code portcullis.access-token.alg}) and OpenID Connect ID tokens (RS256). Claims only; what goes into them is
+ * decided by the grant classes.
+ */
+@ApplicationScoped
+public class TokenMinter {
+
+    /** The JWT {@code typ} of access tokens (RFC 9068 2.1). */
+    public static final JOSEObjectType AT_JWT = new JOSEObjectType("at+jwt");
+
+    @Inject
+    SigningKeys keys;
+
+    @Inject
+    PortcullisConfig config;
+
+    /** What an access token says. {@code jti} must already be recorded (or be recorded in the same transaction). */
+    public record AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
+                                    Instant issuedAt, Instant expiresAt) {
+    }
+
+    /** What an ID token says beyond the fixed claims: the user claims its scope allows (profile, email). */
+    public record IdTokenClaims(String subject, String clientId, Instant authTime, String nonce, String accessToken,
+                                Instant issuedAt, Instant expiresAt, Map<String, Object> userClaims) {
+    }
+
+    public String accessToken(AccessTokenClaims c) {
+        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+                .issuer(config.issuerString())
+                .subject(c.subject())
+                .audience(config.accessTokenAudience())
+                .claim("client_id", c.clientId())
+                .claim("scope", c.scope())
+                .claim("auth_time", c.authTime().getEpochSecond())
+                .issueTime(Date.from(c.issuedAt()))
+                .expirationTime(Date.from(c.expiresAt()))
+                .jwtID(c.jti())
+                .build();
+        return sign(JWSAlgorithm.parse(config.accessTokenAlg()), AT_JWT, claims);
+    }
+
+    public String idToken(IdTokenClaims c) {
+        JWTClaimsSet.Builder b = new JWTClaimsSet.Builder()
+                .issuer(config.issuerString())
+                .subject(c.subject())
+                .audience(c.clientId())
+                .claim("azp", c.clientId())
+                .claim("auth_time", c.authTime().getEpochSecond())
+                .issueTime(Date.from(c.issuedAt()))
+                .expirationTime(Date.from(c.expiresAt()))
+                .claim("at_hash", accessTokenHash(c.accessToken()));
+        if (c.nonce() != null) {
+            b.claim("nonce", c.nonce());
+        }
+        c.userClaims().forEach(b::claim);
+        return sign(JWSAlgorithm.RS256, JOSEObjectType.JWT, b.build());
+    }
+
+    /** OIDC Core 3.1.3.6: base64url of the left half of SHA-256 (RS256) of the access token's ASCII bytes. */
+    static String accessTokenHash(String accessToken) {
+        byte[] digest = dev.portcullis.crypto.Secrets.sha256(accessToken.getBytes(StandardCharsets.US_ASCII));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, digest.length / 2));
+    }
+
+    private String sign(JWSAlgorithm alg, JOSEObjectType typ, JWTClaimsSet claims) {
+        SigningKeys.ActiveKey key = keys.signingKey(alg);
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(alg).type(typ).keyID(key.kid()).build(), claims);
+        try {
+            jwt.sign(key.signer());
+        } catch (JOSEException e) {
+            throw new IllegalStateException("Signing with key " + key.kid() + " failed", e);
+        }
+        return jwt.serialize();
+    }
+}

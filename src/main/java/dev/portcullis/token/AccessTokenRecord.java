@@ -1,0 +1,68 @@
+package dev.portcullis.token;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+
+/**
+ * The server-side record of an issued JWT access token, by its {@code jti}: what makes a self-contained token
+ * revocable and introspectable. The token itself is never stored.
+ */
+@Entity
+@Table(name = "access_tokens")
+public class AccessTokenRecord {
+
+    @Id
+    private String jti;
+
+    @Column(name = "grant_id")
+    private String grantId;
+
+    private String scope;
+
+    @Column(name = "created_at")
+    private long createdAt;
+
+    @Column(name = "expires_at")
+    private long expiresAt;
+
+    @Column(name = "revoked_at")
+    private Long revokedAt;
+
+    protected AccessTokenRecord() {
+    }
+
+    AccessTokenRecord(String jti, String grantId, String scope, Instant now, Instant expiresAt) {
+        this.jti = jti;
+        this.grantId = grantId;
+        this.scope = scope;
+        this.createdAt = now.getEpochSecond();
+        this.expiresAt = expiresAt.getEpochSecond();
+    }
+
+    public String jti() {
+        return jti;
+    }
+
+    public String grantId() {
+        return grantId;
+    }
+
+    public String scope() {
+        return scope;
+    }
+
+    public Instant createdAt() {
+        return Instant.ofEpochSecond(createdAt);
+    }
+
+    public Instant expiresAt() {
+        return Instant.ofEpochSecond(expiresAt);
+    }
+
+    public boolean isRevoked() {
+        return revokedAt != null;
+    }
+}

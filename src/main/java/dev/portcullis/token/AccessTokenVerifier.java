@@ -1,0 +1,92 @@
+package dev.portcullis.token;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.portcullis.client.Scopes;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.web.OAuthException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Validation of this issuer's access tokens for its own resource endpoints (userinfo, /api, introspection):
+ * <ol>
+ * <li>JWS: header {@code typ: at+jwt}, the configured algorithm, a {@code kid} this issuer publishes, a valid
+ * signature ({@link SigningKeys#verifier}; keys parsed once, cached);</li>
+ * <li>claims: {@code iss} is this issuer, {@code aud} contains {@code portcullis.access-token.audience},
+ * {@code exp} in the future;</li>
+ * <li>revocation: the {@code access_tokens} row by {@code jti}, joined with its grant, is neither revoked nor
+ * expired (one primary-key query, {@link TokenGrants#accessTokenStatus}).</li>
+ * </ol>
+ * Any failure is {@code invalid_token} (401, RFC 6750 3.1) without saying which check failed.
+ */
+@ApplicationScoped
+public class AccessTokenVerifier {
+
+    @Inject
+    SigningKeys keys;
+
+    @Inject
+    TokenGrants grants;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    Clock clock;
+
+    /** What a valid access token grants. */
+    public record VerifiedAccessToken(String jti, String subject, String clientId, Set<String> scopes,
+                                      Instant expiresAt, String grantId) {
+    }
+
+    public VerifiedAccessToken verify(String token) {
+        return check(token).orElseThrow(() -> new OAuthException("invalid_token",
+                "The access token is invalid, expired or revoked", 401, "Bearer error=\"invalid_token\""));
+    }
+
+    /** Empty when the token is not (or no longer) valid. */
+    public Optional<VerifiedAccessToken> check(String token) {
+        if (token == null || token.isEmpty() || token.length() > 8192) {
+            return Optional.empty();
+        }
+        try {
+            SignedJWT jwt = SignedJWT.parse(token);
+            JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
+            if (!TokenMinter.AT_JWT.equals(jwt.getHeader().getType())
+                    || !alg.getName().equals(config.accessTokenAlg())) {
+                return Optional.empty();
+            }
+            Optional<JWSVerifier> verifier = keys.verifier(jwt.getHeader().getKeyID(), alg);
+            if (verifier.isEmpty() || !jwt.verify(verifier.get())) {
+                return Optional.empty();
+            }
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            Instant now = clock.instant();
+            Date exp = claims.getExpirationTime();
+            if (!config.issuerString().equals(claims.getIssuer()) || claims.getAudience() == null
+                    || !claims.getAudience().contains(config.accessTokenAudience()) || exp == null
+                    || !now.isBefore(exp.toInstant())) {
+                return Optional.empty();
+            }
+            return grants.accessTokenStatus(claims.getJWTID())
+                    .filter(s -> s.isActive(now))
+                    .map(s -> new VerifiedAccessToken(s.token().jti(), claims.getSubject(),
+                            s.grant().clientId(), Scopes.parse(s.token().scope()), s.token().expiresAt(),
+                            s.grant().grantId()));
+        } catch (ParseException | JOSEException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.portcullis.token;
+
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.client.Scopes;
+import dev.portcullis.web.OAuthException;
+import dev.portcullis.web.ProtocolParameters;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code grant_type=refresh_token} (RFC 6749 6) with rotation on every use (RFC 9700 4.14.2): the presented token
+ * is marked used by one conditional UPDATE and a new one is issued. Presenting a used token again — a replay, or the
+ * loser of two parallel refreshes — revokes the whole family. An optional {@code scope} may narrow the new access
+ * token within the originally granted scope, never widen it; the new refresh token keeps the granted scope.
+ */
+@ApplicationScoped
+public class RefreshTokenGrant {
+
+    public static final String GRANT_TYPE = "refresh_token";
+
+    @Inject
+    TokenGrants grants;
+
+    @Inject
+    TokenIssuer issuer;
+
+    @Inject
+    AuditLog audit;
+
+    @Inject
+    Clock clock;
+
+    public TokenResponse refresh(ClientAuthenticator.AuthenticatedClient client, ProtocolParameters p, String ip) {
+        String value = p.require("refresh_token");
+        Optional<String> requestedScope = p.get("scope");
+        RefreshToken token = grants.findRefreshToken(value)
+                .orElseThrow(() -> OAuthException.invalidGrant("Unknown refresh token"));
+        TokenGrant grant = grants.findGrant(token.grantId())
+                .orElseThrow(() -> OAuthException.invalidGrant("Unknown refresh token"));
+        if (!grant.clientId().equals(client.clientId())) {
+            throw OAuthException.invalidGrant("The refresh token was issued to another client");
+        }
+        if (grant.isRevoked()) {
+            throw OAuthException.invalidGrant("The refresh token has been revoked");
+        }
+        if (token.isUsed()) {
+            throw reused(grant, ip);
+        }
+        if (token.isExpired(clock.instant())) {
+            throw OAuthException.invalidGrant("The refresh token has expired");
+        }
+        String scope = narrow(grant.scope(), requestedScope);
+
+        TokenIssuer.Issued issued;
+        try {
+            issued = issuer.rotate(token, grant, scope);
+        } catch (TokenIssuer.LostRace e) {
+            throw reused(grant, ip); // a parallel request rotated it first
+        }
+        audit.success(AuditEvent.Type.TOKEN_REFRESHED, client.clientId(), grant.userId(), ip,
+                "grant " + grant.grantId());
+        return issued.response();
+    }
+
+    /** The scope of the new access token: the granted scope, or a subset of it the client asked for. */
+    static String narrow(String granted, Optional<String> requested) {
+        if (requested.isEmpty()) {
+            return granted;
+        }
+        Set<String> grantedSet = Scopes.parse(granted);
+        Set<String> asked = Scopes.parse(requested.get());
+        if (asked.isEmpty()) {
+            return granted;
+        }
+        for (String s : asked) {
+            if (!grantedSet.contains(s)) {
+                throw OAuthException.invalidScope("scope may only narrow the granted scope ("
+                        + granted + ")");
+            }
+        }
+        return Scopes.format(asked);
+    }
+
+    private OAuthException reused(TokenGrant grant, String ip) {
+        grants.revokeGrant(grant.grantId());
+        audit.failure(AuditEvent.Type.REFRESH_TOKEN_REUSED, grant.clientId(), grant.userId(), ip,
+                "grant " + grant.grantId() + " revoked");
+        return OAuthException.invalidGrant("The refresh token was already used; every token of this grant is revoked");
+    }
+}

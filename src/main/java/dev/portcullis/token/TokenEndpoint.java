@@ -1,0 +1,66 @@
+package dev.portcullis.token;
+
+import dev.portcullis.web.OAuthException;
+import dev.portcullis.web.ProtocolParameters;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * {@code POST /oauth/token}. The body is the seed's flat JSON object ({@code Content-Type: application/json}) or an
+ * RFC 6749 form ({@code application/x-www-form-urlencoded}); both are parsed by {@link ProtocolParameters}, so they
+ * obey the same strict rules (duplicates, control characters, over-long values are invalid_request; any other
+ * content type is 415). Answers are JSON only (an {@code Accept} that excludes JSON is 406) and never cacheable.
+ * No {@code @Consumes}: every content type reaches this method so the error is ours, in the RFC's JSON shape.
+ */
+@Path("token")
+@RequestScoped
+public class TokenEndpoint {
+
+    @Inject
+    ClientAuthenticator authenticator;
+
+    @Inject
+    AuthorizationCodeGrant authorizationCodeGrant;
+
+    @Inject
+    RefreshTokenGrant refreshTokenGrant;
+
+    @Context
+    HttpHeaders headers;
+
+    @Context
+    HttpServletRequest request;
+
+    @POST
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response token(String body) {
+        ProtocolParameters p = ProtocolParameters.fromBody(contentType(), body);
+        String grantType = p.require("grant_type");
+        if (!grantType.equals(AuthorizationCodeGrant.GRANT_TYPE) && !grantType.equals(RefreshTokenGrant.GRANT_TYPE)) {
+            throw OAuthException.unsupportedGrantType("Supported grant types: authorization_code, refresh_token");
+        }
+        String ip = request.getRemoteAddr();
+        ClientAuthenticator.AuthenticatedClient client =
+                authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
+        TokenResponse response = grantType.equals(AuthorizationCodeGrant.GRANT_TYPE)
+                ? authorizationCodeGrant.exchange(client, p, ip)
+                : refreshTokenGrant.refresh(client, p, ip);
+        return response.toResponse();
+    }
+
+    private MediaType contentType() {
+        try {
+            return headers.getMediaType();
+        } catch (RuntimeException e) {
+            throw new OAuthException("invalid_request", "Malformed Content-Type header", 415);
+        }
+    }
+}

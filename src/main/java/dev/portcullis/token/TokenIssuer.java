@@ -1,0 +1,115 @@
+package dev.portcullis.token;
+
+import dev.portcullis.account.User;
+import dev.portcullis.account.UserRepository;
+import dev.portcullis.authorize.AuthorizationCode;
+import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.client.Scopes;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.crypto.Secrets;
+import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.web.OAuthException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The transactional half of both grants: win the race (one conditional UPDATE), then store and mint the new tokens,
+ * all in one transaction, so a request either leaves a complete family behind or nothing at all. The grant classes
+ * validate before calling in and handle a lost race ({@link LostRace}) after the rollback.
+ */
+@ApplicationScoped
+public class TokenIssuer {
+
+    /** Another request redeemed the code / rotated the refresh token first; this transaction rolled back. */
+    static final class LostRace extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LostRace() {
+            super(null, null, false, false);
+        }
+    }
+
+    @Inject
+    TokenGrants grants;
+
+    @Inject
+    AuthorizationCodes codes;
+
+    @Inject
+    TokenMinter minter;
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    Clock clock;
+
+    /** Redeems a validated code: marks it used, creates its grant and the first tokens. */
+    @Transactional
+    public Issued redeem(AuthorizationCode code) {
+        String grantId = Secrets.newId();
+        if (!codes.markRedeemed(code, grantId)) {
+            throw new LostRace();
+        }
+        TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime());
+        return new Issued(grant, issue(grant, code.scope(), code.nonce().orElse(null)));
+    }
+
+    /** Rotates a validated refresh token: marks it used and issues the next access and refresh token. */
+    @Transactional
+    public Issued rotate(RefreshToken token, TokenGrant grant, String scope) {
+        if (!grants.markRefreshTokenUsed(token)) {
+            throw new LostRace();
+        }
+        return new Issued(grant, issue(grant, scope, null));
+    }
+
+    /** The grant the tokens belong to, and the response for the client. */
+    public record Issued(TokenGrant grant, TokenResponse response) {
+    }
+
+    private TokenResponse issue(TokenGrant grant, String scope, String nonce) {
+        Instant now = clock.instant();
+        Instant accessExpiry = now.plus(config.accessTokenTtl());
+        String jti = Secrets.newId();
+        grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry));
+        String refreshToken = grants.newRefreshToken(grant, now, now.plus(config.refreshTokenTtl()));
+        String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
+                grant.clientId(), scope, grant.authTime(), now, accessExpiry));
+        Set<String> scopes = Scopes.parse(scope);
+        Optional<String> idToken = Optional.empty();
+        if (scopes.contains(Scopes.OPENID)) {
+            User user = users.findById(grant.userId())
+                    .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists"));
+            idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
+                    grant.authTime(), nonce, accessToken, now, accessExpiry, userClaims(user, scopes))));
+        }
+        return new TokenResponse(accessToken, config.accessTokenTtl().toSeconds(), refreshToken, scope,
+                now.getEpochSecond(), idToken);
+    }
+
+    /** OIDC Core 5.4: profile and email claims only when their scope was granted. */
+    static Map<String, Object> userClaims(User user, Set<String> scopes) {
+        Map<String, Object> claims = new LinkedHashMap<>();
+        if (scopes.contains(Scopes.PROFILE)) {
+            claims.put("preferred_username", user.username());
+            if (user.name() != null) {
+                claims.put("name", user.name());
+            }
+        }
+        if (scopes.contains(Scopes.EMAIL) && user.email() != null) {
+            claims.put("email", user.email());
+        }
+        return claims;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.portcullis.token;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Optional;
+
+/**
+ * A successful token response, exactly the seed's fields (access_token, token_type "Bearer", expires_in,
+ * refresh_token, scope, created_at) plus id_token when the scope has openid. Never cached by anyone.
+ */
+public record TokenResponse(String accessToken, long expiresIn, String refreshToken, String scope, long createdAt,
+                            Optional<String> idToken) {
+
+    private static final CacheControl NO_STORE = CacheControl.valueOf("no-store");
+
+    public String toJson() {
+        JsonObjectBuilder b = Json.createObjectBuilder()
+                .add("access_token", accessToken)
+                .add("token_type", "Bearer")
+                .add("expires_in", expiresIn)
+                .add("refresh_token", refreshToken)
+                .add("scope", scope)
+                .add("created_at", createdAt);
+        idToken.ifPresent(t -> b.add("id_token", t));
+        return b.build().toString();
+    }
+
+    public Response toResponse() {
+        return Response.ok(toJson(), MediaType.APPLICATION_JSON_TYPE.withCharset("UTF-8"))
+                .cacheControl(NO_STORE)
+                .header("Pragma", "no-cache")
+                .build();
+    }
+}
