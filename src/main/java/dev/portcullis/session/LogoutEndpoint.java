@@ -198,7 +198,8 @@ public class LogoutEndpoint {
 
     private Response confirmationPage(LogoutRequest r, PageMessages msg, String messageKey, int status) {
         String csrf = BrowserCookies.csrfToken(request, response, config.issuerIsHttps());
-        StringBuilder form = new StringBuilder("<form id=\"logout\" method=\"post\" action=\"/oauth/logout\">");
+        StringBuilder form = new StringBuilder("<form id=\"logout\" method=\"post\" action=\"")
+                .append(ErrorPage.escape(config.endpoint("/oauth/logout"))).append("\">");
         if (messageKey != null) {
             form.append("<div class=\"error\" role=\"alert\" id=\"message\">").append(ErrorPage.escape(msg.get(messageKey)))
                     .append("</div>");

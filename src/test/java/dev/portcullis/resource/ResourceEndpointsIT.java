@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.admin.AdminApplication;
 import dev.portcullis.testing.Admin;
@@ -24,6 +30,7 @@ import java.lang.reflect.Method;
 import java.net.http.HttpRequest;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -575,6 +582,29 @@ class ResourceEndpointsIT extends PortcullisIT {
     }
 
     @Test
+    void anExpiredIdTokenHintStillIdentifiesTheClient() throws Exception {
+        Admin.TestClient rp = logoutClient();
+        UserAgent ua = new UserAgent(BASE);
+        SignedJWT original = SignedJWT.parse(signInAndGetIdToken(ua, rp));
+        String kid = original.getHeader().getKeyID();
+        // re-sign the same claims, an hour past expiry, with the server's own key (read from the database)
+        RSAKey key = RSAKey.parse((String) Db.rows("SELECT private_jwk FROM signing_keys WHERE kid = ?", kid).get(0)
+                .get("private_jwk"));
+        long now = Instant.now().getEpochSecond();
+        JWTClaimsSet claims = new JWTClaimsSet.Builder(original.getJWTClaimsSet())
+                .issueTime(new Date((now - 7200) * 1000)).expirationTime(new Date((now - 3600) * 1000)).build();
+        SignedJWT expired = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(kid)
+                .type(JOSEObjectType.JWT).build(), claims);
+        expired.sign(new RSASSASigner(key));
+
+        Http.Res out = ua.get("/oauth/logout?" + Http.form(Map.of("id_token_hint", expired.serialize(),
+                "post_logout_redirect_uri", LOGOUT_TARGET, "state", "late")));
+        assertEquals(302, out.status(), out::toString);
+        assertEquals(LOGOUT_TARGET + "?state=late", out.header("Location"));
+        assertTrue(ua.authorize(authorizeParams(rp)).header("Location").contains("/login.xhtml"));
+    }
+
+    @Test
     void logoutWithoutHintAsksForConfirmationProtectedByCsrf() {
         Admin.TestClient rp = logoutClient();
         UserAgent ua = new UserAgent(BASE);
@@ -646,5 +676,7 @@ class ResourceEndpointsIT extends PortcullisIT {
             int status = http.get(url.substring(BASE.length())).status();
             assertTrue(status != 404, k + " answers 404");
         }
+        assertEquals(List.of("client_secret_basic", "client_secret_post"),
+                d.get("introspection_endpoint_auth_methods_supported"), "no public clients at introspection");
     }
 }
