@@ -16,6 +16,8 @@ import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
 import jakarta.json.JsonWriter;
 import jakarta.json.stream.JsonGenerator;
 import jakarta.ws.rs.Consumes;
@@ -38,7 +40,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * {@code /demo/}: a deliberately small relying party — the one place Portcullis speaks as a client. It starts the
@@ -120,6 +124,16 @@ public class DemoRelyingParty {
         }
         boolean confidential = tx.getBoolean("confidential");
         String clientId = confidential ? DemoSeed.CONFIDENTIAL : DemoSeed.PUBLIC;
+        try {
+            return page("Demo: " + (confidential ? "variant A (confidential)" : "variant B (public, PKCE)"),
+                    exchange(code, clientId, confidential, tx), 200);
+        } catch (IllegalStateException e) {
+            return page("Demo: issuer unreachable", "<p class=\"error\">" + esc(e.getMessage()) + "</p>", 502);
+        }
+    }
+
+    /** The client's back-channel part: token request, ID token check, API call; the page's HTML. */
+    private String exchange(String code, String clientId, boolean confidential, JsonObject tx) {
         // the seed's token request, variant A or B, as a JSON body
         var body = Json.createObjectBuilder().add("client_id", clientId).add("code", code)
                 .add("grant_type", "authorization_code").add("redirect_uri", config.endpoint(DemoSeed.CALLBACK));
@@ -142,8 +156,7 @@ public class DemoRelyingParty {
                             + "&post_logout_redirect_uri=" + enc(config.endpoint("/demo/"))))
                     .append("\">Sign out</a></div>");
         }
-        return page("Demo: " + (confidential ? "variant A (confidential)" : "variant B (public, PKCE)"),
-                html.toString(), 200);
+        return html.toString();
     }
 
     /** The client's ID token checks (OIDC Core 3.1.3.7), with the keys fetched from the JWKS like any client. */
@@ -196,7 +209,13 @@ public class DemoRelyingParty {
             return null;
         }
         try {
-            return parse(new String(Base64.getUrlDecoder().decode(cookie), StandardCharsets.UTF_8));
+            JsonObject tx = parse(new String(Base64.getUrlDecoder().decode(cookie), StandardCharsets.UTF_8));
+            boolean complete = tx != null
+                    && tx.get("confidential") != null
+                    && EnumSet.of(JsonValue.ValueType.TRUE, JsonValue.ValueType.FALSE)
+                            .contains(tx.get("confidential").getValueType())
+                    && Stream.of("state", "nonce", "verifier", "secret").allMatch(k -> tx.get(k) instanceof JsonString);
+            return complete ? tx : null; // a tampered cookie is just "no flow"
         } catch (IllegalArgumentException e) {
             return null;
         }

@@ -8,6 +8,8 @@ import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ItEnvironment;
 import dev.portcullis.testing.PayaraProcess;
 import dev.portcullis.testing.UserAgent;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,6 +39,12 @@ class DemoModeIT {
             assertTrue(b.contains("variant B"), b);
             String a = runFlow(p.base, Map.of("variant", "confidential", "client_secret", secret), password);
             assertTrue(a.contains("variant A"), a);
+
+            UserAgent stranger = new UserAgent(p.base);
+            stranger.setCookie("portcullis_demo", Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString("{\"state\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
+            Http.Res forged = stranger.get("/demo/callback?state=x&code=y&iss=" + Http.enc(p.base));
+            assertEquals(400, forged.status(), "a forged or incomplete transaction cookie is no flow: " + forged);
 
             String wrongSecret = runFlow(p.base, Map.of("variant", "confidential", "client_secret", "wrong"), password);
             assertTrue(wrongSecret.contains("Token response (HTTP 401)") && wrongSecret.contains("invalid_client"),
