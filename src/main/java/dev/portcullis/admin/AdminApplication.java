@@ -4,6 +4,7 @@ import dev.portcullis.account.UserAdminResource;
 import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
 import dev.portcullis.jose.SigningKeyAdminResource;
+import dev.portcullis.resource.DelegationFilter;
 import dev.portcullis.web.WebProviders;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
@@ -13,7 +14,10 @@ import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
 import org.eclipse.microprofile.openapi.annotations.info.Info;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 
-/** The operator's admin API under {@code /admin}, guarded by {@link AdminAuthenticationFilter}. */
+/**
+ * The operator's admin API under {@code /admin}, guarded by {@link AdminAuthenticationFilter}. No admin endpoint is
+ * delegable: {@link DelegationFilter} runs first and refuses a user's access token with 403.
+ */
 @ApplicationPath("admin")
 @OpenAPIDefinition(info = @Info(title = "Portcullis admin API", version = "1",
         description = "Manage client applications and users. Every call needs Authorization: Bearer <admin token>."))
@@ -22,7 +26,8 @@ public class AdminApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return WebProviders.with(AdminAuthenticationFilter.class, ClientAdminResource.class, UserAdminResource.class,
+        return WebProviders.with(DelegationFilter.class, AdminAuthenticationFilter.class, ClientAdminResource.class,
+                UserAdminResource.class,
                 AuditAdminResource.class, SigningKeyAdminResource.class);
     }
 }

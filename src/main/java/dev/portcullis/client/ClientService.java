@@ -39,6 +39,18 @@ public class ClientService {
     }
 
     public Registered register(Registration r) {
+        return register(Secrets.newId(), r);
+    }
+
+    /**
+     * Registers a client under a fixed, well-known id (demo mode's clients); otherwise exactly as
+     * {@link #register(Registration)}. A duplicate id fails at commit.
+     */
+    public Registered registerWithId(String clientId, Registration r) {
+        return register(clientId, r);
+    }
+
+    private Registered register(String clientId, Registration r) {
         String name = r.name().strip();
         if (name.isEmpty() || name.length() > MAX_NAME) {
             throw OAuthException.invalidRequest("client_name: must be 1 to " + MAX_NAME + " characters");
@@ -46,7 +58,7 @@ public class ClientService {
         List<String> redirectUris = checkUris("redirect_uris", r.redirectUris(), r.confidential(), true);
         List<String> logoutUris = checkUris("post_logout_redirect_uris", r.postLogoutRedirectUris(), r.confidential(), false);
         String scopes = checkScopes(r.scopes());
-        Client client = new Client(Secrets.newId(), name, r.confidential(), redirectUris, logoutUris, scopes,
+        Client client = new Client(clientId, name, r.confidential(), redirectUris, logoutUris, scopes,
                 r.skipConsent(), clock.instant());
         Optional<String> secret = Optional.empty();
         if (r.confidential()) {

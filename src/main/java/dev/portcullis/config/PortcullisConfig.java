@@ -77,6 +77,10 @@ public class PortcullisConfig {
         maxBodyBytes = integer(c, "portcullis.http.max-body-bytes", 65_536, 1_024, 10_485_760);
         demo = bool(c, "portcullis.demo", false);
         demoForce = bool(c, "portcullis.demo.force", false);
+        // demo mode seeds a user and clients with known credentials and logs them: never on a real deployment
+        require(!demo || !"https".equals(issuer.getScheme()) || demoForce, "portcullis.demo",
+                "must not be enabled with an https issuer (" + issuer + "); set portcullis.demo.force=true "
+                        + "if this really is a demo");
         accessTokenAlg = c.getOptionalValue("portcullis.access-token.alg").map(String::trim)
                 .filter(s -> !s.isEmpty()).orElse("ES256");
         require(accessTokenAlg.equals("ES256") || accessTokenAlg.equals("RS256"), "portcullis.access-token.alg",
@@ -177,10 +181,12 @@ public class PortcullisConfig {
         return maxBodyBytes;
     }
 
+    /** Demo mode: seeds a demo user and two clients at startup and serves the relying-party page at /demo/. */
     public boolean demo() {
         return demo;
     }
 
+    /** Allows demo mode with an https issuer (otherwise refused at startup). */
     public boolean demoForce() {
         return demoForce;
     }

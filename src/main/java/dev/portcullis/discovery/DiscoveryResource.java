@@ -68,7 +68,9 @@ public class DiscoveryResource {
                 .add("id_token_signing_alg_values_supported", array(List.of("RS256")))
                 .add("token_endpoint_auth_methods_supported", array(authMethods))
                 .add("revocation_endpoint_auth_methods_supported", array(authMethods))
-                .add("introspection_endpoint_auth_methods_supported", array(authMethods))
+                // introspection is for confidential clients only (a public client cannot prove who asks)
+                .add("introspection_endpoint_auth_methods_supported",
+                        array(List.of("client_secret_basic", "client_secret_post")))
                 .add("code_challenge_methods_supported", array(List.of("S256")))
                 .add("scopes_supported", array(Scopes.ALL))
                 .add("claims_supported", array(CLAIMS))

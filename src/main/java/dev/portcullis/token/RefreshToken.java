@@ -55,6 +55,10 @@ public class RefreshToken {
         return scope;
     }
 
+    public Instant createdAt() {
+        return Instant.ofEpochSecond(createdAt);
+    }
+
     public Instant expiresAt() {
         return Instant.ofEpochSecond(expiresAt);
     }

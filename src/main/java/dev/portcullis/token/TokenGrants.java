@@ -94,6 +94,17 @@ public class TokenGrants {
     }
 
     /**
+     * Revokes a single access token (RFC 7009 revocation of an access token); its grant and refresh token stay
+     * valid. Returns whether it was active. Added for the resource side (revocation endpoint).
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public boolean revokeAccessToken(String jti) {
+        return em.createQuery("UPDATE AccessTokenRecord a SET a.revokedAt = :now WHERE a.jti = :jti AND a.revokedAt IS NULL")
+                .setParameter("now", clock.instant().getEpochSecond()).setParameter("jti", jti)
+                .executeUpdate() == 1;
+    }
+
+    /**
      * Revokes a whole family: the grant (so none of its refresh tokens works any more) and every access token in it.
      * Its own transaction, so it commits even when the caller's request fails. Returns whether the grant was active.
      */

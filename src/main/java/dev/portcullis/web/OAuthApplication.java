@@ -2,6 +2,10 @@ package dev.portcullis.web;
 
 import dev.portcullis.authorize.AuthorizationEndpoint;
 import dev.portcullis.discovery.JwksResource;
+import dev.portcullis.resource.IntrospectionEndpoint;
+import dev.portcullis.resource.RevocationEndpoint;
+import dev.portcullis.resource.UserInfoEndpoint;
+import dev.portcullis.session.LogoutEndpoint;
 import dev.portcullis.token.TokenEndpoint;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
@@ -17,6 +21,7 @@ public class OAuthApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return WebProviders.with(AuthorizationEndpoint.class, TokenEndpoint.class, JwksResource.class);
+        return WebProviders.with(AuthorizationEndpoint.class, TokenEndpoint.class, JwksResource.class,
+                UserInfoEndpoint.class, RevocationEndpoint.class, IntrospectionEndpoint.class, LogoutEndpoint.class);
     }
 }

@@ -77,4 +77,15 @@ class PortcullisConfigTest {
         assertEquals("org.h2.jdbcx.JdbcDataSource", DatabaseConfigSource.dataSourceClass("jdbc:h2:file:/x"));
         assertThrows(ConfigurationException.class, () -> DatabaseConfigSource.dataSourceClass("jdbc:mysql://x"));
     }
+
+    @Test
+    void demoModeIsRefusedWithAnHttpsIssuerUnlessForced() {
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
+                "portcullis.issuer", "https://id.example.com", "portcullis.demo", "true")));
+        assertTrue(e.getMessage().contains("portcullis.demo"), e.getMessage());
+        assertTrue(load(Map.of("portcullis.issuer", "https://id.example.com", "portcullis.demo", "true",
+                "portcullis.demo.force", "true")).demo());
+        assertTrue(load(Map.of("portcullis.issuer", "http://localhost:8080", "portcullis.demo", "true")).demo());
+        assertFalse(load(Map.of("portcullis.issuer", "https://id.example.com")).demo());
+    }
 }

@@ -1,0 +1,16 @@
+package dev.portcullis.demo;
+
+import dev.portcullis.web.WebProviders;
+import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+import java.util.Set;
+
+/** The demo relying party under {@code /demo} (404 unless {@code portcullis.demo=true}). */
+@ApplicationPath("demo")
+public class DemoApplication extends Application {
+
+    @Override
+    public Set<Class<?>> getClasses() {
+        return WebProviders.with(DemoRelyingParty.class);
+    }
+}

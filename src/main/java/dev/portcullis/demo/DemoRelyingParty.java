@@ -1,0 +1,280 @@
+package dev.portcullis.demo;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.portcullis.authorize.ErrorPage;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.crypto.Secrets;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.json.JsonWriter;
+import jakarta.json.stream.JsonGenerator;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code /demo/}: a deliberately small relying party — the one place Portcullis speaks as a client. It starts the
+ * authorization code flow as {@value DemoSeed#CONFIDENTIAL} (variant A: the page asks for the client secret the log
+ * showed once, and only this backend uses it) or {@value DemoSeed#PUBLIC} (variant B: PKCE S256, no secret),
+ * completes the exchange with the seed's JSON token request, validates the ID token (signature via the JWKS, iss,
+ * aud, exp, nonce) and calls {@code /api/v1/me} with the access token. The transaction (state, nonce, verifier,
+ * secret) lives in a short-lived HttpOnly cookie scoped to /demo, so any instance can finish what another started.
+ */
+@Path("")
+@RequestScoped
+public class DemoRelyingParty {
+
+    private static final String COOKIE = "portcullis_demo";
+    private static final String SCOPE = "openid profile email read_user";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Inject
+    PortcullisConfig config;
+
+    @GET
+    public Response index() {
+        requireDemo();
+        return page("Portcullis demo", "<p class=\"lead\">A tiny relying party. Sign in as <code>demo</code> with the "
+                + "password from the server log.</p>"
+                + "<h2>Variant A: confidential client</h2><form method=\"post\" action=\"/demo/start\" id=\"start-a\">"
+                + "<input type=\"hidden\" name=\"variant\" value=\"confidential\"><label for=\"secret\">Client secret of "
+                + "<code>" + DemoSeed.CONFIDENTIAL + "</code> (from the log)</label><input type=\"password\" "
+                + "id=\"secret\" name=\"client_secret\" autocomplete=\"off\"><div class=\"actions\"><button "
+                + "type=\"submit\">Sign in with variant A</button></div></form>"
+                + "<h2>Variant B: public client with PKCE</h2><form method=\"post\" action=\"/demo/start\" "
+                + "id=\"start-b\"><input type=\"hidden\" name=\"variant\" value=\"public\"><div class=\"actions\">"
+                + "<button type=\"submit\">Sign in with variant B</button></div></form>", null);
+    }
+
+    /** Starts a flow: a fresh state, nonce and PKCE verifier, remembered in the demo cookie; off to authorize. */
+    @POST
+    @Path("start")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response start(@FormParam("variant") String variant, @FormParam("client_secret") String secret) {
+        requireDemo();
+        boolean confidential = "confidential".equals(variant);
+        String state = Secrets.newSecret();
+        String nonce = Secrets.newSecret();
+        String verifier = Secrets.newSecret(); // 43 base64url characters: a valid RFC 7636 verifier
+        StringBuilder authorize = new StringBuilder(config.endpoint("/oauth/authorize")).append("?response_type=code")
+                .append("&client_id=").append(enc(confidential ? DemoSeed.CONFIDENTIAL : DemoSeed.PUBLIC))
+                .append("&redirect_uri=").append(enc(config.endpoint(DemoSeed.CALLBACK)))
+                .append("&scope=").append(enc(SCOPE)).append("&state=").append(state).append("&nonce=").append(nonce);
+        if (!confidential) {
+            authorize.append("&code_challenge=").append(Secrets.hash(verifier)).append("&code_challenge_method=S256");
+        }
+        JsonObject tx = Json.createObjectBuilder().add("confidential", confidential).add("state", state)
+                .add("nonce", nonce).add("verifier", verifier).add("secret", secret == null ? "" : secret.trim()).build();
+        return Response.seeOther(URI.create(authorize.toString()))
+                .header("Set-Cookie", cookie(Base64.getUrlEncoder().withoutPadding()
+                        .encodeToString(tx.toString().getBytes(StandardCharsets.UTF_8)), 600))
+                .build();
+    }
+
+    /** The redirect back: check state and iss, exchange the code, validate the ID token, call the API. */
+    @GET
+    @Path("callback")
+    public Response callback(@QueryParam("code") String code, @QueryParam("state") String state,
+                             @QueryParam("iss") String iss, @QueryParam("error") String error,
+                             @QueryParam("error_description") String errorDescription,
+                             @CookieParam(COOKIE) String cookie) {
+        requireDemo();
+        JsonObject tx = transaction(cookie);
+        if (tx == null || state == null || !Secrets.constantTimeEquals(state, tx.getString("state"))) {
+            return page("Demo: flow not recognised", "<p class=\"error\">No matching state: start again.</p>", 400);
+        }
+        if (!config.issuerString().equals(iss)) {
+            return page("Demo: wrong issuer", "<p class=\"error\">The iss parameter is not this issuer (RFC 9207).</p>", 400);
+        }
+        if (error != null || code == null) {
+            return page("Demo: authorization failed", "<p class=\"error\">" + esc(error) + ": " + esc(errorDescription)
+                    + "</p>", 200);
+        }
+        boolean confidential = tx.getBoolean("confidential");
+        String clientId = confidential ? DemoSeed.CONFIDENTIAL : DemoSeed.PUBLIC;
+        try {
+            return page("Demo: " + (confidential ? "variant A (confidential)" : "variant B (public, PKCE)"),
+                    exchange(code, clientId, confidential, tx), 200);
+        } catch (IllegalStateException e) {
+            return page("Demo: issuer unreachable", "<p class=\"error\">" + esc(e.getMessage()) + "</p>", 502);
+        }
+    }
+
+    /** The client's back-channel part: token request, ID token check, API call; the page's HTML. */
+    private String exchange(String code, String clientId, boolean confidential, JsonObject tx) {
+        // the seed's token request, variant A or B, as a JSON body
+        var body = Json.createObjectBuilder().add("client_id", clientId).add("code", code)
+                .add("grant_type", "authorization_code").add("redirect_uri", config.endpoint(DemoSeed.CALLBACK));
+        body = confidential ? body.add("client_secret", tx.getString("secret")) : body.add("code_verifier", tx.getString("verifier"));
+        HttpResponse<String> token = send(HttpRequest.newBuilder(URI.create(config.endpoint("/oauth/token")))
+                .header("Content-Type", "application/json").header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.build().toString())).build());
+        StringBuilder html = new StringBuilder("<h2>Token response (HTTP ").append(token.statusCode()).append(")</h2>")
+                .append(pre(token.body()));
+        JsonObject tokens = parse(token.body());
+        if (token.statusCode() == 200 && tokens != null) {
+            String idToken = tokens.getString("id_token", "");
+            html.append("<h2>ID token</h2>").append(idTokenSection(idToken, clientId, tx.getString("nonce")));
+            HttpResponse<String> me = send(HttpRequest.newBuilder(URI.create(config.endpoint("/api/v1/me")))
+                    .header("Authorization", "Bearer " + tokens.getString("access_token")).GET().build());
+            html.append("<h2>GET /api/v1/me (HTTP ").append(me.statusCode()).append(")</h2>").append(pre(me.body()));
+            html.append("<div class=\"actions\"><a class=\"button\" href=\"/demo/\">Start again</a>")
+                    .append("<a class=\"button secondary\" id=\"logout\" href=\"")
+                    .append(esc(config.endpoint("/oauth/logout") + "?id_token_hint=" + idToken
+                            + "&post_logout_redirect_uri=" + enc(config.endpoint("/demo/"))))
+                    .append("\">Sign out</a></div>");
+        }
+        return html.toString();
+    }
+
+    /** The client's ID token checks (OIDC Core 3.1.3.7), with the keys fetched from the JWKS like any client. */
+    private String idTokenSection(String idToken, String clientId, String nonce) {
+        try {
+            SignedJWT jwt = SignedJWT.parse(idToken);
+            String problem = idTokenProblem(jwt, clientId, nonce);
+            String verdict = problem == null
+                    ? "<p id=\"id-token-valid\">Valid: signature (JWKS), iss, aud, exp and nonce checked.</p>"
+                    : "<p class=\"error\">Invalid: " + esc(problem) + "</p>";
+            return verdict + pre(jwt.getHeader().toString()) + pre(jwt.getJWTClaimsSet().toString());
+        } catch (java.text.ParseException e) {
+            return "<p class=\"error\">No ID token in the response.</p>";
+        }
+    }
+
+    private String idTokenProblem(SignedJWT jwt, String clientId, String nonce) throws java.text.ParseException {
+        JWKSet jwks = JWKSet.parse(send(HttpRequest.newBuilder(URI.create(config.endpoint("/oauth/discovery/keys")))
+                .GET().build()).body());
+        JWK key = jwks.getKeyByKeyId(jwt.getHeader().getKeyID());
+        try {
+            if (!JWSAlgorithm.RS256.equals(jwt.getHeader().getAlgorithm()) || !(key instanceof RSAKey rsa)
+                    || !jwt.verify(new RSASSAVerifier(rsa))) {
+                return "signature";
+            }
+        } catch (JOSEException e) {
+            return "signature: " + e.getMessage();
+        }
+        JWTClaimsSet c = jwt.getJWTClaimsSet();
+        if (!config.issuerString().equals(c.getIssuer())) {
+            return "iss";
+        }
+        if (c.getAudience() == null || !c.getAudience().contains(clientId)) {
+            return "aud";
+        }
+        if (c.getExpirationTime() == null || c.getExpirationTime().toInstant().isBefore(java.time.Instant.now())) {
+            return "exp";
+        }
+        return nonce.equals(c.getStringClaim("nonce")) ? null : "nonce";
+    }
+
+    private void requireDemo() {
+        if (!config.demo()) {
+            throw new NotFoundException();
+        }
+    }
+
+    private static JsonObject transaction(String cookie) {
+        if (cookie == null || cookie.length() > 4096) {
+            return null;
+        }
+        try {
+            JsonObject tx = parse(new String(Base64.getUrlDecoder().decode(cookie), StandardCharsets.UTF_8));
+            boolean complete = tx != null
+                    && tx.get("confidential") != null
+                    && EnumSet.of(JsonValue.ValueType.TRUE, JsonValue.ValueType.FALSE)
+                            .contains(tx.get("confidential").getValueType())
+                    && Stream.of("state", "nonce", "verifier", "secret").allMatch(k -> tx.get(k) instanceof JsonString);
+            return complete ? tx : null; // a tampered cookie is just "no flow"
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static JsonObject parse(String json) {
+        try (JsonReader r = Json.createReader(new StringReader(json))) {
+            return r.readObject();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) {
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("The demo could not reach " + request.uri() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String cookie(String value, int maxAge) {
+        return COOKIE + "=" + value + "; Path=/demo; Max-Age=" + maxAge + "; HttpOnly; SameSite=Lax"
+                + (config.issuerIsHttps() ? "; Secure" : "");
+    }
+
+    private static String pre(String json) {
+        JsonObject o = parse(json);
+        if (o == null) {
+            return "<pre>" + esc(json) + "</pre>";
+        }
+        StringWriter out = new StringWriter();
+        try (JsonWriter w = Json.createWriterFactory(Map.of(JsonGenerator.PRETTY_PRINTING, true)).createWriter(out)) {
+            w.writeObject(o);
+        }
+        return "<pre>" + esc(out.toString().trim()) + "</pre>";
+    }
+
+    private Response page(String title, String body, Integer status) {
+        String html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+                + "content=\"width=device-width, initial-scale=1\"><title>" + esc(title) + "</title><link "
+                + "rel=\"stylesheet\" href=\"/css/portcullis.css\"></head><body><main class=\"card wide\" id=\"demo\">"
+                + "<p class=\"brand\">Portcullis demo</p><h1>" + esc(title) + "</h1>" + body + "</main></body></html>\n";
+        Response.ResponseBuilder b = Response.status(status == null ? 200 : status)
+                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).header("Cache-Control", "no-store").entity(html);
+        if (status != null) {
+            b.header("Set-Cookie", cookie("", 0)); // a finished or failed flow forgets its transaction
+        }
+        return b.build();
+    }
+
+    private static String esc(String s) {
+        return s == null ? "" : ErrorPage.escape(s);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

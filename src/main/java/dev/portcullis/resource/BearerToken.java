@@ -1,0 +1,66 @@
+package dev.portcullis.resource;
+
+import dev.portcullis.web.OAuthException;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * How a client presents an access token (RFC 6750): the {@code Authorization: Bearer} header everywhere, and the
+ * form-body {@code access_token} parameter only where a caller allows it (userinfo, OIDC Core 5.3.1). The URI query
+ * method (RFC 6750 2.3) is not supported: tokens in URLs end up in logs. Also the RFC 6750 3 error values.
+ */
+public final class BearerToken {
+
+    /** {@code WWW-Authenticate} challenge without an error: the request carried no token (RFC 6750 3.1). */
+    public static final String CHALLENGE = "Bearer realm=\"portcullis\"";
+
+    /** RFC 6750 2.1 b64token. */
+    private static final Pattern B64TOKEN = Pattern.compile("[A-Za-z0-9\\-._~+/]+=*");
+    private static final int MAX_LENGTH = 8192;
+
+    private BearerToken() {
+    }
+
+    /**
+     * The token of an {@code Authorization} header: empty when there is no header, or when it uses another scheme
+     * (e.g. Basic) — the caller then answers 401 with a plain challenge. A Bearer header with a malformed token is
+     * {@code invalid_request} (400).
+     */
+    public static Optional<String> fromHeader(String authorization) {
+        if (authorization == null || authorization.isBlank()
+                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        String token = authorization.substring(7).trim();
+        if (token.length() > MAX_LENGTH || !B64TOKEN.matcher(token).matches()) {
+            throw new OAuthException("invalid_request", "Malformed Bearer token", 400,
+                    CHALLENGE + ", error=\"invalid_request\"");
+        }
+        return Optional.of(token);
+    }
+
+    /** 401: the request carried no access token. */
+    public static OAuthException missing() {
+        return new OAuthException("invalid_token", "An access token is required: Authorization: Bearer <token>",
+                401, CHALLENGE);
+    }
+
+    /** 401 for a token that is not (or no longer) valid, as {@code AccessTokenVerifier.verify} answers. */
+    public static OAuthException invalid() {
+        return new OAuthException("invalid_token", "The access token is invalid, expired or revoked", 401,
+                "Bearer error=\"invalid_token\"");
+    }
+
+    /** 403 naming the scope the endpoint needs (RFC 6750 3.1 insufficient_scope). */
+    public static OAuthException insufficientScope(String scope) {
+        return new OAuthException("insufficient_scope", "The access token lacks the scope this endpoint requires: "
+                + scope, 403, CHALLENGE + ", error=\"insufficient_scope\", scope=\"" + scope + "\"");
+    }
+
+    /** 403 for a user's access token at an endpoint that only the operator may call. */
+    public static OAuthException notDelegable() {
+        return new OAuthException("insufficient_scope", "This endpoint does not accept delegated tokens: a user's "
+                + "access token cannot call it on the user's behalf, whatever its scope. Use the operator's admin token.",
+                403, CHALLENGE + ", error=\"insufficient_scope\", error_description=\"endpoint not delegable\"");
+    }
+}

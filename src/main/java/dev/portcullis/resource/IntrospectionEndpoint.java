@@ -1,0 +1,121 @@
+package dev.portcullis.resource;
+
+import com.nimbusds.jwt.SignedJWT;
+import dev.portcullis.account.User;
+import dev.portcullis.account.UserRepository;
+import dev.portcullis.client.Scopes;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
+import dev.portcullis.token.ClientAuthenticator;
+import dev.portcullis.token.ClientAuthenticator.AuthenticatedClient;
+import dev.portcullis.web.OAuthException;
+import dev.portcullis.web.ProtocolParameters;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Optional;
+
+/**
+ * {@code POST /oauth/introspect} (RFC 7662), for authenticated confidential clients only (a public client cannot
+ * prove who asks: 401 invalid_client). Parameters {@code token} and optional {@code token_type_hint}, as a form or
+ * flat JSON. The answer is {@code {"active":false}} — and nothing else — for unknown, expired, revoked, rotated or
+ * foreign tokens (a token issued to another client is not the caller's business); otherwise {@code active:true}
+ * with {@code scope, client_id, username, sub, exp, iat, iss} and, for access tokens, {@code token_type: Bearer},
+ * {@code aud}, {@code jti}.
+ */
+@Path("introspect")
+@RequestScoped
+public class IntrospectionEndpoint {
+
+    @Inject
+    ClientAuthenticator authenticator;
+
+    @Inject
+    PresentedToken tokens;
+
+    @Inject
+    UserRepository users;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    Clock clock;
+
+    @Context
+    HttpHeaders headers;
+
+    @Context
+    HttpServletRequest request;
+
+    @POST
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response introspect(String body) {
+        ProtocolParameters p = ProtocolParameters.fromBody(Requests.contentType(headers), body);
+        AuthenticatedClient client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION),
+                request.getRemoteAddr());
+        if (!client.client().confidential()) {
+            throw OAuthException.invalidClient("Introspection is for confidential clients: authenticate with the "
+                    + "client secret", false);
+        }
+        String token = p.require("token");
+        Optional<JsonObjectBuilder> active = tokens.find(token, p.get("token_type_hint"))
+                .filter(f -> f.clientId().equals(client.clientId()))
+                .flatMap(f -> describe(f, token));
+        String json = active.map(b -> b.build().toString())
+                .orElse(Json.createObjectBuilder().add("active", false).build().toString());
+        return Requests.noStoreJson(200, json);
+    }
+
+    private Optional<JsonObjectBuilder> describe(PresentedToken.Found found, String value) {
+        if (found instanceof PresentedToken.Access a) {
+            VerifiedAccessToken t = a.token();
+            return users.findById(t.subject()).map(user -> common(user, t.clientId(), Scopes.format(t.scopes()),
+                    t.expiresAt(), issuedAt(value))
+                    .add("token_type", "Bearer")
+                    .add("aud", config.accessTokenAudience())
+                    .add("jti", t.jti()));
+        }
+        PresentedToken.Refresh r = (PresentedToken.Refresh) found;
+        if (!r.isActive(clock.instant())) {
+            return Optional.empty();
+        }
+        return users.findById(r.grant().userId()).map(user -> common(user, r.clientId(), r.token().scope(),
+                r.token().expiresAt(), r.token().createdAt()));
+    }
+
+    private JsonObjectBuilder common(User user, String clientId, String scope, Instant exp, Instant iat) {
+        return Json.createObjectBuilder()
+                .add("active", true)
+                .add("scope", scope)
+                .add("client_id", clientId)
+                .add("username", user.username())
+                .add("sub", user.userId())
+                .add("exp", exp.getEpochSecond())
+                .add("iat", iat.getEpochSecond())
+                .add("iss", config.issuerString());
+    }
+
+    /** The access token's iat (its signature has already been verified). */
+    private static Instant issuedAt(String jwt) {
+        try {
+            Date iat = SignedJWT.parse(jwt).getJWTClaimsSet().getIssueTime();
+            return iat == null ? Instant.EPOCH : iat.toInstant();
+        } catch (ParseException e) {
+            return Instant.EPOCH;
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.portcullis.resource;
+
+import dev.portcullis.account.User;
+import dev.portcullis.account.UserRepository;
+import dev.portcullis.client.Scopes;
+import dev.portcullis.token.AccessTokenVerifier;
+import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
+import dev.portcullis.web.OAuthException;
+import dev.portcullis.web.ProtocolParameters;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.Optional;
+
+/**
+ * {@code GET|POST /oauth/userinfo} (OIDC Core 5.3): the claims about the user of an access token with {@code openid}
+ * scope — {@code sub} always; {@code name}, {@code preferred_username} with {@code profile}; {@code email},
+ * {@code email_verified} with {@code email} (the same claims the ID token carries). The token comes in the
+ * {@code Authorization: Bearer} header, or — here only, as OIDC Core 5.3.1 allows — as {@code access_token} in a
+ * form body; both at once, or in the query string, is invalid_request (RFC 6750 2). Errors per RFC 6750 3.
+ */
+@Path("userinfo")
+@RequestScoped
+public class UserInfoEndpoint {
+
+    @Inject
+    AccessTokenVerifier verifier;
+
+    @Inject
+    UserRepository users;
+
+    @Context
+    HttpHeaders headers;
+
+    @Context
+    UriInfo uriInfo;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response get() {
+        return answer(tokenFrom(Optional.empty()));
+    }
+
+    @POST
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response post(String body) {
+        Optional<String> formToken = Optional.empty();
+        if (body != null && !body.isEmpty()) {
+            MediaType type = headers.getMediaType();
+            if (type == null || !type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE)) {
+                throw new OAuthException("invalid_request",
+                        "A userinfo request body must be application/x-www-form-urlencoded", 415);
+            }
+            formToken = ProtocolParameters.fromForm(body).get("access_token");
+        }
+        return answer(tokenFrom(formToken));
+    }
+
+    private String tokenFrom(Optional<String> formToken) {
+        if (uriInfo.getQueryParameters().containsKey("access_token")) {
+            throw OAuthException.invalidRequest("Send the access token in the Authorization header, not in the URL");
+        }
+        Optional<String> headerToken = BearerToken.fromHeader(headers.getHeaderString(HttpHeaders.AUTHORIZATION));
+        if (headerToken.isPresent() && formToken.isPresent()) {
+            throw new OAuthException("invalid_request", "Send the access token one way only", 400,
+                    BearerToken.CHALLENGE + ", error=\"invalid_request\"");
+        }
+        return headerToken.or(() -> formToken).orElseThrow(BearerToken::missing);
+    }
+
+    private Response answer(String token) {
+        VerifiedAccessToken t = verifier.verify(token);
+        if (!t.scopes().contains(Scopes.OPENID)) {
+            throw BearerToken.insufficientScope(Scopes.OPENID);
+        }
+        User user = users.findById(t.subject()).orElseThrow(BearerToken::invalid); // user deleted meanwhile
+        JsonObjectBuilder claims = Json.createObjectBuilder().add("sub", user.userId());
+        if (t.scopes().contains(Scopes.PROFILE)) {
+            claims.add("preferred_username", user.username());
+            if (user.name() != null) {
+                claims.add("name", user.name());
+            }
+        }
+        if (t.scopes().contains(Scopes.EMAIL) && user.email() != null) {
+            // Portcullis does not verify addresses; the operator enters them (OIDC Core 5.1)
+            claims.add("email", user.email()).add("email_verified", false);
+        }
+        return Response.ok(claims.build().toString(), MediaType.APPLICATION_JSON_TYPE.withCharset("UTF-8"))
+                .cacheControl(CacheControl.valueOf("no-store")).header("Pragma", "no-cache").build();
+    }
+}

@@ -1,0 +1,238 @@
+package dev.portcullis.session;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.authorize.ErrorPage;
+import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientRepository;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.web.OAuthException;
+import dev.portcullis.web.ProtocolParameters;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * {@code GET /oauth/logout} (OpenID Connect RP-Initiated Logout 1.0), the discovery document's
+ * {@code end_session_endpoint}. Ending the SSO session deletes its row (so no instance knows it any more) and clears
+ * the cookie.
+ * <ul>
+ * <li>{@code id_token_hint}: an ID token of this issuer, signature verified with our keys; an expired one is still
+ * good to identify the client and user. With a valid hint for the signed-in user (or nobody signed in), the session
+ * ends at once; otherwise the user is asked to confirm (a form with a double-submit CSRF token, as on the sign-in
+ * page, posted back here).</li>
+ * <li>{@code post_logout_redirect_uri}: followed (with {@code state}) only when it is registered, exactly, for the
+ * client named by the hint or {@code client_id}; otherwise the signed-out page is shown.</li>
+ * <li>A malformed request or an invalid hint gets an HTML error page (400); nothing is ended.</li>
+ * </ul>
+ */
+@Path("logout")
+@RequestScoped
+public class LogoutEndpoint {
+
+    @Inject
+    SsoSessions sessions;
+
+    @Inject
+    ClientRepository clients;
+
+    @Inject
+    SigningKeys keys;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    AuditLog audit;
+
+    @Context
+    HttpServletRequest request;
+
+    @Context
+    HttpServletResponse response;
+
+    /** What the request asks for, after validation. */
+    private record LogoutRequest(Optional<String> hintSubject, Optional<Client> client, Optional<String> target,
+                                 Optional<String> state) {
+    }
+
+    /** Raised for a request that is refused with the error page. */
+    private static final class Refused extends Exception {
+        private static final long serialVersionUID = 1L;
+        final String messageKey;
+
+        Refused(String messageKey, String detail) {
+            super(detail, null, false, false);
+            this.messageKey = messageKey;
+        }
+    }
+
+    @GET
+    public Response get(@Context UriInfo uri) {
+        PageMessages msg = messages(null);
+        try {
+            ProtocolParameters p = ProtocolParameters.of(uri.getQueryParameters());
+            msg = messages(p.get("ui_locales").orElse(null));
+            LogoutRequest r = validate(p);
+            Optional<SsoSession> session = liveSession();
+            boolean sameUser = r.hintSubject().isPresent()
+                    && (session.isEmpty() || session.get().userId().equals(r.hintSubject().get()));
+            if (sameUser || session.isEmpty()) {
+                return signOut(r, session, msg, 302);
+            }
+            return confirmationPage(r, msg, null, 200);
+        } catch (OAuthException e) {
+            return ErrorPage.response(msg, "error.malformed", e.description());
+        } catch (Refused e) {
+            return ErrorPage.response(msg, e.messageKey, e.getMessage());
+        }
+    }
+
+    /** The confirmation form's submission. */
+    @POST
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response post(MultivaluedMap<String, String> form) {
+        PageMessages msg = messages(null);
+        try {
+            ProtocolParameters p = ProtocolParameters.of(form);
+            msg = messages(p.get("ui_locales").orElse(null));
+            LogoutRequest r = validate(p);
+            if (!BrowserCookies.csrfMatches(request, p.get("csrf").orElse(null))) {
+                return confirmationPage(r, msg, "page.csrf", 403);
+            }
+            return signOut(r, liveSession(), msg, 303);
+        } catch (OAuthException e) {
+            return ErrorPage.response(msg, "error.malformed", e.description());
+        } catch (Refused e) {
+            return ErrorPage.response(msg, e.messageKey, e.getMessage());
+        }
+    }
+
+    private LogoutRequest validate(ProtocolParameters p) throws Refused {
+        Optional<JWTClaimsSet> hint = Optional.empty();
+        if (p.has("id_token_hint")) {
+            hint = Optional.of(verifiedHint(p.require("id_token_hint"))
+                    .orElseThrow(() -> new Refused("error.logoutHint", "id_token_hint is not an ID token of this issuer")));
+        }
+        Optional<String> hintClient = hint.flatMap(c -> Optional.ofNullable(c.getAudience()))
+                .filter(aud -> aud.size() == 1).map(aud -> aud.get(0));
+        Optional<String> clientId = p.get("client_id");
+        if (hint.isPresent() && hintClient.isEmpty()) {
+            throw new Refused("error.logoutHint", "id_token_hint has no single audience");
+        }
+        if (clientId.isPresent() && hintClient.isPresent() && !clientId.equals(hintClient)) {
+            throw new Refused("error.logoutHint", "client_id differs from the audience of id_token_hint");
+        }
+        Optional<String> id = hintClient.or(() -> clientId);
+        Optional<Client> client = id.flatMap(clients::find);
+        if (id.isPresent() && client.isEmpty()) {
+            throw new Refused("error.clientUnknown", "unknown client");
+        }
+        Optional<String> target = p.get("post_logout_redirect_uri")
+                .filter(uri -> client.isPresent() && client.get().allowsPostLogoutRedirectUri(uri));
+        return new LogoutRequest(hint.map(JWTClaimsSet::getSubject), client, target, p.get("state"));
+    }
+
+    /** The hint's claims when it is an RS256 JWT signed by one of our published keys and issued by us. */
+    private Optional<JWTClaimsSet> verifiedHint(String hint) {
+        try {
+            SignedJWT jwt = SignedJWT.parse(hint);
+            if (!JWSAlgorithm.RS256.equals(jwt.getHeader().getAlgorithm())) {
+                return Optional.empty();
+            }
+            Optional<JWSVerifier> verifier = keys.verifier(jwt.getHeader().getKeyID(), JWSAlgorithm.RS256);
+            if (verifier.isEmpty() || !jwt.verify(verifier.get())) {
+                return Optional.empty();
+            }
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            // exp deliberately not checked: an expired ID token still names its client and user (Logout 1.0 sec. 2)
+            return config.issuerString().equals(claims.getIssuer()) && claims.getSubject() != null
+                    ? Optional.of(claims) : Optional.empty();
+        } catch (Exception e) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<SsoSession> liveSession() {
+        return BrowserCookies.read(request, BrowserCookies.SESSION).flatMap(sessions::findLive);
+    }
+
+    private Response signOut(LogoutRequest r, Optional<SsoSession> session, PageMessages msg, int redirectStatus) {
+        Optional<String> cookie = BrowserCookies.read(request, BrowserCookies.SESSION);
+        cookie.ifPresent(sessions::end);
+        if (cookie.isPresent()) {
+            BrowserCookies.clear(response, BrowserCookies.SESSION, config.issuerIsHttps());
+        }
+        session.ifPresent(s -> audit.success(AuditEvent.Type.SIGN_OUT, r.client().map(Client::clientId).orElse(null),
+                s.userId(), request.getRemoteAddr(), "RP-initiated logout"));
+        if (r.target().isPresent()) {
+            String target = r.target().get();
+            String location = r.state().isEmpty() ? target : target + (target.contains("?") ? "&" : "?") + "state="
+                    + URLEncoder.encode(r.state().get(), StandardCharsets.UTF_8);
+            return Response.status(redirectStatus).location(URI.create(location))
+                    .cacheControl(CacheControl.valueOf("no-store")).build();
+        }
+        return page(200, msg, "signed-out", msg.get("logout.doneTitle"),
+                "<p class=\"lead\" id=\"signed-out\">" + ErrorPage.escape(msg.get("logout.done")) + "</p>");
+    }
+
+    private Response confirmationPage(LogoutRequest r, PageMessages msg, String messageKey, int status) {
+        String csrf = BrowserCookies.csrfToken(request, response, config.issuerIsHttps());
+        StringBuilder form = new StringBuilder("<form id=\"logout\" method=\"post\" action=\"")
+                .append(ErrorPage.escape(config.endpoint("/oauth/logout"))).append("\">");
+        if (messageKey != null) {
+            form.append("<div class=\"error\" role=\"alert\" id=\"message\">").append(ErrorPage.escape(msg.get(messageKey)))
+                    .append("</div>");
+        }
+        hidden(form, "csrf", csrf);
+        r.client().ifPresent(c -> hidden(form, "client_id", c.clientId()));
+        r.target().ifPresent(t -> hidden(form, "post_logout_redirect_uri", t));
+        r.state().ifPresent(s -> hidden(form, "state", s));
+        hidden(form, "ui_locales", msg.locale().getLanguage());
+        form.append("<div class=\"actions\"><button type=\"submit\" id=\"confirm\">")
+                .append(ErrorPage.escape(msg.get("logout.submit"))).append("</button></div></form>");
+        String lead = r.client().map(c -> msg.format("logout.leadClient", c.name())).orElse(msg.get("logout.lead"));
+        return page(status, msg, "logout-page", msg.get("logout.title"),
+                "<p class=\"lead\">" + ErrorPage.escape(lead) + "</p>" + form);
+    }
+
+    private static void hidden(StringBuilder form, String name, String value) {
+        form.append("<input type=\"hidden\" name=\"").append(name).append("\" value=\"")
+                .append(ErrorPage.escape(value)).append("\">");
+    }
+
+    private static Response page(int status, PageMessages msg, String id, String title, String body) {
+        String html = "<!DOCTYPE html>\n<html lang=\"" + ErrorPage.escape(msg.locale().getLanguage()) + "\">\n<head>"
+                + "<meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                + "<title>" + ErrorPage.escape(title) + " · Portcullis</title>"
+                + "<link rel=\"stylesheet\" href=\"/css/portcullis.css\"></head>\n"
+                + "<body><main class=\"card\" id=\"" + id + "\"><p class=\"brand\">Portcullis</p>"
+                + "<h1>" + ErrorPage.escape(title) + "</h1>" + body + "</main></body>\n</html>\n";
+        return Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                .cacheControl(CacheControl.valueOf("no-store")).entity(html).build();
+    }
+
+    private PageMessages messages(String uiLocales) {
+        return new PageMessages(PageMessages.pick(uiLocales, request.getLocales()));
+    }
+}

@@ -1,0 +1,94 @@
+package dev.portcullis.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.portcullis.testing.Http;
+import dev.portcullis.testing.ItEnvironment;
+import dev.portcullis.testing.PayaraProcess;
+import dev.portcullis.testing.UserAgent;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Demo mode on a Payara Micro started with {@code portcullis.demo=true}: the seeded user and clients, credentials
+ * logged once, the relying-party page completing both variants (token response, validated ID token, /api/v1/me),
+ * and a restart that seeds nothing again. (Demo mode off: ResourceEndpointsIT; https refusal: PortcullisConfigTest.)
+ */
+class DemoModeIT {
+
+    @Test
+    void demoModeSeedsOnceAndTheRelyingPartyCompletesBothVariants() {
+        int port = ItEnvironment.freePort();
+        try (PayaraProcess p = PayaraProcess.start(port, "-Dportcullis.demo=true")) {
+            String log = p.output();
+            String password = find(log, "created user 'demo' with password '([^']+)'");
+            String secret = find(log, "created client 'demo-confidential' with client secret '([^']+)'");
+            assertTrue(log.contains("created client 'demo-public' (public, no secret)"), log);
+
+            Http.Res index = p.http().get("/demo/");
+            assertEquals(200, index.status(), index::toString);
+            assertTrue(index.body().contains("id=\"start-a\"") && index.body().contains("id=\"start-b\""));
+
+            String b = runFlow(p.base, Map.of("variant", "public"), password);
+            assertTrue(b.contains("variant B"), b);
+            String a = runFlow(p.base, Map.of("variant", "confidential", "client_secret", secret), password);
+            assertTrue(a.contains("variant A"), a);
+
+            UserAgent stranger = new UserAgent(p.base);
+            stranger.setCookie("portcullis_demo", Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString("{\"state\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
+            Http.Res forged = stranger.get("/demo/callback?state=x&code=y&iss=" + Http.enc(p.base));
+            assertEquals(400, forged.status(), "a forged or incomplete transaction cookie is no flow: " + forged);
+
+            String wrongSecret = runFlow(p.base, Map.of("variant", "confidential", "client_secret", "wrong"), password);
+            assertTrue(wrongSecret.contains("Token response (HTTP 401)") && wrongSecret.contains("invalid_client"),
+                    wrongSecret);
+        }
+        try (PayaraProcess again = PayaraProcess.start(port, "-Dportcullis.demo=true")) {
+            String log = again.output();
+            assertFalse(log.contains("created user") || log.contains("created client"), "seeding is idempotent: " + log);
+            assertTrue(log.contains("Demo user 'demo' exists") && log.contains("Demo client 'demo-confidential' exists"));
+            assertEquals(200, again.http().get("/demo/").status());
+        }
+    }
+
+    /** Browser part: start on the demo page, sign in as demo, consent; returns the callback page. */
+    private static String runFlow(String base, Map<String, String> start, String password) {
+        UserAgent ua = new UserAgent(base);
+        Http.Res r = ua.http().postForm("/demo/start", start);
+        assertEquals(303, r.status(), r::toString);
+        assertTrue(r.header("Location").startsWith(base + "/oauth/authorize?"), r::toString);
+        for (int step = 0; step < 8; step++) {
+            if (r.status() == 302 || r.status() == 303) {
+                r = ua.follow(r);
+            } else if (r.status() == 200 && r.body().contains("id=\"login\"")) {
+                r = ua.signIn(r, "demo", password);
+            } else if (r.status() == 200 && r.body().contains("id=\"consent\"")) {
+                r = ua.consent(r, true);
+            } else if (r.status() == 200 && r.body().contains("id=\"demo\"")) {
+                String page = r.body();
+                if (page.contains("HTTP 200")) {
+                    assertTrue(page.contains("id=\"id-token-valid\""), page);
+                    assertTrue(page.contains("access_token") && page.contains("refresh_token"), page);
+                    assertTrue(page.contains("GET /api/v1/me (HTTP 200)") && page.contains("demo@example.com"), page);
+                }
+                return page;
+            } else {
+                throw new AssertionError("unexpected answer in the demo flow: " + r);
+            }
+        }
+        throw new AssertionError("demo flow did not end: " + r);
+    }
+
+    private static String find(String log, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(log);
+        assertTrue(m.find(), () -> "not in the log: " + regex + "\n" + log);
+        return m.group(1);
+    }
+}
