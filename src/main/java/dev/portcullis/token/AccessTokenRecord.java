@@ -1,5 +1,8 @@
 package dev.portcullis.token;
 
+import dev.portcullis.crypto.Secrets;
+import java.util.Optional;
+
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -8,7 +11,7 @@ import java.time.Instant;
 
 /**
  * The server-side record of an issued JWT access token, by its {@code jti}: what makes a self-contained token
- * revocable and introspectable. The token itself is never stored.
+ * revocable and introspectable. The token itself is never stored, only its hash.
  */
 @Entity
 @Table(name = "access_tokens")
@@ -31,11 +34,15 @@ public class AccessTokenRecord {
     @Column(name = "revoked_at")
     private Long revokedAt;
 
+    @Column(name = "token_hash")
+    private String tokenHash;
+
     protected AccessTokenRecord() {
     }
 
-    AccessTokenRecord(String jti, String grantId, String scope, Instant now, Instant expiresAt) {
+    AccessTokenRecord(String jti, String grantId, String scope, Instant now, Instant expiresAt, String token) {
         this.jti = jti;
+        this.tokenHash = Secrets.hash(token);
         this.grantId = grantId;
         this.scope = scope;
         this.createdAt = now.getEpochSecond();
@@ -60,6 +67,14 @@ public class AccessTokenRecord {
 
     public Instant expiresAt() {
         return Instant.ofEpochSecond(expiresAt);
+    }
+
+    /**
+     * Whether {@code token} is exactly the token this record was written for (constant-time hash comparison);
+     * empty for records written before hashes were kept.
+     */
+    public Optional<Boolean> isExactly(String token) {
+        return tokenHash == null ? Optional.empty() : Optional.of(Secrets.matchesHash(token, tokenHash));
     }
 
     public boolean isRevoked() {

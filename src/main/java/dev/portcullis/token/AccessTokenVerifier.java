@@ -68,11 +68,17 @@ public class AccessTokenVerifier {
                     || !alg.getName().equals(config.accessTokenAlg())) {
                 return Optional.empty();
             }
-            Optional<JWSVerifier> verifier = keys.verifier(jwt.getHeader().getKeyID(), alg);
-            if (verifier.isEmpty() || !jwt.verify(verifier.get())) {
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            Optional<TokenGrants.AccessTokenStatus> status = grants.accessTokenStatus(claims.getJWTID());
+            if (status.isEmpty()) {
                 return Optional.empty();
             }
-            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            // The record holds the hash of the exact token we issued under this jti: a match proves integrity as
+            // well as the signature would, for one SHA-256 instead of a verification (ES256: ~2 ms on the JDK).
+            Optional<Boolean> exact = status.get().token().isExactly(token);
+            if (exact.isPresent() ? !exact.get() : !signatureValid(jwt, alg)) {
+                return Optional.empty();
+            }
             Instant now = clock.instant();
             Date exp = claims.getExpirationTime();
             if (!config.issuerString().equals(claims.getIssuer()) || claims.getAudience() == null
@@ -80,13 +86,18 @@ public class AccessTokenVerifier {
                     || !now.isBefore(exp.toInstant())) {
                 return Optional.empty();
             }
-            return grants.accessTokenStatus(claims.getJWTID())
-                    .filter(s -> s.isActive(now))
+            return status.filter(s -> s.isActive(now))
                     .map(s -> new VerifiedAccessToken(s.token().jti(), claims.getSubject(),
                             s.grant().clientId(), Scopes.parse(s.token().scope()), s.token().expiresAt(),
                             s.grant().grantId()));
         } catch (ParseException | JOSEException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** Signature check for tokens recorded before token hashes were kept. */
+    private boolean signatureValid(SignedJWT jwt, JWSAlgorithm alg) throws JOSEException {
+        Optional<JWSVerifier> verifier = keys.verifier(jwt.getHeader().getKeyID(), alg);
+        return verifier.isPresent() && jwt.verify(verifier.get());
     }
 }

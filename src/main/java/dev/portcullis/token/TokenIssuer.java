@@ -91,10 +91,10 @@ public class TokenIssuer {
         Instant now = clock.instant();
         Instant accessExpiry = now.plus(config.accessTokenTtl());
         String jti = Secrets.newId();
-        grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry));
-        String refreshToken = grants.newRefreshToken(grant, now, now.plus(config.refreshTokenTtl()));
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
                 grant.clientId(), scope, grant.authTime(), now, accessExpiry));
+        grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
+        String refreshToken = grants.newRefreshToken(grant, now, now.plus(config.refreshTokenTtl()));
         Set<String> scopes = Scopes.parse(scope);
         Optional<String> idToken = Optional.empty();
         if (scopes.contains(Scopes.OPENID)) {

@@ -83,7 +83,9 @@ class AccessTokenVerifierTest {
     private String mint(String jti, boolean grantRevoked, boolean tokenRevoked, Instant expiresAt) throws Exception {
         Instant now = clock.instant();
         TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now);
-        AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt);
+        String token = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user", now,
+                now.minusSeconds(1), expiresAt));
+        AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt, token);
         if (grantRevoked) {
             setRevoked(grant, TokenGrant.class);
         }
@@ -91,8 +93,24 @@ class AccessTokenVerifierTest {
             setRevoked(record, AccessTokenRecord.class);
         }
         rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(record, grant));
-        return minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user", now,
-                now.minusSeconds(1), expiresAt));
+        return token;
+    }
+
+    /** A record written before V2 (no token hash): the verifier falls back to the signature. */
+    private void forgetHash(String jti) throws Exception {
+        var f = AccessTokenRecord.class.getDeclaredField("tokenHash");
+        f.setAccessible(true);
+        f.set(rows.byJti.get(jti).token(), null);
+    }
+
+    @Test
+    void recordsWithoutHashAreCheckedBySignature() throws Exception {
+        String good = mint("jti-legacy", false, false, clock.instant().plusSeconds(600));
+        forgetHash("jti-legacy");
+        assertEquals("user-1", verifier.verify(good).subject());
+        String[] parts = good.split("\\.");
+        String forgedSignature = parts[2].substring(0, 10) + (parts[2].charAt(10) == 'A' ? 'B' : 'A') + parts[2].substring(11);
+        assertTrue(verifier.check(parts[0] + "." + parts[1] + "." + forgedSignature).isEmpty());
     }
 
     private static void setRevoked(Object o, Class<?> type) throws Exception {
