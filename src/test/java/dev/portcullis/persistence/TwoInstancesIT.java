@@ -57,8 +57,8 @@ class TwoInstancesIT {
             UserAgent sameBrowserOnTwo = new UserAgent(two.base);
             sameBrowserOnTwo.setCookie("portcullis_session", browser.cookie("portcullis_session").orElseThrow());
             Http.Res authorizeAtTwo = sameBrowserOnTwo.authorize(Map.of("client_id", client.clientId(),
-                    "redirect_uri", client.redirectUri(), "response_type", "code", "scope", "openid profile",
-                    "state", "s2"));
+                    "redirect_uri", client.redirectUri(), "response_type", "code", "scope", "openid",
+                    "state", "s2")); // the scope consented to on instance 1
             assertEquals(302, authorizeAtTwo.status(), authorizeAtTwo::toString);
             assertNotNull(Http.query(authorizeAtTwo.header("Location")).get("code"), authorizeAtTwo.header("Location"));
 
