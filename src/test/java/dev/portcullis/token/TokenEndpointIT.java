@@ -33,6 +33,11 @@ import com.nimbusds.openid.connect.sdk.OIDCTokenResponseParser;
 import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
 import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
 import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
+import com.nimbusds.oauth2.sdk.ResponseType;
+import com.nimbusds.oauth2.sdk.Scope;
+import com.nimbusds.oauth2.sdk.id.State;
+import com.nimbusds.openid.connect.sdk.AuthenticationRequest;
+import dev.portcullis.testing.UserAgent;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.CodeFixture;
@@ -314,6 +319,64 @@ class TokenEndpointIT extends PortcullisIT {
                         new AuthorizationCode(code), URI.create(SPA_REDIRECT), verifier)).build();
         TokenResponse response = OIDCTokenResponseParser.parse(request.toHTTPRequest().send());
         assertTrue(response.indicatesSuccess(), () -> response.toErrorResponse().getErrorObject().toString());
+    }
+
+    // ---------------------------------------------------------------- end to end through the real sign-in
+
+    /**
+     * The whole seed flow as a relying party sees it: the Nimbus SDK builds the authentication request, a browser
+     * (UserAgent) signs in and consents at the real authorization endpoint, the code comes back with state and iss,
+     * and the SDK exchanges it and validates the ID token (nonce included) against the published JWKS.
+     */
+    @Test
+    void endToEndVariantAThroughTheRealSignInWithTheNimbusClient() throws Exception {
+        fixtures();
+        State state = new State();
+        Nonce nonce = new Nonce();
+        AuthenticationRequest authn = new AuthenticationRequest.Builder(ResponseType.CODE,
+                new Scope("openid", "profile", "email"), new ClientID(confidential.clientId()), URI.create(REDIRECT))
+                .state(state).nonce(nonce).endpointURI(URI.create(BASE + "/oauth/authorize")).build();
+        Map<String, String> redirect = new UserAgent(BASE).authorizeAndGetRedirectParams(confidential, user,
+                Http.query(authn.toURI().toString()));
+        assertEquals(state.getValue(), redirect.get("state"));
+        assertEquals(BASE, redirect.get("iss"), "RFC 9207 issuer in the authorization response");
+
+        TokenRequest request = new TokenRequest.Builder(URI.create(BASE + "/oauth/token"),
+                new ClientSecretBasic(new ClientID(confidential.clientId()), new Secret(confidential.secret())),
+                new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(new AuthorizationCode(redirect.get("code")),
+                        URI.create(REDIRECT))).build();
+        TokenResponse response = OIDCTokenResponseParser.parse(request.toHTTPRequest().send());
+        assertTrue(response.indicatesSuccess(), () -> response.toErrorResponse().getErrorObject().toString());
+        OIDCTokenResponse ok = (OIDCTokenResponse) response.toSuccessResponse();
+        IDTokenClaimsSet id = new IDTokenValidator(discovery().getIssuer(), new ClientID(confidential.clientId()),
+                JWSAlgorithm.RS256, jwks()).validate(ok.getOIDCTokens().getIDToken(), nonce);
+        assertEquals(user.userId(), id.getSubject().getValue());
+        assertEquals(user.username(), id.getStringClaim("preferred_username"));
+        assertEquals(user.username() + "@example.com", id.getStringClaim("email"));
+    }
+
+    @Test
+    void endToEndVariantBThroughTheRealSignInWithPkceAndNoSecret() throws Exception {
+        fixtures();
+        CodeVerifier verifier = new CodeVerifier();
+        State state = new State();
+        AuthenticationRequest authn = new AuthenticationRequest.Builder(ResponseType.CODE, new Scope("openid"),
+                new ClientID(publicClient.clientId()), URI.create(SPA_REDIRECT)).state(state).nonce(new Nonce())
+                .codeChallenge(verifier, com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod.S256)
+                .endpointURI(URI.create(BASE + "/oauth/authorize")).build();
+        Map<String, String> redirect = new UserAgent(BASE).authorizeAndGetRedirectParams(publicClient, user,
+                Http.query(authn.toURI().toString()));
+        assertEquals(state.getValue(), redirect.get("state"));
+
+        // the seed's JSON body for variant B: client_id, code_verifier, code, grant_type, redirect_uri
+        Http.Res r = variantB(redirect.get("code"), verifier.getValue());
+        assertEquals(200, r.status(), r::toString);
+        Set<String> fields = new java.util.HashSet<>(r.json().keySet());
+        assertTrue(fields.remove("id_token"));
+        assertEquals(SEED_FIELDS, fields, "exactly the seed's token response fields, plus id_token");
+        new IDTokenValidator(new Issuer(BASE), new ClientID(publicClient.clientId()), JWSAlgorithm.RS256, jwks())
+                .validate(SignedJWT.parse(r.jsonString("id_token")), new Nonce(authn.getNonce().getValue()));
+        assertEquals(400, variantB(redirect.get("code"), verifier.getValue()).status(), "a code works once");
     }
 
     // ---------------------------------------------------------------- error rows: request format
