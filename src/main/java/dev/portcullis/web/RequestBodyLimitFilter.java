@@ -32,11 +32,34 @@ public class RequestBodyLimitFilter extends HttpFilter {
             throws IOException, ServletException {
         long max = config.maxBodyBytes();
         if (req.getContentLengthLong() > max) {
+            drain(req, res);
             reject(req, res, max);
             return;
         }
         chain.doFilter(req.getContentLengthLong() < 0 ? new Limited(req, max) : req, res);
     }
+
+    /**
+     * Reads and discards a moderately oversized body before answering, so the client — still sending — receives the
+     * 413 instead of a reset connection. Beyond {@link #DRAIN_LIMIT} the connection is simply closed after the answer.
+     */
+    private static void drain(HttpServletRequest req, HttpServletResponse res) throws IOException {
+        if (req.getContentLengthLong() > DRAIN_LIMIT) {
+            res.setHeader("Connection", "close");
+            return;
+        }
+        try (var in = req.getInputStream()) {
+            byte[] buf = new byte[16_384];
+            while (in.read(buf) >= 0) {
+                // discard
+            }
+        } catch (IOException e) {
+            res.setHeader("Connection", "close");
+        }
+    }
+
+    /** Largest oversized body still read (and discarded) so that its 413 reaches the client. */
+    static final long DRAIN_LIMIT = 2L * 1024 * 1024;
 
     static void reject(HttpServletRequest req, HttpServletResponse res, long max) throws IOException {
         res.setStatus(413);

@@ -60,7 +60,7 @@ class ServerLifecycleIT {
 
             // the browser is still signed in: the next authorization returns a code without the login page
             Http.Res again = browser.authorize(Map.of("client_id", client.clientId(), "redirect_uri",
-                    client.redirectUri(), "response_type", "code", "scope", "openid profile", "state", "after-restart"));
+                    client.redirectUri(), "response_type", "code", "scope", "openid", "state", "after-restart")); // consented
             assertEquals(302, again.status(), again::toString);
             assertTrue(again.header("Location").startsWith(client.redirectUri() + "?code="), again.header("Location"));
 
