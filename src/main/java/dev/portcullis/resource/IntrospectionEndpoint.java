@@ -64,7 +64,7 @@ public class IntrospectionEndpoint {
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     public Response introspect(String body) {
-        ProtocolParameters p = ProtocolParameters.fromBody(Requests.contentType(headers), body);
+        ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         AuthenticatedClient client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION),
                 request.getRemoteAddr());
         if (!client.client().confidential()) {

@@ -57,7 +57,7 @@ public class RevocationEndpoint {
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     public Response revoke(String body) {
-        ProtocolParameters p = ProtocolParameters.fromBody(Requests.contentType(headers), body);
+        ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         String ip = request.getRemoteAddr();
         AuthenticatedClient client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
         String token = p.require("token");

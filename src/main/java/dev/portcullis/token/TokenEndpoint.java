@@ -45,7 +45,7 @@ public class TokenEndpoint {
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     public Response token(String body) {
-        ProtocolParameters p = ProtocolParameters.fromBody(contentType(), body);
+        ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         String grantType = p.require("grant_type");
         if (!grantType.equals(AuthorizationCodeGrant.GRANT_TYPE) && !grantType.equals(RefreshTokenGrant.GRANT_TYPE)) {
             throw OAuthException.unsupportedGrantType("Supported grant types: authorization_code, refresh_token");
@@ -63,13 +63,5 @@ public class TokenEndpoint {
     @OPTIONS
     public Response preflight() {
         return Response.noContent().build();
-    }
-
-    private MediaType contentType() {
-        try {
-            return headers.getMediaType();
-        } catch (RuntimeException e) {
-            throw new OAuthException("invalid_request", "Malformed Content-Type header", 415);
-        }
     }
 }

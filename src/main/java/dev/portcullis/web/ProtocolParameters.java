@@ -61,6 +61,17 @@ public final class ProtocolParameters {
                 "Content-Type must be application/json or application/x-www-form-urlencoded", 415);
     }
 
+    /** {@link #fromBody(MediaType, String)} with the request's Content-Type; a malformed header is 415. */
+    public static ProtocolParameters fromBody(jakarta.ws.rs.core.HttpHeaders headers, String body) {
+        MediaType type;
+        try {
+            type = headers.getMediaType();
+        } catch (RuntimeException e) {
+            throw new OAuthException("invalid_request", "Malformed Content-Type header", 415);
+        }
+        return fromBody(type, body);
+    }
+
     public static ProtocolParameters fromForm(String body) {
         Map<String, String> out = new LinkedHashMap<>();
         if (body == null || body.isEmpty()) {
