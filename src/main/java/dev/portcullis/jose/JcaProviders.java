@@ -64,6 +64,19 @@ final class JcaProviders {
             return Optional.of(installed);
         }
         try {
+            return BundledAccp.load();
+        } catch (LinkageError | RuntimeException e) {
+            LOG.info(() -> "Amazon Corretto Crypto Provider not available (" + e + "); using the JDK's own provider");
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The only code that names ACCP's class, in its own class: without the jar, loading (verifying) this class fails
+     * with NoClassDefFoundError, which {@link #accp()} catches; JcaProviders itself stays loadable.
+     */
+    private static final class BundledAccp {
+        static Optional<Provider> load() {
             AmazonCorrettoCryptoProvider p = AmazonCorrettoCryptoProvider.INSTANCE;
             if (p.getLoadingError() != null) {
                 LOG.info(() -> "Amazon Corretto Crypto Provider not usable on this machine (" + p.getLoadingError()
@@ -72,9 +85,6 @@ final class JcaProviders {
             }
             p.assertHealthy();
             return Optional.of(p);
-        } catch (LinkageError | RuntimeException e) {
-            LOG.info(() -> "Amazon Corretto Crypto Provider not available (" + e + "); using the JDK's own provider");
-            return Optional.empty();
         }
     }
 

@@ -2,6 +2,7 @@ package dev.portcullis.jose;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -13,9 +14,13 @@ import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.ECDSAVerifier;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jca.JCAAware;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.security.PrivateKey;
 import java.security.Provider;
 import java.time.Clock;
@@ -65,6 +70,22 @@ class JcaProvidersTest {
             assertFalse(isAccpKey(privateKey(signer)), alg + ": JDK key");
             assertEquals(null, signer.getJCAContext().getProvider(), "no provider set: the JDK's own");
             assertSignedAndJdkVerified(keys, alg);
+        }
+    }
+
+    /** The WAR without the ACCP jar (or a server that strips it): JcaProviders still loads and picks the JDK. */
+    @Test
+    void withoutTheAccpJarTheDefaultFallsBackToTheJdk() throws Exception {
+        URL classes = JcaProviders.class.getProtectionDomain().getCodeSource().getLocation();
+        URL nimbus = JCAAware.class.getProtectionDomain().getCodeSource().getLocation();
+        try (URLClassLoader noAccp = new URLClassLoader(new URL[] {classes, nimbus},
+                ClassLoader.getPlatformClassLoader())) {
+            Class<?> c = Class.forName(JcaProviders.class.getName(), true, noAccp);
+            assertThrows(ClassNotFoundException.class, () -> noAccp.loadClass(
+                    "com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider"));
+            Method resolve = c.getDeclaredMethod("resolve", Optional.class);
+            resolve.setAccessible(true);
+            assertEquals(Optional.empty(), resolve.invoke(null, Optional.empty()));
         }
     }
 
