@@ -20,6 +20,8 @@ import dev.portcullis.config.PortcullisConfig;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
 import java.security.Provider;
 import java.text.ParseException;
 import java.time.Clock;
@@ -268,16 +270,20 @@ public class SigningKeys {
     private LoadedKey load(SigningKey row) {
         try {
             JWK jwk = JWK.parse(row.privateJwk());
+            // the private key is translated once into the provider's own key (see JcaProviders.translate); the
+            // verifiers take the JDK public key (verification is off the hot path: userinfo matches a stored hash)
             if (jwk instanceof RSAKey rsa) {
-                return new LoadedKey(row, jwk, JcaProviders.apply(new RSASSASigner(rsa), provider),
+                PrivateKey key = JcaProviders.translate(rsa.toPrivateKey(), provider);
+                return new LoadedKey(row, jwk, JcaProviders.apply(new RSASSASigner(key), provider),
                         JcaProviders.apply(new RSASSAVerifier(rsa.toRSAPublicKey()), provider));
             }
             if (jwk instanceof ECKey ec) {
-                return new LoadedKey(row, jwk, JcaProviders.apply(new ECDSASigner(ec), provider),
+                PrivateKey key = JcaProviders.translate(ec.toPrivateKey(), provider);
+                return new LoadedKey(row, jwk, JcaProviders.apply(new ECDSASigner(key, ec.getCurve()), provider),
                         JcaProviders.apply(new ECDSAVerifier(ec.toECPublicKey()), provider));
             }
             throw new IllegalStateException("Signing key " + row.kid() + " has an unsupported key type");
-        } catch (ParseException | JOSEException e) {
+        } catch (ParseException | JOSEException | GeneralSecurityException e) {
             // the message names the kid only; the exception text could quote key material
             throw new IllegalStateException("Signing key " + row.kid() + " cannot be parsed");
         }

@@ -52,7 +52,8 @@ final class BenchReport {
                 .append("- machine: ").append(run.machine()).append("\n")
                 .append("- load average before / after: ").append(run.loadBefore()).append(" / ").append(run.loadAfter()).append("\n")
                 .append("- server: Payara Micro, JVM options `").append(String.join(" ", o.serverJvmOptions()))
-                .append("`, JCA provider for JOSE: ").append(o.accp() ? "ACCP (bench.accp=true)" : "JDK").append("\n")
+                .append("`, JCA provider for JOSE: ").append(o.accp() ? "ACCP installed in the server (bench.accp=true)"
+                        : "the WAR's choice (ACCP unless -Dportcullis.jose.jca-provider=JDK; see server.log)").append("\n")
                 .append("- time to ready (JVM launch → /health/ready UP): ").append(run.readyMillis()).append(" ms; idle RSS after ready ")
                 .append(run.idleRssKib() / 1024).append(" MiB\n")
                 .append("- load generator: ").append(o.client()).append(" HTTP/1.1 client, warm-up ").append(o.warmupSeconds())
