@@ -43,6 +43,18 @@ public class User {
         this.updatedAt = createdAt;
     }
 
+    /** A row read back by {@link UserRepository#findById} (plain JDBC: the token and userinfo path). */
+    User(String userId, String username, String email, String name, String passwordHash, long createdAt,
+         long updatedAt) {
+        this.userId = userId;
+        this.username = username;
+        this.email = email;
+        this.name = name;
+        this.passwordHash = passwordHash;
+        this.createdAt = createdAt;
+        this.updatedAt = updatedAt;
+    }
+
     public String userId() {
         return userId;
     }

@@ -1,6 +1,8 @@
 package dev.portcullis.account;
 
+import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
@@ -14,11 +16,19 @@ public class UserRepository {
     @PersistenceContext(unitName = "portcullis")
     EntityManager em;
 
+    @Inject
+    Jdbc jdbc;
+
+    /** The user, read-only (plain JDBC: the token and userinfo path; changes go through {@link #findByUsername}). */
     public Optional<User> findById(String userId) {
         if (userId == null || userId.isEmpty() || userId.length() > 64) {
             return Optional.empty();
         }
-        return Optional.ofNullable(em.find(User.class, userId));
+        return jdbc.one("SELECT user_id, username, email, name, password_hash, created_at, updated_at FROM users "
+                        + "WHERE user_id = ?",
+                row -> new User(row.string("user_id"), row.string("username"), row.string("email"),
+                        row.string("name"), row.string("password_hash"), row.longValue("created_at"),
+                        row.longValue("updated_at")), userId);
     }
 
     public Optional<User> findByUsername(String username) {

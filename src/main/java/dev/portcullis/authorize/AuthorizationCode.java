@@ -79,6 +79,27 @@ public class AuthorizationCode {
         this.expiresAt = expiresAt.getEpochSecond();
     }
 
+    /** A row read back by {@link AuthorizationCodes} (plain JDBC on the token path). */
+    AuthorizationCode(String codeHash, String clientId, String userId, String redirectUri, boolean redirectUriGiven,
+                      String scope, String nonce, String codeChallenge, String codeChallengeMethod, long authTime,
+                      String sessionHash, long createdAt, long expiresAt, Long redeemedAt, String grantId) {
+        this.codeHash = codeHash;
+        this.clientId = clientId;
+        this.userId = userId;
+        this.redirectUri = redirectUri;
+        this.redirectUriGiven = redirectUriGiven;
+        this.scope = scope;
+        this.nonce = nonce;
+        this.codeChallenge = codeChallenge;
+        this.codeChallengeMethod = codeChallengeMethod;
+        this.authTime = authTime;
+        this.sessionHash = sessionHash;
+        this.createdAt = createdAt;
+        this.expiresAt = expiresAt;
+        this.redeemedAt = redeemedAt;
+        this.grantId = grantId;
+    }
+
     /** What a code is bound to; built by the authorization endpoint after sign-in and consent. */
     public record CodeRequest(String clientId, String userId, String redirectUri, boolean redirectUriGiven,
                               String scope, String nonce, String codeChallenge, String codeChallengeMethod,

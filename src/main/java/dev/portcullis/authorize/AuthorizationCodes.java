@@ -6,23 +6,25 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
+import dev.portcullis.persistence.Jdbc;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Optional;
 
 /**
  * Issue, look up and redeem authorization codes. The code value is 256 random bits handed to the browser once;
  * the database holds only its hash. Redemption is one conditional UPDATE, so of any number of concurrent
- * redemptions on any number of instances exactly one wins.
+ * redemptions on any number of instances exactly one wins. Plain JDBC: this is the token path (docs/decisions.md).
  */
 @ApplicationScoped
 public class AuthorizationCodes {
 
-    @PersistenceContext(unitName = "portcullis")
-    EntityManager em;
+    private static final String COLUMNS = "code_hash, client_id, user_id, redirect_uri, redirect_uri_given, scope, "
+            + "nonce, code_challenge, code_challenge_method, auth_time, session_hash, created_at, expires_at, "
+            + "redeemed_at, grant_id";
+
+    @Inject
+    Jdbc jdbc;
 
     @Inject
     PortcullisConfig config;
@@ -35,21 +37,29 @@ public class AuthorizationCodes {
 
     /** Stores a new code bound to {@code request} and audits it; returns the code value (never stored). */
     @Transactional
-    public String issue(AuthorizationCode.CodeRequest request, String ip) {
+    public String issue(AuthorizationCode.CodeRequest r, String ip) {
         String code = Secrets.newSecret();
-        Instant now = clock.instant();
-        em.persist(new AuthorizationCode(Secrets.hash(code), request, now, now.plus(config.codeTtl())));
-        audit.success(AuditEvent.Type.CODE_ISSUED, request.clientId(), request.userId(), ip, request.scope());
+        long now = clock.instant().getEpochSecond();
+        jdbc.update("INSERT INTO authorization_codes (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,NULL)",
+                Secrets.hash(code), r.clientId(), r.userId(), r.redirectUri(), r.redirectUriGiven(), r.scope(),
+                r.nonce(), r.codeChallenge(), r.codeChallenge() == null ? null : r.codeChallengeMethod(),
+                r.authTime().getEpochSecond(), r.sessionHash(), now, now + config.codeTtl().toSeconds());
+        audit.success(AuditEvent.Type.CODE_ISSUED, r.clientId(), r.userId(), ip, r.scope());
         return code;
     }
 
     /** The code's row, whatever its state (expired, redeemed), or empty when the value is unknown. */
-    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<AuthorizationCode> find(String code) {
         if (code == null || code.isEmpty() || code.length() > 256) {
             return Optional.empty();
         }
-        return Optional.ofNullable(em.find(AuthorizationCode.class, Secrets.hash(code)));
+        return jdbc.one("SELECT " + COLUMNS + " FROM authorization_codes WHERE code_hash = ?",
+                row -> new AuthorizationCode(row.string("code_hash"), row.string("client_id"), row.string("user_id"),
+                        row.string("redirect_uri"), row.bool("redirect_uri_given"), row.string("scope"),
+                        row.string("nonce"), row.string("code_challenge"), row.string("code_challenge_method"),
+                        row.longValue("auth_time"), row.string("session_hash"), row.longValue("created_at"),
+                        row.longValue("expires_at"), row.nullableLong("redeemed_at"), row.string("grant_id")),
+                Secrets.hash(code));
     }
 
     /**
@@ -57,22 +67,17 @@ public class AuthorizationCodes {
      * is still unused and unexpired. Returns true for exactly one caller. Joins the caller's transaction, so the
      * tokens of the grant commit together with the redemption.
      */
-    @Transactional(Transactional.TxType.MANDATORY)
     public boolean markRedeemed(AuthorizationCode code, String grantId) {
+        jdbc.requireTransaction();
         long now = clock.instant().getEpochSecond();
-        return em.createQuery("UPDATE AuthorizationCode c SET c.redeemedAt = :now, c.grantId = :grant "
-                        + "WHERE c.codeHash = :hash AND c.redeemedAt IS NULL AND c.expiresAt > :now")
-                .setParameter("now", now)
-                .setParameter("grant", grantId)
-                .setParameter("hash", code.codeHash())
-                .executeUpdate() == 1;
+        return jdbc.update("UPDATE authorization_codes SET redeemed_at = ?, grant_id = ? "
+                + "WHERE code_hash = ? AND redeemed_at IS NULL AND expires_at > ?",
+                now, grantId, code.codeHash(), now) == 1;
     }
 
     /** Deletes codes that expired more than a day ago (redeemed ones are kept that long to detect replays). */
-    @Transactional
     public int purgeExpired() {
-        long cutoff = clock.instant().getEpochSecond() - 86_400;
-        return em.createQuery("DELETE FROM AuthorizationCode c WHERE c.expiresAt < :cutoff")
-                .setParameter("cutoff", cutoff).executeUpdate();
+        return jdbc.update("DELETE FROM authorization_codes WHERE expires_at < ?",
+                clock.instant().getEpochSecond() - 86_400);
     }
 }

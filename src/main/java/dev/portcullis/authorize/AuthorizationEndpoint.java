@@ -7,7 +7,7 @@ import dev.portcullis.session.SsoSession;
 import dev.portcullis.session.SsoSessions;
 import dev.portcullis.web.OAuthException;
 import dev.portcullis.web.ProtocolParameters;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
@@ -32,7 +32,7 @@ import java.util.logging.Logger;
  * a client get an HTML error page (400). Redirects are 302 after GET and 303 after POST.
  */
 @Path("authorize")
-@RequestScoped
+@ApplicationScoped // one instance: no per-request bean creation or field injection
 public class AuthorizationEndpoint {
 
     private static final Logger LOG = Logger.getLogger(AuthorizationEndpoint.class.getName());
@@ -49,21 +49,18 @@ public class AuthorizationEndpoint {
     @Inject
     PortcullisConfig config;
 
-    @Context
-    HttpServletRequest request;
-
     @GET
-    public Response get(@Context UriInfo uri) {
-        return handle(() -> ProtocolParameters.of(uri.getQueryParameters()), 302);
+    public Response get(@Context UriInfo uri, @Context HttpServletRequest request) {
+        return handle(() -> ProtocolParameters.of(uri.getQueryParameters()), 302, request);
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Response post(MultivaluedMap<String, String> form) {
-        return handle(() -> ProtocolParameters.of(form), 303);
+    public Response post(MultivaluedMap<String, String> form, @Context HttpServletRequest request) {
+        return handle(() -> ProtocolParameters.of(form), 303, request);
     }
 
-    private Response handle(Supplier<ProtocolParameters> parse, int redirectStatus) {
+    private Response handle(Supplier<ProtocolParameters> parse, int redirectStatus, HttpServletRequest request) {
         ProtocolParameters params;
         try {
             params = parse.get();

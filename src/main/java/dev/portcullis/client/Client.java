@@ -66,6 +66,21 @@ public class Client {
         this.updatedAt = createdAt;
     }
 
+    /** A row read back by {@link ClientRepository#find} (plain JDBC: the token and authorization path). */
+    Client(String clientId, String name, boolean confidential, String secretHash, List<String> redirectUris,
+           List<String> postLogoutRedirectUris, String scopes, boolean skipConsent, long createdAt, long updatedAt) {
+        this.clientId = clientId;
+        this.name = name;
+        this.confidential = confidential;
+        this.secretHash = secretHash;
+        this.redirectUris = redirectUris;
+        this.postLogoutRedirectUris = postLogoutRedirectUris;
+        this.scopes = scopes;
+        this.skipConsent = skipConsent;
+        this.createdAt = createdAt;
+        this.updatedAt = updatedAt;
+    }
+
     public String clientId() {
         return clientId;
     }

@@ -72,7 +72,7 @@ public class ClientService {
 
     /** Issues a new secret for a confidential client; the old one stops working at once. */
     public Optional<String> rotateSecret(String clientId) {
-        Client client = clients.find(clientId).orElse(null);
+        Client client = clients.findForChange(clientId).orElse(null);
         if (client == null) {
             return Optional.empty();
         }
@@ -86,7 +86,7 @@ public class ClientService {
 
     /** Deletes the client; its codes, grants and tokens go with it (ON DELETE CASCADE), so they stop working. */
     public boolean delete(String clientId) {
-        Optional<Client> client = clients.find(clientId);
+        Optional<Client> client = clients.findForChange(clientId);
         client.ifPresent(clients::remove);
         return client.isPresent();
     }

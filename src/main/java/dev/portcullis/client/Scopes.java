@@ -1,6 +1,5 @@
 package dev.portcullis.client;
 
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -44,7 +43,21 @@ public final class Scopes {
         if (scope == null || scope.isBlank()) {
             return new LinkedHashSet<>();
         }
-        return Arrays.stream(scope.trim().split(" +")).collect(Collectors.toCollection(LinkedHashSet::new));
+        // a plain scan, not split(" +"): this runs several times per token request, and a regex split compiles
+        // its pattern on every call
+        String s = scope.trim();
+        Set<String> names = new LinkedHashSet<>();
+        int start = -1;
+        for (int i = 0; i <= s.length(); i++) {
+            boolean space = i == s.length() || s.charAt(i) == ' ';
+            if (space && start >= 0) {
+                names.add(s.substring(start, i));
+                start = -1;
+            } else if (!space && start < 0) {
+                start = i;
+            }
+        }
+        return names;
     }
 
     /** A scope set as a string in catalogue order (unknown names last, in their order). */

@@ -18,6 +18,11 @@ public class UriListConverter implements AttributeConverter<List<String>, String
 
     @Override
     public List<String> convertToEntityAttribute(String column) {
+        return parse(column);
+    }
+
+    /** The column's list (also for rows read with plain JDBC). */
+    static List<String> parse(String column) {
         return column == null || column.isEmpty() ? List.of() : List.of(column.split("\n"));
     }
 }

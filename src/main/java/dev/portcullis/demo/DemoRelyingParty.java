@@ -1,5 +1,6 @@
 package dev.portcullis.demo;
 
+import dev.portcullis.web.JsonSupport;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
@@ -13,7 +14,6 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
@@ -95,7 +95,7 @@ public class DemoRelyingParty {
         if (!confidential) {
             authorize.append("&code_challenge=").append(Secrets.hash(verifier)).append("&code_challenge_method=S256");
         }
-        JsonObject tx = Json.createObjectBuilder().add("confidential", confidential).add("state", state)
+        JsonObject tx = JsonSupport.JSON.createObjectBuilder().add("confidential", confidential).add("state", state)
                 .add("nonce", nonce).add("verifier", verifier).add("secret", secret == null ? "" : secret.trim()).build();
         return Response.seeOther(URI.create(authorize.toString()))
                 .header("Set-Cookie", cookie(Base64.getUrlEncoder().withoutPadding()
@@ -135,7 +135,7 @@ public class DemoRelyingParty {
     /** The client's back-channel part: token request, ID token check, API call; the page's HTML. */
     private String exchange(String code, String clientId, boolean confidential, JsonObject tx) {
         // the seed's token request, variant A or B, as a JSON body
-        var body = Json.createObjectBuilder().add("client_id", clientId).add("code", code)
+        var body = JsonSupport.JSON.createObjectBuilder().add("client_id", clientId).add("code", code)
                 .add("grant_type", "authorization_code").add("redirect_uri", config.endpoint(DemoSeed.CALLBACK));
         body = confidential ? body.add("client_secret", tx.getString("secret")) : body.add("code_verifier", tx.getString("verifier"));
         HttpResponse<String> token = send(HttpRequest.newBuilder(URI.create(config.endpoint("/oauth/token")))
@@ -222,7 +222,7 @@ public class DemoRelyingParty {
     }
 
     private static JsonObject parse(String json) {
-        try (JsonReader r = Json.createReader(new StringReader(json))) {
+        try (JsonReader r = JsonSupport.JSON.createReader(new StringReader(json))) {
             return r.readObject();
         } catch (RuntimeException e) {
             return null;
@@ -251,7 +251,7 @@ public class DemoRelyingParty {
             return "<pre>" + esc(json) + "</pre>";
         }
         StringWriter out = new StringWriter();
-        try (JsonWriter w = Json.createWriterFactory(Map.of(JsonGenerator.PRETTY_PRINTING, true)).createWriter(out)) {
+        try (JsonWriter w = JsonSupport.JSON.createWriterFactory(Map.of(JsonGenerator.PRETTY_PRINTING, true)).createWriter(out)) {
             w.writeObject(o);
         }
         return "<pre>" + esc(out.toString().trim()) + "</pre>";

@@ -1,5 +1,6 @@
 package dev.portcullis.resource;
 
+import dev.portcullis.web.JsonSupport;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
@@ -12,7 +13,6 @@ import dev.portcullis.web.OAuthException;
 import dev.portcullis.web.ProtocolParameters;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.POST;
@@ -76,7 +76,7 @@ public class IntrospectionEndpoint {
                 .filter(f -> f.clientId().equals(client.clientId()))
                 .flatMap(f -> describe(f, token));
         String json = active.map(b -> b.build().toString())
-                .orElse(Json.createObjectBuilder().add("active", false).build().toString());
+                .orElse(JsonSupport.JSON.createObjectBuilder().add("active", false).build().toString());
         return Requests.noStoreJson(200, json);
     }
 
@@ -98,7 +98,7 @@ public class IntrospectionEndpoint {
     }
 
     private JsonObjectBuilder common(User user, String clientId, String scope, Instant exp, Instant iat) {
-        return Json.createObjectBuilder()
+        return JsonSupport.JSON.createObjectBuilder()
                 .add("active", true)
                 .add("scope", scope)
                 .add("client_id", clientId)

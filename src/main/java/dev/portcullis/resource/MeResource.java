@@ -1,5 +1,6 @@
 package dev.portcullis.resource;
 
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.audit.AuditEvent;
@@ -9,7 +10,6 @@ import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.web.ErrorBody;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.http.HttpServletRequest;
@@ -49,7 +49,7 @@ public class MeResource {
     @Delegable(scopes = Scopes.READ_USER)
     public Response me() {
         User user = user(DelegationFilter.accessToken(request));
-        JsonObjectBuilder b = Json.createObjectBuilder().add("sub", user.userId()).add("username", user.username());
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("sub", user.userId()).add("username", user.username());
         if (user.name() != null) {
             b.add("name", user.name());
         }
@@ -65,12 +65,12 @@ public class MeResource {
     @Delegable(scopes = Scopes.READ_USER)
     public Response list() {
         VerifiedAccessToken token = DelegationFilter.accessToken(request);
-        JsonArrayBuilder items = Json.createArrayBuilder();
+        JsonArrayBuilder items = JsonSupport.JSON.createArrayBuilder();
         for (UserAuthorizations.Authorization a : authorizations.list(token.subject())) {
-            items.add(Json.createObjectBuilder().add("client_id", a.clientId()).add("client_name", a.clientName())
+            items.add(JsonSupport.JSON.createObjectBuilder().add("client_id", a.clientId()).add("client_name", a.clientName())
                     .add("scope", a.scope()).add("granted_at", a.grantedAt().getEpochSecond()));
         }
-        return json(Json.createObjectBuilder().add("authorizations", items).build().toString());
+        return json(JsonSupport.JSON.createObjectBuilder().add("authorizations", items).build().toString());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.portcullis.resource;
 
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Scopes;
@@ -7,9 +8,8 @@ import dev.portcullis.token.AccessTokenVerifier;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.web.OAuthException;
 import dev.portcullis.web.ProtocolParameters;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -31,7 +31,7 @@ import java.util.Optional;
  * form body; both at once, or in the query string, is invalid_request (RFC 6750 2). Errors per RFC 6750 3.
  */
 @Path("userinfo")
-@RequestScoped
+@ApplicationScoped // one instance: no per-request bean creation or field injection
 public class UserInfoEndpoint {
 
     @Inject
@@ -40,21 +40,15 @@ public class UserInfoEndpoint {
     @Inject
     UserRepository users;
 
-    @Context
-    HttpHeaders headers;
-
-    @Context
-    UriInfo uriInfo;
-
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    public Response get() {
-        return answer(tokenFrom(Optional.empty()));
+    public Response get(@Context HttpHeaders headers, @Context UriInfo uriInfo) {
+        return answer(tokenFrom(headers, uriInfo, Optional.empty()));
     }
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
-    public Response post(String body) {
+    public Response post(@Context HttpHeaders headers, @Context UriInfo uriInfo, String body) {
         Optional<String> formToken = Optional.empty();
         if (body != null && !body.isEmpty()) {
             MediaType type = headers.getMediaType();
@@ -64,10 +58,10 @@ public class UserInfoEndpoint {
             }
             formToken = ProtocolParameters.fromForm(body).get("access_token");
         }
-        return answer(tokenFrom(formToken));
+        return answer(tokenFrom(headers, uriInfo, formToken));
     }
 
-    private String tokenFrom(Optional<String> formToken) {
+    private static String tokenFrom(HttpHeaders headers, UriInfo uriInfo, Optional<String> formToken) {
         if (uriInfo.getQueryParameters().containsKey("access_token")) {
             throw OAuthException.invalidRequest("Send the access token in the Authorization header, not in the URL");
         }
@@ -85,7 +79,7 @@ public class UserInfoEndpoint {
             throw BearerToken.insufficientScope(Scopes.OPENID);
         }
         User user = users.findById(t.subject()).orElseThrow(BearerToken::invalid); // user deleted meanwhile
-        JsonObjectBuilder claims = Json.createObjectBuilder().add("sub", user.userId());
+        JsonObjectBuilder claims = JsonSupport.JSON.createObjectBuilder().add("sub", user.userId());
         if (t.scopes().contains(Scopes.PROFILE)) {
             claims.add("preferred_username", user.username());
             if (user.name() != null) {

@@ -43,6 +43,24 @@ public class SsoSession {
         this.expiresAt = expiresAt.getEpochSecond();
     }
 
+    /** A row read back by {@link SsoSessions}. */
+    SsoSession(String sessionHash, String userId, long authTime, long createdAt, long lastSeenAt, long expiresAt) {
+        this.sessionHash = sessionHash;
+        this.userId = userId;
+        this.authTime = authTime;
+        this.createdAt = createdAt;
+        this.lastSeenAt = lastSeenAt;
+        this.expiresAt = expiresAt;
+    }
+
+    long lastSeenAt() {
+        return lastSeenAt;
+    }
+
+    long expiresAt() {
+        return expiresAt;
+    }
+
     public String sessionHash() {
         return sessionHash;
     }

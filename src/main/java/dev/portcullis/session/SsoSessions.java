@@ -4,9 +4,7 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
+import dev.portcullis.persistence.Jdbc;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -14,12 +12,13 @@ import java.util.Optional;
 /**
  * Server-side SSO sessions in the database, so any instance can read them and a restart keeps users signed in.
  * Lifetime: {@code portcullis.session.idle-ttl} since last use, at most {@code portcullis.session.max-ttl} in all.
+ * Plain JDBC (every authorization request reads one), each operation a single statement.
  */
 @ApplicationScoped
 public class SsoSessions {
 
-    @PersistenceContext(unitName = "portcullis")
-    EntityManager em;
+    @Inject
+    Jdbc jdbc;
 
     @Inject
     PortcullisConfig config;
@@ -31,49 +30,55 @@ public class SsoSessions {
     public record Started(String cookieValue, SsoSession session) {
     }
 
-    @Transactional
     public Started start(String userId) {
         String id = Secrets.newSecret();
         Instant now = clock.instant();
         SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now.plus(config.sessionMaxTtl()));
-        em.persist(s);
+        jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at) "
+                + "VALUES (?,?,?,?,?,?)", s.sessionHash(), userId, now.getEpochSecond(), now.getEpochSecond(),
+                s.lastSeenAt(), s.expiresAt());
         return new Started(id, s);
     }
 
-    /** The live session named by a cookie value; expired sessions are deleted when met. */
-    @Transactional
+    /**
+     * The live session named by a cookie value. An expired session is deleted when met; a live one's last use is
+     * written at most once a minute ({@link SsoSession#touch}), so most requests only read.
+     */
     public Optional<SsoSession> findLive(String cookieValue) {
         if (cookieValue == null || cookieValue.length() != 43) {
             return Optional.empty();
         }
-        SsoSession s = em.find(SsoSession.class, Secrets.hash(cookieValue));
+        String hash = Secrets.hash(cookieValue);
+        SsoSession s = jdbc.one("SELECT session_hash, user_id, auth_time, created_at, last_seen_at, expires_at "
+                        + "FROM sso_sessions WHERE session_hash = ?",
+                row -> new SsoSession(row.string("session_hash"), row.string("user_id"), row.longValue("auth_time"),
+                        row.longValue("created_at"), row.longValue("last_seen_at"), row.longValue("expires_at")),
+                hash).orElse(null);
         if (s == null) {
             return Optional.empty();
         }
         Instant now = clock.instant();
         if (!s.isLive(now, config.sessionIdleTtl())) {
-            em.remove(s);
+            jdbc.update("DELETE FROM sso_sessions WHERE session_hash = ?", hash);
             return Optional.empty();
         }
-        s.touch(now);
+        if (s.touch(now)) {
+            jdbc.update("UPDATE sso_sessions SET last_seen_at = ? WHERE session_hash = ? AND last_seen_at < ?",
+                    s.lastSeenAt(), hash, s.lastSeenAt());
+        }
         return Optional.of(s);
     }
 
-    @Transactional
     public void end(String cookieValue) {
         if (cookieValue != null && cookieValue.length() == 43) {
-            em.createQuery("DELETE FROM SsoSession s WHERE s.sessionHash = :h")
-                    .setParameter("h", Secrets.hash(cookieValue)).executeUpdate();
+            jdbc.update("DELETE FROM sso_sessions WHERE session_hash = ?", Secrets.hash(cookieValue));
         }
     }
 
     /** Deletes sessions past their absolute end or idle for longer than the idle timeout. */
-    @Transactional
     public int purgeExpired() {
         long now = clock.instant().getEpochSecond();
-        return em.createQuery("DELETE FROM SsoSession s WHERE s.expiresAt <= :now OR s.lastSeenAt <= :idle")
-                .setParameter("now", now)
-                .setParameter("idle", now - config.sessionIdleTtl().getSeconds())
-                .executeUpdate();
+        return jdbc.update("DELETE FROM sso_sessions WHERE expires_at <= ? OR last_seen_at <= ?",
+                now, now - config.sessionIdleTtl().getSeconds());
     }
 }

@@ -49,6 +49,23 @@ public class AccessTokenRecord {
         this.expiresAt = expiresAt.getEpochSecond();
     }
 
+    /** A row read back by {@link TokenGrants}. */
+    AccessTokenRecord(String jti, String grantId, String scope, long createdAt, long expiresAt, Long revokedAt,
+                      String tokenHash) {
+        this.jti = jti;
+        this.grantId = grantId;
+        this.scope = scope;
+        this.createdAt = createdAt;
+        this.expiresAt = expiresAt;
+        this.revokedAt = revokedAt;
+        this.tokenHash = tokenHash;
+    }
+
+    /** The stored SHA-256 of the token (null for tokens recorded before V2). */
+    String tokenHash() {
+        return tokenHash;
+    }
+
     public String jti() {
         return jti;
     }

@@ -43,6 +43,16 @@ public class RefreshToken {
         this.expiresAt = expiresAt.getEpochSecond();
     }
 
+    /** A row read back by {@link TokenGrants}. */
+    RefreshToken(String tokenHash, String grantId, String scope, long createdAt, long expiresAt, Long usedAt) {
+        this.tokenHash = tokenHash;
+        this.grantId = grantId;
+        this.scope = scope;
+        this.createdAt = createdAt;
+        this.expiresAt = expiresAt;
+        this.usedAt = usedAt;
+    }
+
     public String tokenHash() {
         return tokenHash;
     }

@@ -3,7 +3,7 @@ package dev.portcullis.token;
 import dev.portcullis.web.CrossOrigin;
 import dev.portcullis.web.OAuthException;
 import dev.portcullis.web.ProtocolParameters;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.OPTIONS;
@@ -23,7 +23,7 @@ import jakarta.ws.rs.core.Response;
  * No {@code @Consumes}: every content type reaches this method so the error is ours, in the RFC's JSON shape.
  */
 @Path("token")
-@RequestScoped
+@ApplicationScoped // one instance: no per-request bean creation or field injection on the hottest endpoint
 @CrossOrigin
 public class TokenEndpoint {
 
@@ -36,15 +36,9 @@ public class TokenEndpoint {
     @Inject
     RefreshTokenGrant refreshTokenGrant;
 
-    @Context
-    HttpHeaders headers;
-
-    @Context
-    HttpServletRequest request;
-
     @POST
     @Produces(MediaType.APPLICATION_JSON)
-    public Response token(String body) {
+    public Response token(@Context HttpHeaders headers, @Context HttpServletRequest request, String body) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         String grantType = p.require("grant_type");
         if (!grantType.equals(AuthorizationCodeGrant.GRANT_TYPE) && !grantType.equals(RefreshTokenGrant.GRANT_TYPE)) {

@@ -47,6 +47,18 @@ public class TokenGrant {
         this.createdAt = now.getEpochSecond();
     }
 
+    /** A row read back by {@link TokenGrants}. */
+    TokenGrant(String grantId, String clientId, String userId, String scope, long authTime, long createdAt,
+               Long revokedAt) {
+        this.grantId = grantId;
+        this.clientId = clientId;
+        this.userId = userId;
+        this.scope = scope;
+        this.authTime = authTime;
+        this.createdAt = createdAt;
+        this.revokedAt = revokedAt;
+    }
+
     public String grantId() {
         return grantId;
     }

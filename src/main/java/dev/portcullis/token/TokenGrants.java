@@ -3,12 +3,10 @@ package dev.portcullis.token;
 import dev.portcullis.crypto.Secrets;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
+import dev.portcullis.persistence.Jdbc;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,13 +14,14 @@ import java.util.Optional;
  * The two race-deciding steps are single conditional UPDATEs ({@link #markRefreshTokenUsed}, and
  * {@code AuthorizationCodes.markRedeemed}), so exactly one of any number of concurrent requests on any number of
  * instances wins. Revocation is its own transaction, so it commits even when the request that detected the attack
- * fails.
+ * fails. Plain JDBC, on the enlisted connection of the caller's transaction: this is the token path
+ * (docs/decisions.md).
  */
 @ApplicationScoped
 public class TokenGrants {
 
-    @PersistenceContext(unitName = "portcullis")
-    EntityManager em;
+    @Inject
+    Jdbc jdbc;
 
     @Inject
     Clock clock;
@@ -35,24 +34,29 @@ public class TokenGrants {
         }
     }
 
-    @Transactional(Transactional.TxType.MANDATORY)
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime) {
+        jdbc.requireTransaction();
         TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant());
-        em.persist(g);
-        em.flush(); // no JPA relationship orders the inserts: the grant row must exist before its tokens' rows
+        jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at) "
+                + "VALUES (?,?,?,?,?,?,NULL)", grantId, clientId, userId, scope, authTime.getEpochSecond(),
+                g.createdAt().getEpochSecond());
         return g;
     }
 
-    @Transactional(Transactional.TxType.MANDATORY)
-    void recordAccessToken(AccessTokenRecord record) {
-        em.persist(record);
+    void recordAccessToken(AccessTokenRecord r) {
+        jdbc.requireTransaction();
+        jdbc.update("INSERT INTO access_tokens (jti, grant_id, scope, created_at, expires_at, revoked_at, token_hash) "
+                + "VALUES (?,?,?,?,?,NULL,?)", r.jti(), r.grantId(), r.scope(), r.createdAt().getEpochSecond(),
+                r.expiresAt().getEpochSecond(), r.tokenHash());
     }
 
     /** Stores a new refresh token of {@code grant}; returns its value (only the hash is stored). */
-    @Transactional(Transactional.TxType.MANDATORY)
     String newRefreshToken(TokenGrant grant, Instant now, Instant expiresAt) {
+        jdbc.requireTransaction();
         String value = Secrets.newSecret();
-        em.persist(new RefreshToken(Secrets.hash(value), grant.grantId(), grant.scope(), now, expiresAt));
+        jdbc.update("INSERT INTO refresh_tokens (token_hash, grant_id, scope, created_at, expires_at, used_at) "
+                + "VALUES (?,?,?,?,?,NULL)", Secrets.hash(value), grant.grantId(), grant.scope(),
+                now.getEpochSecond(), expiresAt.getEpochSecond());
         return value;
     }
 
@@ -60,37 +64,50 @@ public class TokenGrants {
      * The single atomic step of rotation: marks the refresh token used if and only if nobody has yet. Returns true
      * for exactly one caller; joins the caller's transaction so the new tokens commit with it.
      */
-    @Transactional(Transactional.TxType.MANDATORY)
     boolean markRefreshTokenUsed(RefreshToken token) {
-        return em.createQuery("UPDATE RefreshToken r SET r.usedAt = :now WHERE r.tokenHash = :hash AND r.usedAt IS NULL")
-                .setParameter("now", clock.instant().getEpochSecond())
-                .setParameter("hash", token.tokenHash())
-                .executeUpdate() == 1;
+        jdbc.requireTransaction();
+        return jdbc.update("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
+                clock.instant().getEpochSecond(), token.tokenHash()) == 1;
     }
 
-    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<RefreshToken> findRefreshToken(String value) {
         if (value == null || value.isEmpty() || value.length() > 256) {
             return Optional.empty();
         }
-        return Optional.ofNullable(em.find(RefreshToken.class, Secrets.hash(value)));
+        return jdbc.one("SELECT token_hash, grant_id, scope, created_at, expires_at, used_at FROM refresh_tokens "
+                        + "WHERE token_hash = ?",
+                row -> new RefreshToken(row.string("token_hash"), row.string("grant_id"), row.string("scope"),
+                        row.longValue("created_at"), row.longValue("expires_at"), row.nullableLong("used_at")),
+                Secrets.hash(value));
     }
 
-    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<TokenGrant> findGrant(String grantId) {
-        return grantId == null ? Optional.empty() : Optional.ofNullable(em.find(TokenGrant.class, grantId));
+        if (grantId == null) {
+            return Optional.empty();
+        }
+        return jdbc.one("SELECT grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at "
+                + "FROM token_grants WHERE grant_id = ?", TokenGrants::grant, grantId);
     }
 
     /** An access token's record and its grant, by jti, in one query (for validation and introspection). */
-    @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<AccessTokenStatus> accessTokenStatus(String jti) {
         if (jti == null || jti.isEmpty() || jti.length() > 64) {
             return Optional.empty();
         }
-        List<Object[]> rows = em.createQuery("SELECT a, g FROM AccessTokenRecord a, TokenGrant g "
-                        + "WHERE a.jti = :jti AND g.grantId = a.grantId", Object[].class)
-                .setParameter("jti", jti).getResultList();
-        return rows.stream().findFirst().map(r -> new AccessTokenStatus((AccessTokenRecord) r[0], (TokenGrant) r[1]));
+        return jdbc.one("SELECT a.jti, a.grant_id, a.scope AS a_scope, a.created_at AS a_created_at, a.expires_at, "
+                        + "a.revoked_at AS a_revoked_at, a.token_hash, g.client_id, g.user_id, g.scope, g.auth_time, "
+                        + "g.created_at, g.revoked_at FROM access_tokens a JOIN token_grants g "
+                        + "ON g.grant_id = a.grant_id WHERE a.jti = ?",
+                row -> new AccessTokenStatus(new AccessTokenRecord(row.string("jti"), row.string("grant_id"),
+                        row.string("a_scope"), row.longValue("a_created_at"), row.longValue("expires_at"),
+                        row.nullableLong("a_revoked_at"), row.string("token_hash")), grant(row)),
+                jti);
+    }
+
+    private static TokenGrant grant(Jdbc.Row row) throws java.sql.SQLException {
+        return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
+                row.string("scope"), row.longValue("auth_time"), row.longValue("created_at"),
+                row.nullableLong("revoked_at"));
     }
 
     /**
@@ -99,9 +116,8 @@ public class TokenGrants {
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public boolean revokeAccessToken(String jti) {
-        return em.createQuery("UPDATE AccessTokenRecord a SET a.revokedAt = :now WHERE a.jti = :jti AND a.revokedAt IS NULL")
-                .setParameter("now", clock.instant().getEpochSecond()).setParameter("jti", jti)
-                .executeUpdate() == 1;
+        return jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL",
+                clock.instant().getEpochSecond(), jti) == 1;
     }
 
     /**
@@ -111,10 +127,9 @@ public class TokenGrants {
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public boolean revokeGrant(String grantId) {
         long now = clock.instant().getEpochSecond();
-        int grants = em.createQuery("UPDATE TokenGrant g SET g.revokedAt = :now WHERE g.grantId = :id AND g.revokedAt IS NULL")
-                .setParameter("now", now).setParameter("id", grantId).executeUpdate();
-        em.createQuery("UPDATE AccessTokenRecord a SET a.revokedAt = :now WHERE a.grantId = :id AND a.revokedAt IS NULL")
-                .setParameter("now", now).setParameter("id", grantId).executeUpdate();
+        int grants = jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL",
+                now, grantId);
+        jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL", now, grantId);
         return grants == 1;
     }
 }

@@ -3,7 +3,7 @@ package dev.portcullis.web;
 import jakarta.json.spi.JsonProvider;
 
 /**
- * The one JSON-P provider of the application. {@code jakarta.json.JsonSupport.JSON.createX()} looks the provider up through the
+ * The one JSON-P provider of the application. {@code jakarta.json.Json.createX()} looks the provider up through the
  * service loader on every call — a jar scan that cost about 9 % of the server's CPU on the token path — so
  * everything builds and parses JSON through this instance, looked up once.
  */

@@ -1,0 +1,157 @@
+package dev.portcullis.persistence;
+
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Plain JDBC for the hot path: authorization codes, token families, SSO sessions and audit writes (see
+ * docs/decisions.md, "JDBC on the token path"). Statements run on the application's datasource, so inside a JTA
+ * transaction ({@code @Transactional}) they use the transaction's enlisted connection and commit or roll back with
+ * it, together with any JPA work; outside one they auto-commit. Every statement is a {@link PreparedStatement} with
+ * bound parameters (never concatenated values). Errors surface as {@link PersistenceFailure}, which the web layer
+ * maps like any other database failure.
+ */
+@ApplicationScoped
+public class Jdbc {
+
+    /** Maps the current row of a result set. */
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        T map(Row row) throws SQLException;
+    }
+
+    /** A result-set row with typed, null-aware getters. */
+    public static final class Row {
+        private final ResultSet rs;
+
+        Row(ResultSet rs) {
+            this.rs = rs;
+        }
+
+        public String string(String column) throws SQLException {
+            return rs.getString(column);
+        }
+
+        public long longValue(String column) throws SQLException {
+            return rs.getLong(column);
+        }
+
+        public Long nullableLong(String column) throws SQLException {
+            long v = rs.getLong(column);
+            return rs.wasNull() ? null : v;
+        }
+
+        public boolean bool(String column) throws SQLException {
+            return rs.getBoolean(column);
+        }
+    }
+
+    /** A database error on the JDBC path (unchecked, like JPA's PersistenceException). */
+    public static final class PersistenceFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        PersistenceFailure(String sql, SQLException cause) {
+            super("Database statement failed (" + cause.getSQLState() + "): " + firstWords(sql), cause);
+        }
+
+        private static String firstWords(String sql) {
+            return sql.length() <= 40 ? sql : sql.substring(0, 40) + "...";
+        }
+    }
+
+    @Resource(lookup = "java:app/jdbc/portcullis")
+    DataSource dataSource;
+
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    TransactionSynchronizationRegistry transactions;
+
+    private volatile String nextAuditIdSql;
+
+    /**
+     * Guards a statement that must commit together with the caller's JTA transaction (the single-use UPDATE and the
+     * inserts of a token family). A direct registry call: {@code @Transactional(MANDATORY)} would cost an interceptor
+     * per statement on the token path.
+     */
+    public void requireTransaction() {
+        if (transactions.getTransactionKey() == null) {
+            throw new IllegalStateException("This statement must run inside the caller's transaction");
+        }
+    }
+
+    /** The single row a query returns, or empty; more than one row is a programming error. */
+    public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = prepare(c, sql, params);
+             ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                return Optional.empty();
+            }
+            T value = mapper.map(new Row(rs));
+            if (rs.next()) {
+                throw new IllegalStateException("More than one row: " + sql);
+            }
+            return Optional.of(value);
+        } catch (SQLException e) {
+            throw new PersistenceFailure(sql, e);
+        }
+    }
+
+    /** Runs an INSERT, UPDATE or DELETE; returns the number of rows it changed. */
+    public int update(String sql, Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = prepare(c, sql, params)) {
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new PersistenceFailure(sql, e);
+        }
+    }
+
+    /**
+     * The SQL expression that draws the next audit event id from {@code audit_event_seq}: H2 speaks the standard's
+     * {@code NEXT VALUE FOR}, PostgreSQL only {@code nextval()}. Decided once, from the driver's product name.
+     */
+    public String nextAuditId() {
+        String sql = nextAuditIdSql;
+        if (sql == null) {
+            try (Connection c = dataSource.getConnection()) {
+                boolean postgres = c.getMetaData().getDatabaseProductName().toLowerCase().contains("postgres");
+                sql = postgres ? "nextval('audit_event_seq')" : "NEXT VALUE FOR audit_event_seq";
+            } catch (SQLException e) {
+                throw new PersistenceFailure("metadata", e);
+            }
+            nextAuditIdSql = sql;
+        }
+        return sql;
+    }
+
+    private static PreparedStatement prepare(Connection c, String sql, Object[] params) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        try {
+            for (int i = 0; i < params.length; i++) {
+                Object p = params[i];
+                if (p == null) {
+                    ps.setObject(i + 1, null); // untyped: PostgreSQL infers the column type
+                } else if (p instanceof String s) {
+                    ps.setString(i + 1, s);
+                } else if (p instanceof Long l) {
+                    ps.setLong(i + 1, l);
+                } else if (p instanceof Integer n) {
+                    ps.setInt(i + 1, n);
+                } else if (p instanceof Boolean b) {
+                    ps.setBoolean(i + 1, b);
+                } else {
+                    throw new IllegalArgumentException("Unsupported parameter type " + p.getClass().getName());
+                }
+            }
+            return ps;
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+    }
+}
