@@ -34,9 +34,7 @@ import org.flywaydb.core.api.output.MigrateResult;
         maxPoolSize = 32,
         properties = {"fish.payara.is-connection-validation-required=true",
                       "fish.payara.connection-validation-method=meta-data",
-                      "fish.payara.fail-all-connections=true",
-                      // the token path prepares the same dozen statements over and over: keep them per connection
-                      "fish.payara.statement-cache-size=64"})
+                      "fish.payara.fail-all-connections=true"})
 @Startup
 @Singleton
 @TransactionManagement(TransactionManagementType.BEAN)

@@ -85,7 +85,7 @@ final class BenchServer implements AutoCloseable {
             cmd.addAll(List.of("-jar", o.payaraMicroJar().toAbsolutePath().toString()));
         }
         cmd.addAll(List.of("--deploy", o.war().toAbsolutePath().toString(), "--contextroot", "/",
-                "--port", Integer.toString(port), "--nocluster",
+                "--port", Integer.toString(port), "--nocluster", "--disablephonehome",
                 "--rootdir", runDir.resolve("payara-root").toString()));
         if (Files.isRegularFile(o.postBootCommands())) {
             cmd.addAll(List.of("--postbootcommandfile", o.postBootCommands().toAbsolutePath().toString()));
