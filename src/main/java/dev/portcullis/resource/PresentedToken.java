@@ -63,7 +63,6 @@ public class PresentedToken {
     }
 
     private Optional<Found> refresh(String value) {
-        return grants.findRefreshToken(value)
-                .flatMap(rt -> grants.findGrant(rt.grantId()).map(g -> new Refresh(rt, g)));
+        return grants.findRefreshToken(value).map(f -> new Refresh(f.token(), f.grant()));
     }
 }

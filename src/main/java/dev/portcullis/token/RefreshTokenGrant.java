@@ -37,10 +37,10 @@ public class RefreshTokenGrant {
     public TokenResponse refresh(ClientAuthenticator.AuthenticatedClient client, ProtocolParameters p, String ip) {
         String value = p.require("refresh_token");
         Optional<String> requestedScope = p.get("scope");
-        RefreshToken token = grants.findRefreshToken(value)
+        TokenGrants.RefreshTokenStatus found = grants.findRefreshToken(value)
                 .orElseThrow(() -> OAuthException.invalidGrant("Unknown refresh token"));
-        TokenGrant grant = grants.findGrant(token.grantId())
-                .orElseThrow(() -> OAuthException.invalidGrant("Unknown refresh token"));
+        RefreshToken token = found.token();
+        TokenGrant grant = found.grant();
         if (!grant.clientId().equals(client.clientId())) {
             throw OAuthException.invalidGrant("The refresh token was issued to another client");
         }

@@ -70,23 +70,23 @@ public class TokenGrants {
                 clock.instant().getEpochSecond(), token.tokenHash()) == 1;
     }
 
-    public Optional<RefreshToken> findRefreshToken(String value) {
+    /** A refresh token's row and its grant, in one query. */
+    public record RefreshTokenStatus(RefreshToken token, TokenGrant grant) {
+    }
+
+    /** A refresh token and its grant by the token's value (one query), whatever their state. */
+    public Optional<RefreshTokenStatus> findRefreshToken(String value) {
         if (value == null || value.isEmpty() || value.length() > 256) {
             return Optional.empty();
         }
-        return jdbc.one("SELECT token_hash, grant_id, scope, created_at, expires_at, used_at FROM refresh_tokens "
-                        + "WHERE token_hash = ?",
-                row -> new RefreshToken(row.string("token_hash"), row.string("grant_id"), row.string("scope"),
-                        row.longValue("created_at"), row.longValue("expires_at"), row.nullableLong("used_at")),
+        return jdbc.one("SELECT r.token_hash, r.grant_id, r.scope AS r_scope, r.created_at AS r_created_at, "
+                        + "r.expires_at, r.used_at, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, "
+                        + "g.revoked_at FROM refresh_tokens r JOIN token_grants g ON g.grant_id = r.grant_id "
+                        + "WHERE r.token_hash = ?",
+                row -> new RefreshTokenStatus(new RefreshToken(row.string("token_hash"), row.string("grant_id"),
+                        row.string("r_scope"), row.longValue("r_created_at"), row.longValue("expires_at"),
+                        row.nullableLong("used_at")), grant(row)),
                 Secrets.hash(value));
-    }
-
-    public Optional<TokenGrant> findGrant(String grantId) {
-        if (grantId == null) {
-            return Optional.empty();
-        }
-        return jdbc.one("SELECT grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at "
-                + "FROM token_grants WHERE grant_id = ?", TokenGrants::grant, grantId);
     }
 
     /** An access token's record and its grant, by jti, in one query (for validation and introspection). */
