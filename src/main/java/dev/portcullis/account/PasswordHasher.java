@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.concurrent.Semaphore;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
@@ -18,6 +19,10 @@ import org.bouncycastle.crypto.params.Argon2Parameters;
  * {@code $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>}. Defaults are OWASP's minimum (19 MiB, 2 passes, 1 lane);
  * raise them with {@code portcullis.password.argon2.*} and stored hashes are upgraded at the next sign-in
  * ({@link #needsRehash}). This is the only slow hash in Portcullis, and it is used only at sign-in.
+ *
+ * <p>At most {@code portcullis.password.argon2.concurrency} hashes run at once (default: one per core); the others
+ * wait their turn. Each one holds memory-kib of memory, so a burst of sign-ins cannot exhaust a bounded heap, and
+ * running more hashes than cores would only make each one slower.
  */
 @ApplicationScoped
 public class PasswordHasher {
@@ -36,8 +41,11 @@ public class PasswordHasher {
     /** A real hash of a random password, verified against when the username is unknown: same work, same timing. */
     private String dummyHash;
 
+    private Semaphore permits;
+
     @PostConstruct
     void init() {
+        permits = new Semaphore(config.passwordConcurrency(), true);
         byte[] random = new byte[24];
         RANDOM.nextBytes(random);
         dummyHash = hash(B64.encodeToString(random));
@@ -84,8 +92,22 @@ public class PasswordHasher {
                 || Integer.parseInt(mt.group(3)) < config.passwordParallelism();
     }
 
-    private static byte[] argon2(String password, byte[] salt, int memoryKib, int iterations, int parallelism,
-                                 int length) {
+    /** Free permits right now (for tests: all of them when no hash is running). */
+    int permitsAvailable() {
+        return permits.availablePermits();
+    }
+
+    private byte[] argon2(String password, byte[] salt, int memoryKib, int iterations, int parallelism, int length) {
+        permits.acquireUninterruptibly();
+        try {
+            return computeArgon2(password, salt, memoryKib, iterations, parallelism, length);
+        } finally {
+            permits.release();
+        }
+    }
+
+    private static byte[] computeArgon2(String password, byte[] salt, int memoryKib, int iterations, int parallelism,
+                                        int length) {
         Argon2Parameters params = new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id)
                 .withVersion(Argon2Parameters.ARGON2_VERSION_13)
                 .withSalt(salt).withMemoryAsKB(memoryKib).withIterations(iterations).withParallelism(parallelism)

@@ -1,13 +1,14 @@
 package dev.portcullis.account;
 
-import dev.portcullis.web.JsonSupport;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.web.ErrorBody;
 import dev.portcullis.web.JsonObjects;
+import dev.portcullis.web.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -16,7 +17,6 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;

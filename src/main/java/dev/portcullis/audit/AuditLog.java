@@ -1,8 +1,8 @@
 package dev.portcullis.audit;
 
+import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import dev.portcullis.persistence.Jdbc;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.util.EnumSet;

@@ -1,14 +1,16 @@
 package dev.portcullis.client;
 
-import dev.portcullis.web.JsonSupport;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.web.ErrorBody;
 import dev.portcullis.web.JsonObjects;
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.web.Paging;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -18,7 +20,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
-import dev.portcullis.web.ErrorBody;
 
 /** {@code /admin/clients}: register, list, inspect, delete client applications and rotate their secrets. */
 @Path("clients")

@@ -35,6 +35,7 @@ public class PortcullisConfig {
     private int passwordMemoryKib;
     private int passwordIterations;
     private int passwordParallelism;
+    private int passwordConcurrency;
     private int maxBodyBytes;
     private boolean demo;
     private boolean demoForce;
@@ -74,6 +75,9 @@ public class PortcullisConfig {
         passwordMemoryKib = integer(c, "portcullis.password.argon2.memory-kib", 19_456, 8_192, 4_194_304);
         passwordIterations = integer(c, "portcullis.password.argon2.iterations", 2, 1, 100);
         passwordParallelism = integer(c, "portcullis.password.argon2.parallelism", 1, 1, 16);
+        // 0 = one per CPU core: the hash is CPU-bound, more at once only adds memory (memory-kib each) and waiting
+        int concurrency = integer(c, "portcullis.password.argon2.concurrency", 0, 0, 256);
+        passwordConcurrency = concurrency == 0 ? Math.max(2, Runtime.getRuntime().availableProcessors()) : concurrency;
         maxBodyBytes = integer(c, "portcullis.http.max-body-bytes", 65_536, 1_024, 10_485_760);
         demo = bool(c, "portcullis.demo", false);
         demoForce = bool(c, "portcullis.demo.force", false);
@@ -174,6 +178,11 @@ public class PortcullisConfig {
 
     public int passwordParallelism() {
         return passwordParallelism;
+    }
+
+    /** How many Argon2 computations may run at once (the others wait): bounds their memory to this × memory-kib. */
+    public int passwordConcurrency() {
+        return passwordConcurrency;
     }
 
     /** Largest request body any endpoint accepts; larger bodies get 413 before they are read. */

@@ -1,6 +1,5 @@
 package dev.portcullis.demo;
 
-import dev.portcullis.web.JsonSupport;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
@@ -12,6 +11,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.authorize.ErrorPage;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.web.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;

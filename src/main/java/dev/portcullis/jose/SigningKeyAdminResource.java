@@ -1,12 +1,12 @@
 package dev.portcullis.jose;
 
-import dev.portcullis.web.JsonSupport;
 import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.web.ErrorBody;
 import dev.portcullis.web.JsonObjects;
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.web.OAuthException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;

@@ -1,6 +1,5 @@
 package dev.portcullis.resource;
 
-import dev.portcullis.web.JsonSupport;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
@@ -9,6 +8,7 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.token.ClientAuthenticator;
 import dev.portcullis.token.ClientAuthenticator.AuthenticatedClient;
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.web.OAuthException;
 import dev.portcullis.web.ProtocolParameters;
 import jakarta.enterprise.context.RequestScoped;

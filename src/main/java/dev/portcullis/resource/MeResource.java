@@ -1,6 +1,5 @@
 package dev.portcullis.resource;
 
-import dev.portcullis.web.JsonSupport;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.audit.AuditEvent;
@@ -8,6 +7,7 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.web.ErrorBody;
+import dev.portcullis.web.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;

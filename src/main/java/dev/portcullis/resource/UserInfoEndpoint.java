@@ -1,11 +1,11 @@
 package dev.portcullis.resource;
 
-import dev.portcullis.web.JsonSupport;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.token.AccessTokenVerifier;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
+import dev.portcullis.web.JsonSupport;
 import dev.portcullis.web.OAuthException;
 import dev.portcullis.web.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;

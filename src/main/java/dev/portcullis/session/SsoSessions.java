@@ -2,9 +2,9 @@ package dev.portcullis.session;
 
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import dev.portcullis.persistence.Jdbc;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;

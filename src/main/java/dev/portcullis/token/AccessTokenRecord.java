@@ -1,13 +1,12 @@
 package dev.portcullis.token;
 
 import dev.portcullis.crypto.Secrets;
-import java.util.Optional;
-
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The server-side record of an issued JWT access token, by its {@code jti}: what makes a self-contained token

@@ -1,9 +1,9 @@
 package dev.portcullis.token;
 
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import dev.portcullis.persistence.Jdbc;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;

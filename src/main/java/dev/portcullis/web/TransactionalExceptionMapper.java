@@ -1,7 +1,7 @@
 package dev.portcullis.web;
 
-import jakarta.transaction.TransactionalException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.transaction.TransactionalException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;

@@ -1,8 +1,8 @@
 package dev.portcullis.web;
 
+import dev.portcullis.discovery.DiscoveryResource;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
-import dev.portcullis.discovery.DiscoveryResource;
 import java.util.Set;
 
 /** {@code /.well-known/openid-configuration} (OpenID Connect Discovery 1.0, RFC 8414). */

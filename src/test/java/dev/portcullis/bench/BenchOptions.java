@@ -25,7 +25,8 @@ record BenchOptions(
         String postgresUser,
         boolean keepDatabase,
         int readyTimeoutSeconds,
-        boolean accp) {
+        boolean accp,
+        int jitWarmupSeconds) {
 
     static final List<String> ALL_SCENARIOS =
             List.of("admin-read", "sso-code-flow", "pkce-code-flow", "refresh", "userinfo", "sign-in");
@@ -60,7 +61,15 @@ record BenchOptions(
                 prop("bench.postgres-user", "postgres"),
                 Boolean.parseBoolean(prop("bench.keep-db", "false")),
                 positive("bench.ready-timeout", 300),
-                Boolean.parseBoolean(prop("bench.accp", "false")));
+                Boolean.parseBoolean(prop("bench.accp", "false")),
+                nonNegative("bench.jit-warmup", 20));
+    }
+
+    /** The same options with other windows (for the JIT warm-up round: load, nothing measured that is reported). */
+    BenchOptions withWindows(int warmup, int measure) {
+        return new BenchOptions(databases, workers, signInWorkers, warmup, measure, scenarios, client, serverJvmOptions,
+                war, payaraMicroJar, postBootCommands, outputDir, postgresUrl, postgresUser, keepDatabase,
+                readyTimeoutSeconds, accp, jitWarmupSeconds);
     }
 
     private static String prop(String key, String def) {

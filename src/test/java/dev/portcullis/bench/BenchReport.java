@@ -56,7 +56,8 @@ final class BenchReport {
                         : "the WAR's choice (ACCP unless -Dportcullis.jose.jca-provider=JDK; see server.log)").append("\n")
                 .append("- time to ready (JVM launch → /health/ready UP): ").append(run.readyMillis()).append(" ms; idle RSS after ready ")
                 .append(run.idleRssKib() / 1024).append(" MiB\n")
-                .append("- load generator: ").append(o.client()).append(" HTTP/1.1 client, warm-up ").append(o.warmupSeconds())
+                .append("- load generator: ").append(o.client()).append(" HTTP/1.1 client, JIT warm-up round ")
+                .append(o.jitWarmupSeconds()).append(" s per scenario, then warm-up ").append(o.warmupSeconds())
                 .append(" s, measured window ").append(o.measureSeconds()).append(" s per scenario\n\n")
                 .append("| scenario | workers | flows/s | p50 ms | p99 ms | max ms | errors | warm-up errors | server RSS max MiB "
                         + "| server CPU ms/flow | load-gen CPU ms/flow | note |\n")

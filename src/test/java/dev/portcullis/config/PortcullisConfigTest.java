@@ -31,7 +31,15 @@ class PortcullisConfigTest {
         assertFalse(c.redirectAllowHttp());
         assertEquals(19_456, c.passwordMemoryKib());
         assertEquals(2, c.passwordIterations());
+        assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), c.passwordConcurrency());
         assertFalse(c.demo());
+    }
+
+    @Test
+    void passwordConcurrencyCanBeSetAndIsValidated() {
+        assertEquals(5, load(Map.of("portcullis.password.argon2.concurrency", "5")).passwordConcurrency());
+        assertThrows(ConfigurationException.class,
+                () -> load(Map.of("portcullis.password.argon2.concurrency", "-1")));
     }
 
     @Test

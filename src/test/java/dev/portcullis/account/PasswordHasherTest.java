@@ -1,0 +1,82 @@
+package dev.portcullis.account;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.portcullis.config.PortcullisConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PasswordHasherTest {
+
+    /** OWASP-minimum memory is not needed to test the mechanics: 8 MiB, one pass. */
+    private static PasswordHasher hasher(int concurrency) {
+        PortcullisConfig config = new PortcullisConfig() {
+            @Override
+            public int passwordMemoryKib() {
+                return 8192;
+            }
+
+            @Override
+            public int passwordIterations() {
+                return 1;
+            }
+
+            @Override
+            public int passwordParallelism() {
+                return 1;
+            }
+
+            @Override
+            public int passwordConcurrency() {
+                return concurrency;
+            }
+        };
+        PasswordHasher h = new PasswordHasher();
+        h.config = config;
+        h.init();
+        return h;
+    }
+
+    @Test
+    void hashVerifiesOnlyTheSamePassword() {
+        PasswordHasher h = hasher(2);
+        String stored = h.hash("correct horse battery");
+        assertTrue(stored.startsWith("$argon2id$v=19$m=8192,t=1,p=1$"), stored);
+        assertTrue(h.verify("correct horse battery", stored));
+        assertFalse(h.verify("correct horse battery!", stored));
+        assertFalse(h.verify("correct horse battery", "$argon2id$garbage"));
+    }
+
+    @Test
+    void concurrentHashesWaitForAPermitAndAllComplete() throws Exception {
+        PasswordHasher h = hasher(1);
+        String stored = h.hash("pw-0123456789");
+        int callers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return h.verify("pw-0123456789", stored);
+                }));
+            }
+            start.countDown();
+            for (Future<Boolean> r : results) {
+                assertTrue(r.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(1, h.permitsAvailable(), "every permit returned");
+    }
+}
