@@ -37,6 +37,9 @@ public class AuditLog {
     @Inject
     Clock clock;
 
+    /** The INSERT, built once the database dialect is known (the id comes from audit_event_seq). */
+    private volatile String insert;
+
     public void success(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
         record(type, "success", clientId, subject, ip, detail);
     }
@@ -49,9 +52,18 @@ public class AuditLog {
     private void record(AuditEvent.Type type, String outcome, String clientId, String subject, String ip,
                         String detail) {
         AuditEvent e = new AuditEvent(clock.instant(), type, outcome, clientId, subject, ip, detail);
-        jdbc.update("INSERT INTO audit_events (event_id, occurred_at_ms, event_type, outcome, client_id, subject, ip, "
-                + "detail) VALUES (" + jdbc.nextAuditId() + ",?,?,?,?,?,?,?)", e.occurredAt().toEpochMilli(), e.type(),
-                e.outcome(), e.clientId(), e.subject(), e.ip(), e.detail());
+        jdbc.update(insertStatement(), e.occurredAt().toEpochMilli(), e.type(), e.outcome(), e.clientId(),
+                e.subject(), e.ip(), e.detail());
         LOG.log(outcome.equals("success") && ROUTINE.contains(type) ? Level.FINE : Level.INFO, e::toString);
+    }
+
+    private String insertStatement() {
+        String sql = insert;
+        if (sql == null) {
+            sql = "INSERT INTO audit_events (event_id, occurred_at_ms, event_type, outcome, client_id, subject, ip, "
+                    + "detail) VALUES (" + jdbc.nextValue("audit_event_seq") + ",?,?,?,?,?,?,?)";
+            insert = sql;
+        }
+        return sql;
     }
 }

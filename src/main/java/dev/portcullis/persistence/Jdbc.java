@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -73,7 +74,7 @@ public class Jdbc {
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
     TransactionSynchronizationRegistry transactions;
 
-    private volatile String nextAuditIdSql;
+    private volatile Boolean postgres;
 
     /**
      * Guards a statement that must commit together with the caller's JTA transaction (the single-use UPDATE and the
@@ -88,13 +89,8 @@ public class Jdbc {
 
     /** The single row a query returns, or empty; more than one row is a programming error. */
     public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... params) {
-        Connection own = null;
-        try {
-            Connection c = transactionConnection();
-            if (c == null) {
-                c = own = dataSource.getConnection();
-            }
-            try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+        return execute(sql, params, ps -> {
+            try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
@@ -104,15 +100,22 @@ public class Jdbc {
                 }
                 return Optional.of(value);
             }
-        } catch (SQLException e) {
-            throw new PersistenceFailure(sql, e);
-        } finally {
-            closeQuietly(own);
-        }
+        });
     }
 
     /** Runs an INSERT, UPDATE or DELETE; returns the number of rows it changed. */
     public int update(String sql, Object... params) {
+        return execute(sql, params, PreparedStatement::executeUpdate);
+    }
+
+    /** What a statement does once prepared with its parameters. */
+    @FunctionalInterface
+    private interface StatementWork<T> {
+        T run(PreparedStatement ps) throws SQLException;
+    }
+
+    /** Prepares {@code sql} on the transaction's connection (or an own one, closed afterwards) and runs it. */
+    private <T> T execute(String sql, Object[] params, StatementWork<T> work) {
         Connection own = null;
         try {
             Connection c = transactionConnection();
@@ -120,7 +123,7 @@ public class Jdbc {
                 c = own = dataSource.getConnection();
             }
             try (PreparedStatement ps = prepare(c, sql, params)) {
-                return ps.executeUpdate();
+                return work.run(ps);
             }
         } catch (SQLException e) {
             throw new PersistenceFailure(sql, e);
@@ -172,21 +175,21 @@ public class Jdbc {
     }
 
     /**
-     * The SQL expression that draws the next audit event id from {@code audit_event_seq}: H2 speaks the standard's
-     * {@code NEXT VALUE FOR}, PostgreSQL only {@code nextval()}. Decided once, from the driver's product name.
+     * The SQL expression that draws the next value of {@code sequence} (a constant name, never user input): H2
+     * speaks the standard's {@code NEXT VALUE FOR}, PostgreSQL only {@code nextval()}. The dialect is read once,
+     * from the driver's product name.
      */
-    public String nextAuditId() {
-        String sql = nextAuditIdSql;
-        if (sql == null) {
+    public String nextValue(String sequence) {
+        Boolean pg = postgres;
+        if (pg == null) {
             try (Connection c = dataSource.getConnection()) {
-                boolean postgres = c.getMetaData().getDatabaseProductName().toLowerCase().contains("postgres");
-                sql = postgres ? "nextval('audit_event_seq')" : "NEXT VALUE FOR audit_event_seq";
+                pg = c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres");
             } catch (SQLException e) {
                 throw new PersistenceFailure("metadata", e);
             }
-            nextAuditIdSql = sql;
+            postgres = pg;
         }
-        return sql;
+        return pg ? "nextval('" + sequence + "')" : "NEXT VALUE FOR " + sequence;
     }
 
     private static PreparedStatement prepare(Connection c, String sql, Object[] params) throws SQLException {
