@@ -99,6 +99,10 @@ class BenchHarnessTest {
         assertTrue(ProcStats.rssKib(pid) > 1024, "VmRSS of this JVM");
         assertTrue(ProcStats.cpuNanos(pid) > 0, "CPU time of this JVM");
         assertEquals(-1, ProcStats.rssKib(Long.MAX_VALUE));
+        long jit = ProcStats.jitCpuNanos(pid);
+        // this JVM has compiled the test framework by now: its compiler threads have used some of its CPU
+        assertTrue(jit > 0 && jit <= ProcStats.cpuNanos(pid), "JIT compiler threads' CPU time: " + jit);
+        assertEquals(-1, ProcStats.jitCpuNanos(Long.MAX_VALUE));
     }
 
     private static void readHead(InputStream in) throws IOException {

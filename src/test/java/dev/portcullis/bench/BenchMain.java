@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.logging.Logger;
 
 /**
- * The Portcullis benchmark (not a test): {@code mvn -Pbench verify} (see docs/notes-bench.md). For each database
+ * The Portcullis benchmark (not a test): {@code mvn -Pbench verify} (see docs/benchmark.md). For each database
  * (bench.db = h2 | postgres | both) it starts its own Payara Micro with target/portcullis.war, waits for readiness,
  * provisions a user and two clients, and runs every scenario (bench.scenarios) with bench.workers concurrent workers
  * for bench.warmup seconds, then measures for bench.duration seconds. Results: printed, and written to
@@ -62,20 +62,37 @@ public final class BenchMain {
     }
 
     /**
-     * One unreported round of every selected scenario except sign-in (bench.jit-warmup seconds each) before the
-     * measured rounds, so the JIT has compiled the whole token path before any scenario is measured. Without it the
-     * first code-flow scenario measured ≈ 30 % more server CPU per flow than the same scenario run again later.
+     * Unreported rounds of every selected scenario except sign-in (bench.jit-warmup seconds each) before the measured
+     * rounds, repeated until the JIT has settled: until the JIT compiler threads used at most bench.jit-settled % of
+     * the server's CPU in a round, or bench.jit-rounds rounds have run. Payara's request path is thousands of methods;
+     * on a slow 2-core machine C2 was still compiling (one core busy) three minutes into the load, which made the
+     * server CPU per flow of the first measured scenarios up to twice its steady value.
      */
     private static void jitWarmup(BenchOptions o, Target target, long serverPid) throws InterruptedException {
         if (o.jitWarmupSeconds() == 0) {
             return;
         }
         BenchOptions round = o.withWindows(o.jitWarmupSeconds(), 1);
-        for (String name : o.scenarios()) {
-            if (!name.equals("sign-in")) {
-                LOG.info(() -> "JIT warm-up round (not reported): " + name);
-                LoadRunner.run(Scenarios.byName(name), target, serverPid, round);
+        for (int i = 1; i <= o.jitRounds(); i++) {
+            long cpu0 = ProcStats.cpuNanos(serverPid);
+            long jit0 = ProcStats.jitCpuNanos(serverPid);
+            for (String name : o.scenarios()) {
+                if (!name.equals("sign-in")) {
+                    int n = i;
+                    LOG.info(() -> "JIT warm-up round " + n + " (not reported): " + name);
+                    LoadRunner.run(Scenarios.byName(name), target, serverPid, round);
+                }
+            }
+            double share = 100.0 * (ProcStats.jitCpuNanos(serverPid) - jit0)
+                    / Math.max(1, ProcStats.cpuNanos(serverPid) - cpu0);
+            int n = i;
+            LOG.info(() -> String.format("JIT warm-up round %d: JIT compiler threads used %.1f %% of the server's CPU",
+                    n, share));
+            if (share <= o.jitSettledPercent()) {
+                return;
             }
         }
+        LOG.warning(() -> "The JIT had not settled after " + o.jitRounds() + " warm-up rounds: the measured server "
+                + "CPU per flow includes compilation (column 'of which JIT')");
     }
 }

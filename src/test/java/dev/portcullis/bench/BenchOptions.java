@@ -26,7 +26,9 @@ record BenchOptions(
         boolean keepDatabase,
         int readyTimeoutSeconds,
         boolean accp,
-        int jitWarmupSeconds) {
+        int jitWarmupSeconds,
+        int jitRounds,
+        double jitSettledPercent) {
 
     static final List<String> ALL_SCENARIOS =
             List.of("admin-read", "sso-code-flow", "pkce-code-flow", "refresh", "userinfo", "sign-in");
@@ -62,14 +64,16 @@ record BenchOptions(
                 Boolean.parseBoolean(prop("bench.keep-db", "false")),
                 positive("bench.ready-timeout", 300),
                 Boolean.parseBoolean(prop("bench.accp", "false")),
-                nonNegative("bench.jit-warmup", 20));
+                nonNegative("bench.jit-warmup", 20),
+                positive("bench.jit-rounds", 6),
+                Double.parseDouble(prop("bench.jit-settled", "5")));
     }
 
     /** The same options with other windows (for the JIT warm-up round: load, nothing measured that is reported). */
     BenchOptions withWindows(int warmup, int measure) {
         return new BenchOptions(databases, workers, signInWorkers, warmup, measure, scenarios, client, serverJvmOptions,
                 war, payaraMicroJar, postBootCommands, outputDir, postgresUrl, postgresUser, keepDatabase,
-                readyTimeoutSeconds, accp, jitWarmupSeconds);
+                readyTimeoutSeconds, accp, jitWarmupSeconds, jitRounds, jitSettledPercent);
     }
 
     private static String prop(String key, String def) {

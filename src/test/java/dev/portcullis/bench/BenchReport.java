@@ -23,8 +23,10 @@ final class BenchReport {
         String cpu = "?";
         String mem = "?";
         try {
-            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("?");
+            List<String> cpuinfo = Files.readAllLines(Path.of("/proc/cpuinfo"));
+            // the model name alone ("AMD EPYC") hides the generation, which moves every figure (docs/performance.md)
+            cpu = cpuField(cpuinfo, "model name") + ", family " + cpuField(cpuinfo, "cpu family") + " model "
+                    + cpuField(cpuinfo, "model") + (cpuField(cpuinfo, "flags").contains("avx512f") ? ", AVX-512" : "");
             mem = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
                     .findFirst().map(l -> (Long.parseLong(l.replaceAll("\\D", "")) / 1024 / 1024) + " GiB").orElse("?");
         } catch (IOException | RuntimeException e) {
@@ -33,6 +35,11 @@ final class BenchReport {
         return Runtime.getRuntime().availableProcessors() + " cores (" + cpu + "), " + mem + " RAM, JDK "
                 + System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version") + ", "
                 + System.getProperty("os.name") + " " + System.getProperty("os.version");
+    }
+
+    private static String cpuField(List<String> cpuinfo, String name) {
+        return cpuinfo.stream().filter(l -> l.startsWith(name) && l.substring(0, l.indexOf(':')).trim().equals(name))
+                .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("?");
     }
 
     static String loadAverage() {
@@ -56,22 +63,23 @@ final class BenchReport {
                         : "the WAR's choice (ACCP unless -Dportcullis.jose.jca-provider=JDK; see server.log)").append("\n")
                 .append("- time to ready (JVM launch → /health/ready UP): ").append(run.readyMillis()).append(" ms; idle RSS after ready ")
                 .append(run.idleRssKib() / 1024).append(" MiB\n")
-                .append("- load generator: ").append(o.client()).append(" HTTP/1.1 client, JIT warm-up round ")
-                .append(o.jitWarmupSeconds()).append(" s per scenario, then warm-up ").append(o.warmupSeconds())
+                .append("- load generator: ").append(o.client()).append(" HTTP/1.1 client, JIT warm-up rounds of ")
+                .append(o.jitWarmupSeconds()).append(" s per scenario until the JIT used ≤ ").append(o.jitSettledPercent())
+                .append(" % of the server's CPU (at most ").append(o.jitRounds()).append("), then warm-up ").append(o.warmupSeconds())
                 .append(" s, measured window ").append(o.measureSeconds()).append(" s per scenario\n\n")
                 .append("| scenario | workers | flows/s | p50 ms | p99 ms | max ms | errors | warm-up errors | server RSS max MiB "
-                        + "| server CPU ms/flow | load-gen CPU ms/flow | note |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                        + "| server CPU ms/flow | of which JIT ms/flow | load-gen CPU ms/flow | note |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (ScenarioResult r : run.results()) {
             if (r.wasSkipped()) {
                 sb.append("| ").append(r.scenario()).append(" | ").append(r.workers())
-                        .append(" | – | – | – | – | – | – | – | – | – | skipped: ").append(r.note()).append(" |\n");
+                        .append(" | – | – | – | – | – | – | – | – | – | – | skipped: ").append(r.note()).append(" |\n");
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.2f | %.2f | %.1f | %d | %d | %d | %.2f | %.2f | %s |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.2f | %.2f | %.1f | %d | %d | %d | %.2f | %.2f | %.2f | %s |%n",
                     r.scenario(), r.workers(), r.flowsPerSecond(), r.p50Millis(), r.p99Millis(), r.maxMillis(), r.errors(),
                     r.warmupErrors(), r.serverRssMaxKib() / 1024, r.serverCpuMillisPerFlow(),
-                    r.loadGeneratorCpuMillisPerFlow(), r.note() == null ? "" : r.note()));
+                    r.serverJitMillisPerFlow(), r.loadGeneratorCpuMillisPerFlow(), r.note() == null ? "" : r.note()));
         }
         boolean anyErrors = run.results().stream().anyMatch(r -> !r.errorSamples().isEmpty());
         if (anyErrors) {
@@ -88,12 +96,12 @@ final class BenchReport {
         String results = run.results().stream().map(r -> String.format(Locale.ROOT,
                 "{\"scenario\":%s,\"workers\":%d,\"window_seconds\":%.3f,\"flows\":%d,\"flows_per_second\":%.2f,"
                         + "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"errors\":%d,\"warmup_errors\":%d,"
-                        + "\"error_samples\":%s,\"server_rss_max_kib\":%d,\"server_cpu_ms_per_flow\":%.3f,"
+                        + "\"error_samples\":%s,\"server_rss_max_kib\":%d,\"server_cpu_ms_per_flow\":%.3f,\"server_jit_ms_per_flow\":%.3f,"
                         + "\"loadgen_cpu_ms_per_flow\":%.3f,\"note\":%s}",
                 Target.q(r.scenario()), r.workers(), r.windowSeconds(), r.flows(), r.flowsPerSecond(), r.p50Millis(),
                 r.p99Millis(), r.maxMillis(), r.errors(), r.warmupErrors(), jsonMap(r.errorSamples()),
-                r.serverRssMaxKib(), r.serverCpuMillisPerFlow(), r.loadGeneratorCpuMillisPerFlow(),
-                r.note() == null ? "null" : Target.q(r.note()))).collect(Collectors.joining(",\n    "));
+                r.serverRssMaxKib(), r.serverCpuMillisPerFlow(), r.serverJitMillisPerFlow(),
+                r.loadGeneratorCpuMillisPerFlow(), r.note() == null ? "null" : Target.q(r.note()))).collect(Collectors.joining(",\n    "));
         BenchOptions o = run.options();
         return "{\n  \"database\": " + Target.q(run.database()) + ",\n  \"started\": " + Target.q(run.started())
                 + ",\n  \"machine\": " + Target.q(run.machine()) + ",\n  \"load_before\": " + Target.q(run.loadBefore())

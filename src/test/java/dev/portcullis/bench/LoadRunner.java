@@ -52,7 +52,7 @@ final class LoadRunner {
             workers.forEach(Scenario.Worker::close);
             LOG.warning(() -> scenario.name() + ": setup failed — " + e);
             return new ScenarioResult(scenario.name(), n, 0, 0, 0, 0, 0, 0, 1, 0,
-                    Map.of("setup", String.valueOf(e.getMessage())), -1, 0, 0, "setup failed: " + e.getMessage());
+                    Map.of("setup", String.valueOf(e.getMessage())), -1, 0, 0, 0, "setup failed: " + e.getMessage());
         }
 
         long[][] samples = new long[n][];
@@ -87,6 +87,7 @@ final class LoadRunner {
         LOG.info(() -> scenario.name() + ": " + n + " workers, warm-up " + o.warmupSeconds() + " s");
         TimeUnit.SECONDS.sleep(o.warmupSeconds());
         long cpu0 = ProcStats.cpuNanos(serverPid);
+        long jit0 = ProcStats.jitCpuNanos(serverPid);
         long selfCpu0 = ProcStats.cpuNanos(ProcessHandle.current().pid());
         long t0 = System.nanoTime();
         phase = MEASURE;
@@ -99,6 +100,7 @@ final class LoadRunner {
         phase = STOP;
         long t1 = System.nanoTime();
         long cpu1 = ProcStats.cpuNanos(serverPid);
+        long jit1 = ProcStats.jitCpuNanos(serverPid);
         long selfCpu1 = ProcStats.cpuNanos(ProcessHandle.current().pid());
         for (Thread t : threads) {
             t.join(TimeUnit.SECONDS.toMillis(60));
@@ -117,14 +119,16 @@ final class LoadRunner {
         Arrays.sort(all);
         double window = (t1 - t0) / 1e9;
         double cpuPerFlow = total == 0 || cpu0 < 0 || cpu1 < 0 ? 0 : (cpu1 - cpu0) / 1e6 / total;
+        double jitPerFlow = total == 0 || jit0 < 0 || jit1 < 0 ? 0 : Math.max(0, jit1 - jit0) / 1e6 / total;
         double selfCpuPerFlow = total == 0 ? 0 : (selfCpu1 - selfCpu0) / 1e6 / total;
         ScenarioResult r = new ScenarioResult(scenario.name(), n, window, total, total / window,
                 percentile(all, 0.50), percentile(all, 0.99), total == 0 ? 0 : all[total - 1] / 1e6,
-                errors.get(), warmupErrors.get(), new LinkedHashMap<>(errorSamples), rssMax, cpuPerFlow, selfCpuPerFlow,
+                errors.get(), warmupErrors.get(), new LinkedHashMap<>(errorSamples), rssMax, cpuPerFlow, jitPerFlow, selfCpuPerFlow,
                 null);
         LOG.info(() -> String.format("%s: %.1f flows/s, p50 %.2f ms, p99 %.2f ms, %d errors (%d in warm-up), RSS %d MiB, "
-                        + "server CPU %.2f ms/flow", r.scenario(), r.flowsPerSecond(), r.p50Millis(), r.p99Millis(),
-                r.errors(), r.warmupErrors(), r.serverRssMaxKib() / 1024, r.serverCpuMillisPerFlow()));
+                        + "server CPU %.2f ms/flow (JIT %.2f)", r.scenario(), r.flowsPerSecond(), r.p50Millis(),
+                r.p99Millis(), r.errors(), r.warmupErrors(), r.serverRssMaxKib() / 1024, r.serverCpuMillisPerFlow(),
+                r.serverJitMillisPerFlow()));
         return r;
     }
 

@@ -4,7 +4,8 @@ import java.util.Map;
 
 /**
  * The figures of one scenario on one database. Latencies in milliseconds; CPU per flow in milliseconds of CPU time
- * (utime + stime) during the measured window divided by the successful flows in it. {@code note} is set (and the
+ * (utime + stime) during the measured window divided by the successful flows in it; the JIT figure is the part of
+ * it spent by the JIT compiler threads (near 0 once the JIT has settled). {@code note} is set (and the
  * figures are empty) when the scenario was skipped.
  */
 record ScenarioResult(
@@ -21,11 +22,12 @@ record ScenarioResult(
         Map<String, String> errorSamples,
         long serverRssMaxKib,
         double serverCpuMillisPerFlow,
+        double serverJitMillisPerFlow,
         double loadGeneratorCpuMillisPerFlow,
         String note) {
 
     static ScenarioResult skipped(String scenario, int workers, String note) {
-        return new ScenarioResult(scenario, workers, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), -1, 0, 0, note);
+        return new ScenarioResult(scenario, workers, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), -1, 0, 0, 0, note);
     }
 
     boolean wasSkipped() {

@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * <p>The form is read generically (every hidden input is sent back; the first text/email input gets the username, the
  * password input the password, the first submit button its name), so it does not depend on Faces' generated ids.
  * Once {@code dev.portcullis.testing.UserAgent} is on main, {@link #establishSession} can delegate to it instead
- * (see docs/notes-bench.md); the timed credential POST ({@link #submit}) stays here so that only it is measured.
+ * (see docs/benchmark.md); the timed credential POST ({@link #submit}) stays here so that only it is measured.
  */
 final class SignIn {
 
