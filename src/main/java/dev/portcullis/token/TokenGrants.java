@@ -79,10 +79,9 @@ public class TokenGrants {
         if (value == null || value.isEmpty() || value.length() > 256) {
             return Optional.empty();
         }
-        return jdbc.one("SELECT r.token_hash, r.grant_id, r.scope AS r_scope, r.created_at AS r_created_at, "
-                        + "r.expires_at, r.used_at, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, "
-                        + "g.revoked_at FROM refresh_tokens r JOIN token_grants g ON g.grant_id = r.grant_id "
-                        + "WHERE r.token_hash = ?",
+        return jdbc.one("SELECT r.token_hash, r.scope AS r_scope, r.created_at AS r_created_at, r.expires_at, "
+                        + "r.used_at, " + GRANT_COLUMNS + " FROM refresh_tokens r JOIN token_grants g "
+                        + "ON g.grant_id = r.grant_id WHERE r.token_hash = ?",
                 row -> new RefreshTokenStatus(new RefreshToken(row.string("token_hash"), row.string("grant_id"),
                         row.string("r_scope"), row.longValue("r_created_at"), row.longValue("expires_at"),
                         row.nullableLong("used_at")), grant(row)),
@@ -94,15 +93,18 @@ public class TokenGrants {
         if (jti == null || jti.isEmpty() || jti.length() > 64) {
             return Optional.empty();
         }
-        return jdbc.one("SELECT a.jti, a.grant_id, a.scope AS a_scope, a.created_at AS a_created_at, a.expires_at, "
-                        + "a.revoked_at AS a_revoked_at, a.token_hash, g.client_id, g.user_id, g.scope, g.auth_time, "
-                        + "g.created_at, g.revoked_at FROM access_tokens a JOIN token_grants g "
-                        + "ON g.grant_id = a.grant_id WHERE a.jti = ?",
+        return jdbc.one("SELECT a.jti, a.scope AS a_scope, a.created_at AS a_created_at, a.expires_at, "
+                        + "a.revoked_at AS a_revoked_at, a.token_hash, " + GRANT_COLUMNS + " FROM access_tokens a "
+                        + "JOIN token_grants g ON g.grant_id = a.grant_id WHERE a.jti = ?",
                 row -> new AccessTokenStatus(new AccessTokenRecord(row.string("jti"), row.string("grant_id"),
                         row.string("a_scope"), row.longValue("a_created_at"), row.longValue("expires_at"),
                         row.nullableLong("a_revoked_at"), row.string("token_hash")), grant(row)),
                 jti);
     }
+
+    /** The grant's columns (table alias {@code g}) of the two JOIN lookups, under the names {@link #grant} reads. */
+    private static final String GRANT_COLUMNS =
+            "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at";
 
     private static TokenGrant grant(Jdbc.Row row) throws java.sql.SQLException {
         return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
