@@ -7,9 +7,14 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -29,30 +34,62 @@ public class Jdbc {
         T map(Row row) throws SQLException;
     }
 
-    /** A result-set row with typed, null-aware getters. */
+    /**
+     * A result-set row with typed, null-aware getters, by column name. The names are resolved to positions once per
+     * statement text ({@link #COLUMNS_BY_SQL}): the drivers' own name lookup builds a name map per result set (H2
+     * upper-cases every label, PostgreSQL lower-cases them), ≈ 3 % of a userinfo call's CPU.
+     */
     public static final class Row {
         private final ResultSet rs;
+        private final Map<String, Integer> columns;
 
-        Row(ResultSet rs) {
+        Row(ResultSet rs, Map<String, Integer> columns) {
             this.rs = rs;
+            this.columns = columns;
+        }
+
+        private int index(String column) throws SQLException {
+            Integer i = columns.get(column);
+            return i != null ? i : rs.findColumn(column); // not a label of this query: the driver's rules and error
         }
 
         public String string(String column) throws SQLException {
-            return rs.getString(column);
+            return rs.getString(index(column));
         }
 
         public long longValue(String column) throws SQLException {
-            return rs.getLong(column);
+            return rs.getLong(index(column));
         }
 
         public Long nullableLong(String column) throws SQLException {
-            long v = rs.getLong(column);
+            long v = rs.getLong(index(column));
             return rs.wasNull() ? null : v;
         }
 
         public boolean bool(String column) throws SQLException {
-            return rs.getBoolean(column);
+            return rs.getBoolean(index(column));
         }
+    }
+
+    /**
+     * Column label (lower case) → position, per statement text. The statements are constants of this code base, so
+     * the map stays small; a label that occurs twice keeps its first position, as {@link ResultSet#findColumn} does.
+     */
+    private static final Map<String, Map<String, Integer>> COLUMNS_BY_SQL = new ConcurrentHashMap<>();
+
+    private static Map<String, Integer> columns(String sql, ResultSet rs) throws SQLException {
+        Map<String, Integer> known = COLUMNS_BY_SQL.get(sql);
+        if (known != null) {
+            return known;
+        }
+        ResultSetMetaData meta = rs.getMetaData();
+        Map<String, Integer> byLabel = new HashMap<>();
+        for (int i = meta.getColumnCount(); i >= 1; i--) {
+            byLabel.put(meta.getColumnLabel(i).toLowerCase(Locale.ROOT), i);
+        }
+        Map<String, Integer> columns = Map.copyOf(byLabel);
+        COLUMNS_BY_SQL.put(sql, columns);
+        return columns;
     }
 
     /** A database error on the JDBC path (unchecked, like JPA's PersistenceException). */
@@ -94,7 +131,7 @@ public class Jdbc {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
-                T value = mapper.map(new Row(rs));
+                T value = mapper.map(new Row(rs, columns(sql, rs)));
                 if (rs.next()) {
                     throw new IllegalStateException("More than one row: " + sql);
                 }
@@ -108,6 +145,30 @@ public class Jdbc {
         return execute(sql, params, PreparedStatement::executeUpdate);
     }
 
+    /**
+     * Runs several reads outside a transaction on one pooled connection instead of one per statement (a pool
+     * checkout is ≈ 3 % of a userinfo call). Nested calls share the outer connection; inside a JTA transaction the
+     * transaction's connection wins as always. Reads only: statements auto-commit, as they would without this.
+     */
+    public <T> T onOneConnection(Supplier<T> reads) {
+        if (SHARED.get() != null) {
+            return reads.get();
+        }
+        try (Connection c = dataSource.getConnection()) {
+            SHARED.set(c);
+            try {
+                return reads.get();
+            } finally {
+                SHARED.remove();
+            }
+        } catch (SQLException e) {
+            throw new PersistenceFailure("connection for reads", e);
+        }
+    }
+
+    /** The connection of the current {@link #onOneConnection} call on this thread, if any. */
+    private static final ThreadLocal<Connection> SHARED = new ThreadLocal<>();
+
     /** What a statement does once prepared with its parameters. */
     @FunctionalInterface
     private interface StatementWork<T> {
@@ -119,6 +180,9 @@ public class Jdbc {
         Connection own = null;
         try {
             Connection c = transactionConnection();
+            if (c == null) {
+                c = SHARED.get();
+            }
             if (c == null) {
                 c = own = dataSource.getConnection();
             }
