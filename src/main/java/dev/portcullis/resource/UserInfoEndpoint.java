@@ -3,6 +3,7 @@ package dev.portcullis.resource;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Scopes;
+import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.token.AccessTokenVerifier;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.web.JsonSupport;
@@ -40,6 +41,9 @@ public class UserInfoEndpoint {
     @Inject
     UserRepository users;
 
+    @Inject
+    Jdbc jdbc;
+
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response get(@Context HttpHeaders headers, @Context UriInfo uriInfo) {
@@ -74,6 +78,11 @@ public class UserInfoEndpoint {
     }
 
     private Response answer(String token) {
+        // token record and user on one pooled connection: two reads, one checkout
+        return jdbc.onOneConnection(() -> claims(token));
+    }
+
+    private Response claims(String token) {
         VerifiedAccessToken t = verifier.verify(token);
         if (!t.scopes().contains(Scopes.OPENID)) {
             throw BearerToken.insufficientScope(Scopes.OPENID);
