@@ -37,7 +37,8 @@ public class ItEnvironment implements LauncherSessionListener {
         int port = freePort();
         String base = "http://localhost:" + port;
         StringBuilder opts = new StringBuilder()
-                .append("-Xss1m -XX:+UseSerialGC -Dportcullis.issuer=").append(base)
+                // no usage reports from test servers: Payara's (--disablephonehome below) and its Hazelcast's
+                .append("-Xss1m -XX:+UseSerialGC -Dhazelcast.phone.home.enabled=false -Dportcullis.issuer=").append(base)
                 .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN);
         String database = System.getProperty("portcullis.test.database", "h2");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"))
@@ -71,7 +72,7 @@ public class ItEnvironment implements LauncherSessionListener {
         }
         System.setProperty("payara.randomHttpPort", "false");
         System.setProperty("payara.autoBindHttp", "false");
-        System.setProperty("payara.extraMicroOptions", "--port " + port);
+        System.setProperty("payara.extraMicroOptions", "--port " + port + " --disablephonehome");
         System.setProperty("payara.cmdOptions", opts.toString());
         System.setProperty("portcullis.test.base-url", base);
         System.setProperty("portcullis.test.admin-token", ADMIN_TOKEN);

@@ -37,6 +37,7 @@ public final class PayaraProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:+UseSerialGC");
+        cmd.add("-Dhazelcast.phone.home.enabled=false");
         cmd.add("-Dportcullis.issuer=" + base);
         for (String opt : System.getProperty("portcullis.test.db-options", "").trim().split(" +")) {
             if (!opt.isBlank()) {
@@ -45,7 +46,7 @@ public final class PayaraProcess implements AutoCloseable {
         }
         cmd.addAll(systemProperties);
         cmd.addAll(List.of("-jar", System.getProperty("payara.microJar"), "--deploy", root.toString(),
-                "--port", Integer.toString(port), "--nocluster", "--rootdir", dir.resolve("rootdir").toString()));
+                "--port", Integer.toString(port), "--nocluster", "--disablephonehome", "--rootdir", dir.resolve("rootdir").toString()));
         log = dir.resolve("server.log");
         process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Thread reader = new Thread(() -> {
