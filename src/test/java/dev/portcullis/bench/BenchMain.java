@@ -74,20 +74,19 @@ public final class BenchMain {
         }
         BenchOptions round = o.withWindows(o.jitWarmupSeconds(), 1);
         for (int i = 1; i <= o.jitRounds(); i++) {
+            int jitRound = i; // for the log lambdas
             long cpu0 = ProcStats.cpuNanos(serverPid);
             long jit0 = ProcStats.jitCpuNanos(serverPid);
             for (String name : o.scenarios()) {
                 if (!name.equals("sign-in")) {
-                    int n = i;
-                    LOG.info(() -> "JIT warm-up round " + n + " (not reported): " + name);
+                    LOG.info(() -> "JIT warm-up round " + jitRound + " (not reported): " + name);
                     LoadRunner.run(Scenarios.byName(name), target, serverPid, round);
                 }
             }
             double share = 100.0 * (ProcStats.jitCpuNanos(serverPid) - jit0)
                     / Math.max(1, ProcStats.cpuNanos(serverPid) - cpu0);
-            int n = i;
             LOG.info(() -> String.format("JIT warm-up round %d: JIT compiler threads used %.1f %% of the server's CPU",
-                    n, share));
+                    jitRound, share));
             if (share <= o.jitSettledPercent()) {
                 return;
             }

@@ -29,6 +29,12 @@ public class ItEnvironment implements LauncherSessionListener {
 
     private String postgresDatabase;
 
+    /**
+     * No usage reports from test servers: Payara's own is off with {@code --disablephonehome}, the embedded
+     * Hazelcast's only with this JVM option (also in the run command, see pom.xml). For every Payara the tests start.
+     */
+    static final String NO_HAZELCAST_PHONE_HOME = "-Dhazelcast.phone.home.enabled=false";
+
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         if (System.getProperty("payara.microJar") == null || System.getProperty("portcullis.test.base-url") != null) {
@@ -37,8 +43,8 @@ public class ItEnvironment implements LauncherSessionListener {
         int port = freePort();
         String base = "http://localhost:" + port;
         StringBuilder opts = new StringBuilder()
-                // no usage reports from test servers: Payara's (--disablephonehome below) and its Hazelcast's
-                .append("-Xss1m -XX:+UseSerialGC -Dhazelcast.phone.home.enabled=false -Dportcullis.issuer=").append(base)
+                .append("-Xss1m -XX:+UseSerialGC ").append(NO_HAZELCAST_PHONE_HOME)
+                .append(" -Dportcullis.issuer=").append(base)
                 .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN);
         String database = System.getProperty("portcullis.test.database", "h2");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"))
