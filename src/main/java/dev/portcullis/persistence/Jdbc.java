@@ -96,7 +96,7 @@ public class Jdbc {
     public static final class PersistenceFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        PersistenceFailure(String sql, SQLException cause) {
+        public PersistenceFailure(String sql, SQLException cause) {
             super("Database statement failed (" + cause.getSQLState() + "): " + firstWords(sql), cause);
         }
 

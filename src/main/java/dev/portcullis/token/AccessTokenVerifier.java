@@ -9,9 +9,11 @@ import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.web.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Instant;
@@ -29,7 +31,8 @@ import java.util.Set;
  * <li>revocation: the {@code access_tokens} row by {@code jti}, joined with its grant, is neither revoked nor
  * expired (one primary-key query, {@link TokenGrants#accessTokenStatus}).</li>
  * </ol>
- * Any failure is {@code invalid_token} (401, RFC 6750 3.1) without saying which check failed.
+ * Any failure is {@code invalid_token} (401, RFC 6750 3.1) without saying which check failed. A database error is
+ * not a verdict on the token: it propagates (503 {@code temporarily_unavailable} at the edge).
  */
 @ApplicationScoped
 public class AccessTokenVerifier {
@@ -56,7 +59,7 @@ public class AccessTokenVerifier {
                 "The access token is invalid, expired or revoked", 401, "Bearer error=\"invalid_token\""));
     }
 
-    /** Empty when the token is not (or no longer) valid. */
+    /** Empty when the token is not (or no longer) valid; a database error is thrown, never read as "invalid". */
     public Optional<VerifiedAccessToken> check(String token) {
         if (token == null || token.isEmpty() || token.length() > 8192) {
             return Optional.empty();
@@ -90,6 +93,10 @@ public class AccessTokenVerifier {
                     .map(s -> new VerifiedAccessToken(s.token().jti(), claims.getSubject(),
                             s.grant().clientId(), Scopes.parse(s.token().scope()), s.token().expiresAt(),
                             s.grant().grantId()));
+        } catch (Jdbc.PersistenceFailure | PersistenceException e) {
+            // The database, not the token: the caller answers 503 and the client keeps its token. Saying
+            // invalid_token here would make clients discard good tokens during an outage.
+            throw e;
         } catch (ParseException | JOSEException | RuntimeException e) {
             return Optional.empty();
         }

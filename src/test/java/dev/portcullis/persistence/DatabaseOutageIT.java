@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PayaraProcess;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * PostgreSQL goes away mid-run and comes back: the server answers clean 503s (never a stack trace, never a
- * half-written row), readiness goes DOWN, and it recovers by itself. The outage is simulated by a TCP proxy
- * between this one server and the PostgreSQL that every other test uses.
+ * half-written row, never a good access token called invalid), readiness goes DOWN, and it recovers by itself.
+ * The outage is simulated by a TCP proxy between this one server and the PostgreSQL that every other test uses.
  */
 @Tag("postgres-only")
 class DatabaseOutageIT {
@@ -29,7 +30,15 @@ class DatabaseOutageIT {
             Http http = server.http();
             Admin admin = new Admin(http, System.getProperty("portcullis.test.admin-token"));
             assertEquals(200, http.get("/health/ready").status(), server::output);
-            admin.user("before outage pass");
+            Admin.TestUser user = admin.user("before outage pass");
+            Admin.TestClient client = admin.confidentialClient("openid read_user", "https://rp.example.com/cb");
+            String code = CodeFixture.issue(client.clientId(), user.userId(), client.redirectUri(), "openid read_user",
+                    null, null);
+            Http.Res tokens = http.postJson("/oauth/token", "{\"grant_type\":\"authorization_code\",\"code\":"
+                    + Http.q(code) + ",\"redirect_uri\":" + Http.q(client.redirectUri()) + ",\"client_id\":"
+                    + Http.q(client.clientId()) + ",\"client_secret\":" + Http.q(client.secret()) + "}");
+            assertEquals(200, tokens.status(), tokens::toString);
+            String bearer = "Bearer " + tokens.jsonString("access_token");
             long usersBefore = Db.count("SELECT COUNT(*) FROM users");
 
             proxy.cut();
@@ -43,11 +52,19 @@ class DatabaseOutageIT {
             Http.Res list = admin.get("/admin/clients");
             assertEquals(503, list.status(), list::toString);
             assertFalse(list.body().contains("Exception"), "no stack trace or exception name reaches the client");
+            // a good access token is not declared invalid because its record cannot be read: clients that are told
+            // invalid_token throw their tokens away
+            for (String path : new String[] {"/oauth/userinfo", "/api/v1/me"}) {
+                Http.Res res = http.get(path, "Authorization", bearer);
+                assertEquals(503, res.status(), () -> path + ": " + res);
+                assertEquals("temporarily_unavailable", res.jsonString("error"), path);
+            }
 
             proxy.restore();
 
             assertEquals(200, http.get("/health/ready").status(), "recovers without a restart");
             assertEquals(200, admin.get("/admin/clients").status());
+            assertEquals(200, http.get("/api/v1/me", "Authorization", bearer).status(), "the token is still good");
             assertEquals(usersBefore, Db.count("SELECT COUNT(*) FROM users"), "nothing half-written");
             assertEquals(0, Db.count("SELECT COUNT(*) FROM users WHERE username = 'during-outage'"));
             admin.user("after outage pass");

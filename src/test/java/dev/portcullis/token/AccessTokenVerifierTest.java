@@ -1,6 +1,7 @@
 package dev.portcullis.token;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,10 +9,15 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.jose.SigningKeysTestSupport;
 import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.web.OAuthException;
+import jakarta.persistence.PersistenceException;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -55,12 +61,16 @@ class AccessTokenVerifierTest {
         }
     }
 
-    /** access_tokens joined with token_grants, in memory. */
+    /** access_tokens joined with token_grants, in memory; {@code failure} set = the database is unreachable. */
     static class Rows extends TokenGrants {
         final Map<String, AccessTokenStatus> byJti = new HashMap<>();
+        RuntimeException failure;
 
         @Override
         public Optional<AccessTokenStatus> accessTokenStatus(String jti) {
+            if (failure != null) {
+                throw failure;
+            }
             return Optional.ofNullable(byJti.get(jti));
         }
     }
@@ -153,6 +163,24 @@ class AccessTokenVerifierTest {
         assertTrue(verifier.check(parts[0] + "." + otherPayload + "." + parts[2]).isEmpty(), "signature must match");
         assertTrue(verifier.check("not-a-jwt").isEmpty());
         assertTrue(verifier.check(null).isEmpty());
+        assertTrue(verifier.check(good + ".extra").isEmpty(), "four parts");
+        assertTrue(verifier.check("e30!." + parts[1] + "." + parts[2]).isEmpty(), "not base64url");
+        String none = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"alg\":\"none\",\"typ\":\"at+jwt\"}".getBytes(StandardCharsets.UTF_8));
+        assertTrue(verifier.check(none + "." + parts[1] + ".").isEmpty(), "alg none");
+        assertEquals("user-1", verifier.verify(good).subject(), "the untouched token is still good");
+    }
+
+    @Test
+    void databaseErrorsAreNotReadAsInvalidTokens() throws Exception {
+        String at = mint("jti-db", false, false, clock.instant().plusSeconds(600));
+        rows.failure = new Jdbc.PersistenceFailure("SELECT a.jti FROM access_tokens a", new SQLException("gone", "08006"));
+        assertSame(rows.failure, assertThrows(Jdbc.PersistenceFailure.class, () -> verifier.check(at)));
+        assertThrows(Jdbc.PersistenceFailure.class, () -> verifier.verify(at));
+        rows.failure = new PersistenceException("connection refused");
+        assertThrows(PersistenceException.class, () -> verifier.check(at));
+        rows.failure = null;
+        assertEquals("user-1", verifier.verify(at).subject(), "the same token is good once the database is back");
     }
 
     @Test
