@@ -2,6 +2,8 @@ package dev.portcullis.persistence;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.RollbackException;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
@@ -90,6 +92,21 @@ public class Jdbc {
         Map<String, Integer> columns = Map.copyOf(byLabel);
         COLUMNS_BY_SQL.put(sql, columns);
         return columns;
+    }
+
+    /**
+     * Whether {@code e} comes from the database (unreachable, failed statement, rolled-back transaction), on the JDBC
+     * path ({@link PersistenceFailure} wraps the SQLException) or JPA's. The one place that decides between "the
+     * service is unavailable" (503) and a bug or a bad request.
+     */
+    public static boolean isDatabaseFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof PersistenceException || t instanceof SQLException || t instanceof RollbackException
+                    || t.getClass().getName().startsWith("org.eclipse.persistence.exceptions")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A database error on the JDBC path (unchecked, like JPA's PersistenceException). */

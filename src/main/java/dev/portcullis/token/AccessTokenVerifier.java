@@ -13,7 +13,6 @@ import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.web.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.PersistenceException;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Instant;
@@ -93,11 +92,14 @@ public class AccessTokenVerifier {
                     .map(s -> new VerifiedAccessToken(s.token().jti(), claims.getSubject(),
                             s.grant().clientId(), Scopes.parse(s.token().scope()), s.token().expiresAt(),
                             s.grant().grantId()));
-        } catch (Jdbc.PersistenceFailure | PersistenceException e) {
-            // The database, not the token: the caller answers 503 and the client keeps its token. Saying
-            // invalid_token here would make clients discard good tokens during an outage.
-            throw e;
-        } catch (ParseException | JOSEException | RuntimeException e) {
+        } catch (ParseException | JOSEException e) {
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            if (Jdbc.isDatabaseFailure(e)) {
+                // The database, not the token: the caller answers 503 and the client keeps its token. Saying
+                // invalid_token here would make clients discard good tokens during an outage.
+                throw e;
+            }
             return Optional.empty();
         }
     }

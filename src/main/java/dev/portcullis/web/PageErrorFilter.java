@@ -1,5 +1,6 @@
 package dev.portcullis.web;
 
+import dev.portcullis.persistence.Jdbc;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebFilter;
@@ -37,7 +38,7 @@ public class PageErrorFilter extends HttpFilter {
         try {
             chain.doFilter(req, res);
         } catch (ServletException | RuntimeException e) {
-            boolean database = UnexpectedExceptionMapper.isDatabaseFailure(e);
+            boolean database = Jdbc.isDatabaseFailure(e);
             LOG.log(database ? Level.WARNING : Level.INFO, "Page request failed: {0}", e.toString());
             if (res.isCommitted()) {
                 return;

@@ -1,8 +1,7 @@
 package dev.portcullis.web;
 
-import jakarta.persistence.PersistenceException;
+import dev.portcullis.persistence.Jdbc;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.transaction.RollbackException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
@@ -11,7 +10,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
-import java.sql.SQLException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -50,7 +48,7 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
             }
             return r;
         }
-        if (isDatabaseFailure(e)) {
+        if (Jdbc.isDatabaseFailure(e)) {
             LOG.log(Level.WARNING, "Database unavailable: {0}", rootMessage(e));
             return forBrowserOrApi(request, 503, "temporarily_unavailable",
                     "The service is temporarily unavailable; try again shortly",
@@ -83,16 +81,6 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
     static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (type.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static boolean isDatabaseFailure(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof PersistenceException || t instanceof SQLException || t instanceof RollbackException
-                    || t.getClass().getName().startsWith("org.eclipse.persistence.exceptions")) {
                 return true;
             }
         }

@@ -34,9 +34,7 @@ class DatabaseOutageIT {
             Admin.TestClient client = admin.confidentialClient("openid read_user", "https://rp.example.com/cb");
             String code = CodeFixture.issue(client.clientId(), user.userId(), client.redirectUri(), "openid read_user",
                     null, null);
-            Http.Res tokens = http.postJson("/oauth/token", "{\"grant_type\":\"authorization_code\",\"code\":"
-                    + Http.q(code) + ",\"redirect_uri\":" + Http.q(client.redirectUri()) + ",\"client_id\":"
-                    + Http.q(client.clientId()) + ",\"client_secret\":" + Http.q(client.secret()) + "}");
+            Http.Res tokens = http.postJson("/oauth/token", client.codeExchangeJson(code));
             assertEquals(200, tokens.status(), tokens::toString);
             String bearer = "Bearer " + tokens.jsonString("access_token");
             long usersBefore = Db.count("SELECT COUNT(*) FROM users");

@@ -48,8 +48,7 @@ class ServerLifecycleIT {
             client = admin.confidentialClient("openid profile", "https://restart.example.com/cb");
             browser = new UserAgent(first.base);
             String code = browser.authorizeAndGetRedirectParams(client, user, Map.of()).get("code");
-            tokens = first.http().postJson("/oauth/token", tokenRequest(client, "\"grant_type\":\"authorization_code\","
-                    + "\"code\":" + Http.q(code) + ",\"redirect_uri\":" + Http.q(client.redirectUri())));
+            tokens = first.http().postJson("/oauth/token", client.codeExchangeJson(code));
             assertEquals(200, tokens.status(), tokens::toString);
         }
         try (PayaraProcess second = PayaraProcess.start(port)) {

@@ -41,9 +41,7 @@ class TwoInstancesIT {
             assertEquals(issuer, redirect.get("iss"));
 
             // redeem it at instance 2
-            Http.Res tokens = two.http().postJson("/oauth/token", "{\"grant_type\":\"authorization_code\",\"code\":"
-                    + Http.q(code) + ",\"redirect_uri\":" + Http.q(client.redirectUri()) + ",\"client_id\":"
-                    + Http.q(client.clientId()) + ",\"client_secret\":" + Http.q(client.secret()) + "}");
+            Http.Res tokens = two.http().postJson("/oauth/token", client.codeExchangeJson(code));
             assertEquals(200, tokens.status(), tokens::toString);
 
             // the ID token minted by instance 2 verifies against instance 1's JWKS: one key set

@@ -22,6 +22,13 @@ public final class Admin {
 
     /** A registered client: id, secret (null for public clients) and its first redirect URI. */
     public record TestClient(String clientId, String secret, String redirectUri, String name) {
+
+        /** The seed's JSON token request redeeming {@code code} (confidential client, secret in the body). */
+        public String codeExchangeJson(String code) {
+            return "{\"grant_type\":\"authorization_code\",\"code\":" + Http.q(code) + ",\"redirect_uri\":"
+                    + Http.q(redirectUri) + ",\"client_id\":" + Http.q(clientId) + ",\"client_secret\":"
+                    + Http.q(secret) + "}";
+        }
     }
 
     public record TestUser(String username, String password, String userId) {

@@ -174,7 +174,8 @@ class AccessTokenVerifierTest {
     @Test
     void databaseErrorsAreNotReadAsInvalidTokens() throws Exception {
         String at = mint("jti-db", false, false, clock.instant().plusSeconds(600));
-        rows.failure = new Jdbc.PersistenceFailure("SELECT a.jti FROM access_tokens a", new SQLException("gone", "08006"));
+        rows.failure = new Jdbc.PersistenceFailure("SELECT a.jti FROM access_tokens a",
+                new SQLException("gone", "08006"));
         assertSame(rows.failure, assertThrows(Jdbc.PersistenceFailure.class, () -> verifier.check(at)));
         assertThrows(Jdbc.PersistenceFailure.class, () -> verifier.verify(at));
         rows.failure = new PersistenceException("connection refused");
