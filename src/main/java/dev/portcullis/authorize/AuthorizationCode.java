@@ -8,8 +8,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * An issued authorization code, stored by the hash of its value and bound to everything the token endpoint must
- * check: client, redirect URI, user, granted scope, nonce, PKCE challenge, auth_time. It is redeemed once by
+ * An issued authorization code, stored by its id and the hash of its secret ({@link dev.portcullis.crypto.SplitToken})
+ * and bound to everything the token endpoint must check: client, redirect URI, user, granted scope, nonce, PKCE
+ * challenge, auth_time. It is redeemed once by
  * {@link AuthorizationCodes#markRedeemed}, a single conditional UPDATE.
  */
 @Entity
@@ -17,8 +18,11 @@ import java.util.Optional;
 public class AuthorizationCode {
 
     @Id
-    @Column(name = "code_hash")
-    private String codeHash;
+    @Column(name = "code_id")
+    private String codeId;
+
+    @Column(name = "secret_hash")
+    private String secretHash;
 
     @Column(name = "client_id")
     private String clientId;
@@ -63,27 +67,13 @@ public class AuthorizationCode {
     protected AuthorizationCode() {
     }
 
-    AuthorizationCode(String codeHash, CodeRequest r, Instant now, Instant expiresAt) {
-        this.codeHash = codeHash;
-        this.clientId = r.clientId();
-        this.userId = r.userId();
-        this.redirectUri = r.redirectUri();
-        this.redirectUriGiven = r.redirectUriGiven();
-        this.scope = r.scope();
-        this.nonce = r.nonce();
-        this.codeChallenge = r.codeChallenge();
-        this.codeChallengeMethod = r.codeChallenge() == null ? null : r.codeChallengeMethod();
-        this.authTime = r.authTime().getEpochSecond();
-        this.sessionHash = r.sessionHash();
-        this.createdAt = now.getEpochSecond();
-        this.expiresAt = expiresAt.getEpochSecond();
-    }
-
     /** A row read back by {@link AuthorizationCodes} (plain JDBC on the token path). */
-    AuthorizationCode(String codeHash, String clientId, String userId, String redirectUri, boolean redirectUriGiven,
-                      String scope, String nonce, String codeChallenge, String codeChallengeMethod, long authTime,
-                      String sessionHash, long createdAt, long expiresAt, Long redeemedAt, String grantId) {
-        this.codeHash = codeHash;
+    AuthorizationCode(String codeId, String secretHash, String clientId, String userId, String redirectUri,
+                      boolean redirectUriGiven, String scope, String nonce, String codeChallenge,
+                      String codeChallengeMethod, long authTime, String sessionHash, long createdAt, long expiresAt,
+                      Long redeemedAt, String grantId) {
+        this.codeId = codeId;
+        this.secretHash = secretHash;
         this.clientId = clientId;
         this.userId = userId;
         this.redirectUri = redirectUri;
@@ -106,8 +96,14 @@ public class AuthorizationCode {
                               Instant authTime, String sessionHash) {
     }
 
-    public String codeHash() {
-        return codeHash;
+    /** The row's key: the id part of the code (the hash of the whole value for codes issued before V3). */
+    public String codeId() {
+        return codeId;
+    }
+
+    /** The hash of the code's secret part; null for codes issued before V3. */
+    String secretHash() {
+        return secretHash;
     }
 
     public String clientId() {

@@ -3,7 +3,7 @@ package dev.portcullis.authorize;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
-import dev.portcullis.crypto.Secrets;
+import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,15 +12,16 @@ import java.time.Clock;
 import java.util.Optional;
 
 /**
- * Issue, look up and redeem authorization codes. The code value is 256 random bits handed to the browser once;
- * the database holds only its hash. Redemption is one conditional UPDATE, so of any number of concurrent
- * redemptions on any number of instances exactly one wins. Plain JDBC: this is the token path (docs/decisions.md).
+ * Issue, look up and redeem authorization codes. A code is a {@link SplitToken}: a time-ordered id and 256 random
+ * bits, handed to the browser once; the database holds the id and the secret's hash. Redemption is one conditional
+ * UPDATE, so of any number of concurrent redemptions on any number of instances exactly one wins. Plain JDBC: this
+ * is the token path (docs/decisions.md).
  */
 @ApplicationScoped
 public class AuthorizationCodes {
 
-    private static final String COLUMNS = "code_hash, client_id, user_id, redirect_uri, redirect_uri_given, scope, "
-            + "nonce, code_challenge, code_challenge_method, auth_time, session_hash, created_at, expires_at, "
+    private static final String COLUMNS = "code_id, secret_hash, client_id, user_id, redirect_uri, redirect_uri_given, "
+            + "scope, nonce, code_challenge, code_challenge_method, auth_time, session_hash, created_at, expires_at, "
             + "redeemed_at, grant_id";
 
     @Inject
@@ -38,14 +39,14 @@ public class AuthorizationCodes {
     /** Stores a new code bound to {@code request} and audits it; returns the code value (never stored). */
     @Transactional
     public String issue(AuthorizationCode.CodeRequest r, String ip) {
-        String code = Secrets.newSecret();
+        SplitToken code = SplitToken.issue();
         long now = clock.instant().getEpochSecond();
-        jdbc.update("INSERT INTO authorization_codes (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,NULL)",
-                Secrets.hash(code), r.clientId(), r.userId(), r.redirectUri(), r.redirectUriGiven(), r.scope(),
-                r.nonce(), r.codeChallenge(), r.codeChallenge() == null ? null : r.codeChallengeMethod(),
+        jdbc.update("INSERT INTO authorization_codes (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,NULL)",
+                code.id(), code.secretHash(), r.clientId(), r.userId(), r.redirectUri(), r.redirectUriGiven(),
+                r.scope(), r.nonce(), r.codeChallenge(), r.codeChallenge() == null ? null : r.codeChallengeMethod(),
                 r.authTime().getEpochSecond(), r.sessionHash(), now, now + config.codeTtl().toSeconds());
         audit.success(AuditEvent.Type.CODE_ISSUED, r.clientId(), r.userId(), ip, r.scope());
-        return code;
+        return code.value();
     }
 
     /** The code's row, whatever its state (expired, redeemed), or empty when the value is unknown. */
@@ -53,13 +54,15 @@ public class AuthorizationCodes {
         if (code == null || code.isEmpty() || code.length() > 256) {
             return Optional.empty();
         }
-        return jdbc.one("SELECT " + COLUMNS + " FROM authorization_codes WHERE code_hash = ?",
-                row -> new AuthorizationCode(row.string("code_hash"), row.string("client_id"), row.string("user_id"),
-                        row.string("redirect_uri"), row.bool("redirect_uri_given"), row.string("scope"),
-                        row.string("nonce"), row.string("code_challenge"), row.string("code_challenge_method"),
-                        row.longValue("auth_time"), row.string("session_hash"), row.longValue("created_at"),
-                        row.longValue("expires_at"), row.nullableLong("redeemed_at"), row.string("grant_id")),
-                Secrets.hash(code));
+        SplitToken presented = SplitToken.parse(code);
+        return jdbc.one("SELECT " + COLUMNS + " FROM authorization_codes WHERE code_id = ?",
+                row -> new AuthorizationCode(row.string("code_id"), row.string("secret_hash"),
+                        row.string("client_id"), row.string("user_id"), row.string("redirect_uri"),
+                        row.bool("redirect_uri_given"), row.string("scope"), row.string("nonce"),
+                        row.string("code_challenge"), row.string("code_challenge_method"), row.longValue("auth_time"),
+                        row.string("session_hash"), row.longValue("created_at"), row.longValue("expires_at"),
+                        row.nullableLong("redeemed_at"), row.string("grant_id")),
+                presented.id()).filter(found -> presented.matches(found.secretHash()));
     }
 
     /**
@@ -71,8 +74,8 @@ public class AuthorizationCodes {
         jdbc.requireTransaction();
         long now = clock.instant().getEpochSecond();
         return jdbc.update("UPDATE authorization_codes SET redeemed_at = ?, grant_id = ? "
-                + "WHERE code_hash = ? AND redeemed_at IS NULL AND expires_at > ?",
-                now, grantId, code.codeHash(), now) == 1;
+                + "WHERE code_id = ? AND redeemed_at IS NULL AND expires_at > ?",
+                now, grantId, code.codeId(), now) == 1;
     }
 
     /** Deletes codes that expired more than a day ago (redeemed ones are kept that long to detect replays). */

@@ -7,16 +7,20 @@ import jakarta.persistence.Table;
 import java.time.Instant;
 
 /**
- * A refresh token, stored by the hash of its 256-bit value. Used once: rotation sets {@code used_at} with a
- * conditional UPDATE; presenting a used one again is reuse and revokes the whole grant (RFC 9700 4.14.2).
+ * A refresh token, stored by its id and the hash of its 256-bit secret ({@link dev.portcullis.crypto.SplitToken}).
+ * Used once: rotation sets {@code used_at} with a conditional UPDATE; presenting a used one again is reuse and
+ * revokes the whole grant (RFC 9700 4.14.2).
  */
 @Entity
 @Table(name = "refresh_tokens")
 public class RefreshToken {
 
     @Id
-    @Column(name = "token_hash")
-    private String tokenHash;
+    @Column(name = "token_id")
+    private String tokenId;
+
+    @Column(name = "secret_hash")
+    private String secretHash;
 
     @Column(name = "grant_id")
     private String grantId;
@@ -35,17 +39,11 @@ public class RefreshToken {
     protected RefreshToken() {
     }
 
-    RefreshToken(String tokenHash, String grantId, String scope, Instant now, Instant expiresAt) {
-        this.tokenHash = tokenHash;
-        this.grantId = grantId;
-        this.scope = scope;
-        this.createdAt = now.getEpochSecond();
-        this.expiresAt = expiresAt.getEpochSecond();
-    }
-
     /** A row read back by {@link TokenGrants}. */
-    RefreshToken(String tokenHash, String grantId, String scope, long createdAt, long expiresAt, Long usedAt) {
-        this.tokenHash = tokenHash;
+    RefreshToken(String tokenId, String secretHash, String grantId, String scope, long createdAt, long expiresAt,
+                 Long usedAt) {
+        this.tokenId = tokenId;
+        this.secretHash = secretHash;
         this.grantId = grantId;
         this.scope = scope;
         this.createdAt = createdAt;
@@ -53,8 +51,14 @@ public class RefreshToken {
         this.usedAt = usedAt;
     }
 
-    public String tokenHash() {
-        return tokenHash;
+    /** The row's key: the id part of the token (the hash of the whole value for tokens issued before V3). */
+    public String tokenId() {
+        return tokenId;
+    }
+
+    /** The hash of the token's secret part; null for tokens issued before V3. */
+    String secretHash() {
+        return secretHash;
     }
 
     public String grantId() {

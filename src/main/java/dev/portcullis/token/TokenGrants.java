@@ -1,6 +1,6 @@
 package dev.portcullis.token;
 
-import dev.portcullis.crypto.Secrets;
+import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -50,14 +50,14 @@ public class TokenGrants {
                 r.expiresAt().getEpochSecond(), r.tokenHash());
     }
 
-    /** Stores a new refresh token of {@code grant}; returns its value (only the hash is stored). */
+    /** Stores a new refresh token of {@code grant}; returns its value (the secret is stored only as a hash). */
     String newRefreshToken(TokenGrant grant, Instant now, Instant expiresAt) {
         jdbc.requireTransaction();
-        String value = Secrets.newSecret();
-        jdbc.update("INSERT INTO refresh_tokens (token_hash, grant_id, scope, created_at, expires_at, used_at) "
-                + "VALUES (?,?,?,?,?,NULL)", Secrets.hash(value), grant.grantId(), grant.scope(),
+        SplitToken token = SplitToken.issue();
+        jdbc.update("INSERT INTO refresh_tokens (token_id, secret_hash, grant_id, scope, created_at, expires_at, "
+                + "used_at) VALUES (?,?,?,?,?,?,NULL)", token.id(), token.secretHash(), grant.grantId(), grant.scope(),
                 now.getEpochSecond(), expiresAt.getEpochSecond());
-        return value;
+        return token.value();
     }
 
     /**
@@ -66,8 +66,8 @@ public class TokenGrants {
      */
     boolean markRefreshTokenUsed(RefreshToken token) {
         jdbc.requireTransaction();
-        return jdbc.update("UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
-                clock.instant().getEpochSecond(), token.tokenHash()) == 1;
+        return jdbc.update("UPDATE refresh_tokens SET used_at = ? WHERE token_id = ? AND used_at IS NULL",
+                clock.instant().getEpochSecond(), token.tokenId()) == 1;
     }
 
     /** A refresh token's row and its grant, in one query. */
@@ -79,13 +79,14 @@ public class TokenGrants {
         if (value == null || value.isEmpty() || value.length() > 256) {
             return Optional.empty();
         }
-        return jdbc.one("SELECT r.token_hash, r.scope AS r_scope, r.created_at AS r_created_at, r.expires_at, "
-                        + "r.used_at, " + GRANT_COLUMNS + " FROM refresh_tokens r JOIN token_grants g "
-                        + "ON g.grant_id = r.grant_id WHERE r.token_hash = ?",
-                row -> new RefreshTokenStatus(new RefreshToken(row.string("token_hash"), row.string("grant_id"),
-                        row.string("r_scope"), row.longValue("r_created_at"), row.longValue("expires_at"),
-                        row.nullableLong("used_at")), grant(row)),
-                Secrets.hash(value));
+        SplitToken presented = SplitToken.parse(value);
+        return jdbc.one("SELECT r.token_id, r.secret_hash, r.scope AS r_scope, r.created_at AS r_created_at, "
+                        + "r.expires_at, r.used_at, " + GRANT_COLUMNS + " FROM refresh_tokens r JOIN token_grants g "
+                        + "ON g.grant_id = r.grant_id WHERE r.token_id = ?",
+                row -> new RefreshTokenStatus(new RefreshToken(row.string("token_id"), row.string("secret_hash"),
+                        row.string("grant_id"), row.string("r_scope"), row.longValue("r_created_at"),
+                        row.longValue("expires_at"), row.nullableLong("used_at")), grant(row)),
+                presented.id()).filter(found -> presented.matches(found.token().secretHash()));
     }
 
     /** An access token's record and its grant, by jti, in one query (for validation and introspection). */

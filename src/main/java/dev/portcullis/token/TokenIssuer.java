@@ -62,7 +62,7 @@ public class TokenIssuer {
     /** Redeems a validated code: marks it used, creates its grant and the first tokens, audits it. */
     @Transactional
     public Issued redeem(AuthorizationCode code, String ip) {
-        String grantId = Secrets.newId();
+        String grantId = Secrets.newTimeOrderedId();
         if (!codes.markRedeemed(code, grantId)) {
             throw new LostRace();
         }
@@ -90,7 +90,7 @@ public class TokenIssuer {
     private TokenResponse issue(TokenGrant grant, String scope, String nonce) {
         Instant now = clock.instant();
         Instant accessExpiry = now.plus(config.accessTokenTtl());
-        String jti = Secrets.newId();
+        String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
                 grant.clientId(), scope, grant.authTime(), now, accessExpiry));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
@@ -149,8 +150,8 @@ class AuthorizationEndpointIT extends PortcullisIT {
                 "redirect_uri", "http://127.0.0.1:53124/cb", "code_challenge", CHALLENGE,
                 "code_challenge_method", "S256"));
         assertNotNull(q.get("code"), q::toString);
-        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_hash = ?",
-                Secrets.hash(q.get("code"))).get(0);
+        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_id = ?",
+                SplitToken.parse(q.get("code")).id()).get(0);
         assertEquals("http://127.0.0.1:53124/cb", row.get("redirect_uri"));
     }
 
@@ -277,10 +278,13 @@ class AuthorizationEndpointIT extends PortcullisIT {
         Map<String, String> q = assertClientRedirect(done, 303, c.redirectUri());
         assertEquals("st-1", q.get("state"));
         String code = q.get("code");
-        assertEquals(43, code.length());
+        assertTrue(code.matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
+                + "\\.[A-Za-z0-9_-]{43}"),
+                "a UUIDv7 id and 256 random bits: " + code);
 
-        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_hash = ?",
-                Secrets.hash(code)).get(0);
+        SplitToken parts = SplitToken.parse(code);
+        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_id = ?", parts.id()).get(0);
+        assertEquals(Secrets.hash(parts.secret().orElseThrow()), row.get("secret_hash"), "only the secret's hash");
         assertEquals(c.clientId(), row.get("client_id"));
         assertEquals(u.userId(), row.get("user_id"));
         assertEquals(c.redirectUri(), row.get("redirect_uri"));
@@ -306,8 +310,8 @@ class AuthorizationEndpointIT extends PortcullisIT {
         Admin.TestUser u = admin.user(PASSWORD);
         Map<String, String> q = new UserAgent(BASE).authorizeAndGetRedirectParams(c, u, Map.of(
                 "redirect_uri", c.redirectUri(), "code_challenge", CHALLENGE, "code_challenge_method", "S256"));
-        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_hash = ?",
-                Secrets.hash(q.get("code"))).get(0);
+        Map<String, Object> row = Db.rows("SELECT * FROM authorization_codes WHERE code_id = ?",
+                SplitToken.parse(q.get("code")).id()).get(0);
         assertEquals(CHALLENGE, row.get("code_challenge"));
         assertEquals("S256", row.get("code_challenge_method"));
         assertEquals("openid", row.get("scope"));

@@ -39,6 +39,7 @@ import com.nimbusds.oauth2.sdk.id.State;
 import com.nimbusds.openid.connect.sdk.AuthenticationRequest;
 import dev.portcullis.testing.UserAgent;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Db;
@@ -244,11 +245,12 @@ class TokenEndpointIT extends PortcullisIT {
         assertEquals(confidential.clientId(), grant.get("client_id"));
         assertEquals(user.userId(), grant.get("user_id"));
         String refreshToken = (String) json.get("refresh_token");
-        assertEquals(43, refreshToken.length(), "256 random bits");
-        assertEquals(1, Db.count("SELECT COUNT(*) FROM refresh_tokens WHERE token_hash = ? AND grant_id = ?",
-                Secrets.hash(refreshToken), grantId));
-        assertEquals(grantId, Db.rows("SELECT grant_id FROM authorization_codes WHERE code_hash = ?",
-                Secrets.hash(code)).get(0).get("grant_id"));
+        assertTrue(refreshToken.matches("[0-9a-f-]{36}\\.[A-Za-z0-9_-]{43}"), "an id and 256 random bits");
+        SplitToken parts = SplitToken.parse(refreshToken);
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM refresh_tokens WHERE token_id = ? AND secret_hash = ? "
+                + "AND grant_id = ?", parts.id(), Secrets.hash(parts.secret().orElseThrow()), grantId));
+        assertEquals(grantId, Db.rows("SELECT grant_id FROM authorization_codes WHERE code_id = ?",
+                SplitToken.parse(code).id()).get(0).get("grant_id"));
         assertTrue(Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CODE_REDEEMED' AND client_id = ?",
                 confidential.clientId()) >= 1);
     }
@@ -622,8 +624,8 @@ class TokenEndpointIT extends PortcullisIT {
 
         String grantId = grantOf(ok.get(0).jsonString("access_token"));
         assertEquals(1, Db.count("SELECT COUNT(*) FROM token_grants WHERE grant_id = ?", grantId));
-        assertEquals(grantId, Db.rows("SELECT grant_id FROM authorization_codes WHERE code_hash = ?",
-                Secrets.hash(code)).get(0).get("grant_id"));
+        assertEquals(grantId, Db.rows("SELECT grant_id FROM authorization_codes WHERE code_id = ?",
+                SplitToken.parse(code).id()).get(0).get("grant_id"));
         assertTrue(grantRevoked(grantId), "the losers' replays revoked the winner's grant");
         assertTrue(accessTokenRevoked(ok.get(0).jsonString("access_token")));
         assertEquals(1, Db.count("SELECT COUNT(*) FROM access_tokens WHERE grant_id = ?", grantId),
@@ -632,6 +634,45 @@ class TokenEndpointIT extends PortcullisIT {
     }
 
     // ---------------------------------------------------------------- refresh
+
+    @Test
+    void aCodeOrRefreshTokenWithTheRightIdButAnotherSecretIsUnknownAndChangesNothing() throws Exception {
+        String code = confidentialCode("openid", null);
+        String codeId = SplitToken.parse(code).id();
+        assertError(variantA(codeId + "." + Secrets.newSecret()), 400, "invalid_grant");
+        assertError(variantA(codeId), 400, "invalid_grant");
+        Http.Res first = variantA(code);
+        assertEquals(200, first.status(), "the genuine code was not burnt: " + first);
+
+        String rt = first.jsonString("refresh_token");
+        String tokenId = SplitToken.parse(rt).id();
+        assertError(refresh(confidential, tokenId + "." + Secrets.newSecret(), null), 400, "invalid_grant");
+        assertError(refresh(confidential, tokenId, null), 400, "invalid_grant");
+        Http.Res next = refresh(confidential, rt, null);
+        assertEquals(200, next.status(), "no rotation and no revocation happened: " + next);
+    }
+
+    @Test
+    void codesAndRefreshTokensIssuedBeforeV3KeepWorking() throws Exception {
+        // rows as written before V3: keyed by the hash of the whole value, no secret hash
+        fixtures();
+        Http.Res first = variantA(CodeFixture.issueBeforeV3(confidential.clientId(), user.userId(), REDIRECT,
+                "openid"));
+        assertEquals(200, first.status(), first::toString);
+        String grantId = grantOf(first.jsonString("access_token"));
+        String earlier = Secrets.newSecret();
+        long now = java.time.Instant.now().getEpochSecond();
+        Db.update("INSERT INTO refresh_tokens (token_id, secret_hash, grant_id, scope, created_at, expires_at, "
+                + "used_at) VALUES (?, NULL, ?, 'openid', ?, ?, NULL)", Secrets.hash(earlier), grantId, now, now + 600);
+
+        assertError(refresh(confidential, Secrets.hash(earlier) + "." + Secrets.newSecret(), null), 400,
+                "invalid_grant");
+        Http.Res rotated = refresh(confidential, earlier, null);
+        assertEquals(200, rotated.status(), rotated::toString);
+        assertTrue(rotated.jsonString("refresh_token").contains("."), "the next token has the current form");
+        assertError(refresh(confidential, earlier, null), 400, "invalid_grant");
+        assertTrue(grantRevoked(grantId), "reuse of the earlier token revoked its family");
+    }
 
     @Test
     void refreshRotatesTheTokenAndMayNarrowButNeverWidenTheScope() throws Exception {
@@ -650,7 +691,7 @@ class TokenEndpointIT extends PortcullisIT {
         String rt2 = second.jsonString("refresh_token");
         assertNotEquals(rt1, rt2);
         assertEquals(grantId, grantOf(second.jsonString("access_token")), "same family");
-        assertNotNull(Db.rows("SELECT used_at FROM refresh_tokens WHERE token_hash = ?", Secrets.hash(rt1))
+        assertNotNull(Db.rows("SELECT used_at FROM refresh_tokens WHERE token_id = ?", SplitToken.parse(rt1).id())
                 .get(0).get("used_at"));
 
         // the rotated token keeps the granted scope: the next refresh may ask for all of it again, with an ID token
