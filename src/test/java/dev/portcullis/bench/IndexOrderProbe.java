@@ -14,6 +14,9 @@ import java.sql.Statement;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.flywaydb.core.Flyway;
 
 /**
  * What the key order of the token tables costs the embedded database: the statements of one refresh (find the
@@ -27,10 +30,14 @@ import java.util.function.Supplier;
  */
 public final class IndexOrderProbe {
 
+    /** Flyway's INFO lines would interleave with the table; kept here so the setting is not garbage-collected. */
+    private static final Logger FLYWAY_LOG = Logger.getLogger("org.flywaydb");
+
     private IndexOrderProbe() {
     }
 
     public static void main(String[] args) throws Exception {
+        FLYWAY_LOG.setLevel(Level.WARNING);
         String[] a = String.join(" ", args).trim().split("\\s+"); // Maven passes "preloads measured" as one argument
         String[] preloads = (a[0].isEmpty() ? "20000,200000,800000" : a[0]).split(",");
         int measured = a.length > 1 ? Integer.parseInt(a[1]) : 50_000;
@@ -47,8 +54,9 @@ public final class IndexOrderProbe {
     /** CPU µs of this thread per refresh, after {@code preload} refreshes, in a fresh database. */
     private static double run(Supplier<String> newKey, int preload, int measured) throws Exception {
         Path dir = Files.createTempDirectory("portcullis-index-order");
-        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve("db") + ";QUERY_CACHE_SIZE=64")) {
-            createTables(c);
+        String url = "jdbc:h2:file:" + dir.resolve("db") + ";QUERY_CACHE_SIZE=64"; // the server's default settings
+        createSchema(url);
+        try (Connection c = DriverManager.getConnection(url)) {
             c.setAutoCommit(false);
             PreparedStatement find = c.prepareStatement("SELECT r.used_at, g.client_id FROM refresh_tokens r "
                     + "JOIN token_grants g ON g.grant_id = r.grant_id WHERE r.token_id = ?");
@@ -59,15 +67,17 @@ public final class IndexOrderProbe {
             PreparedStatement refreshToken = c.prepareStatement("INSERT INTO refresh_tokens (token_id, secret_hash, "
                     + "grant_id, scope, created_at, expires_at, used_at) VALUES (?,?,?,'openid profile',?,?,NULL)");
             PreparedStatement audit = c.prepareStatement("INSERT INTO audit_events (event_id, occurred_at_ms, "
-                    + "event_type, detail) VALUES (NEXT VALUE FOR audit_event_seq,?,'TOKEN_REFRESHED',?)");
+                    + "event_type, outcome, client_id, subject, ip, detail) VALUES (NEXT VALUE FOR audit_event_seq,?,"
+                    + "'TOKEN_REFRESHED','success','client','user','127.0.0.1',?)");
             // eight chains, as the bench's eight workers
             String[] grants = new String[8];
             String[] current = new String[8];
-            try (PreparedStatement grant = c.prepareStatement("INSERT INTO token_grants VALUES (?,'client',?)")) {
+            try (PreparedStatement grant = c.prepareStatement("INSERT INTO token_grants (grant_id, client_id, "
+                    + "user_id, scope, auth_time, created_at, revoked_at) "
+                    + "VALUES (?,'client','user','openid profile',0,0,NULL)")) {
                 for (int i = 0; i < grants.length; i++) {
                     grants[i] = newKey.get();
                     grant.setString(1, grants[i]);
-                    grant.setLong(2, i);
                     grant.executeUpdate();
                 }
             }
@@ -116,25 +126,19 @@ public final class IndexOrderProbe {
         }
     }
 
-    /** The token tables as V1–V3 define them (only the columns a refresh touches), with their indexes. */
-    private static void createTables(Connection c) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE token_grants (grant_id VARCHAR(64) PRIMARY KEY, client_id VARCHAR(64) NOT NULL, "
-                    + "created_at BIGINT NOT NULL)");
-            s.execute("CREATE TABLE refresh_tokens (token_id VARCHAR(64) PRIMARY KEY, secret_hash VARCHAR(64), "
-                    + "grant_id VARCHAR(64) NOT NULL REFERENCES token_grants (grant_id) ON DELETE CASCADE, "
-                    + "scope VARCHAR(1000) NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, "
-                    + "used_at BIGINT)");
-            s.execute("CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_id)");
-            s.execute("CREATE TABLE access_tokens (jti VARCHAR(64) PRIMARY KEY, grant_id VARCHAR(64) NOT NULL "
-                    + "REFERENCES token_grants (grant_id) ON DELETE CASCADE, scope VARCHAR(1000) NOT NULL, "
-                    + "created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, revoked_at BIGINT, "
-                    + "token_hash VARCHAR(64))");
-            s.execute("CREATE INDEX access_tokens_grant ON access_tokens (grant_id)");
-            s.execute("CREATE SEQUENCE audit_event_seq START WITH 1 INCREMENT BY 1");
-            s.execute("CREATE TABLE audit_events (event_id BIGINT PRIMARY KEY, occurred_at_ms BIGINT NOT NULL, "
-                    + "event_type VARCHAR(64) NOT NULL, detail VARCHAR(1000))");
-            s.execute("CREATE INDEX audit_events_time ON audit_events (occurred_at_ms)");
+    /**
+     * The schema exactly as the server has it (the project's Flyway migrations, V1–V3), plus the client and the user
+     * the grants belong to.
+     */
+    private static void createSchema(String url) throws SQLException {
+        Flyway.configure(IndexOrderProbe.class.getClassLoader()).dataSource(url, null, null)
+                .locations("classpath:db/migration").load().migrate();
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO clients (client_id, client_name, confidential, secret_hash, redirect_uris, "
+                    + "post_logout_redirect_uris, scopes, skip_consent, created_at, updated_at) VALUES ('client', "
+                    + "'probe', TRUE, NULL, 'http://127.0.0.1/cb', '', 'openid profile', TRUE, 0, 0)");
+            s.execute("INSERT INTO users (user_id, username, email, name, password_hash, created_at, updated_at) "
+                    + "VALUES ('user', 'probe', NULL, NULL, 'not-a-hash', 0, 0)");
         }
     }
 }
