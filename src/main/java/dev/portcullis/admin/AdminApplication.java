@@ -5,6 +5,7 @@ import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
 import dev.portcullis.jose.SigningKeyAdminResource;
 import dev.portcullis.resource.DelegationFilter;
+import dev.portcullis.retention.PurgeAdminResource;
 import dev.portcullis.web.WebProviders;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
@@ -20,14 +21,15 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
  */
 @ApplicationPath("admin")
 @OpenAPIDefinition(info = @Info(title = "Portcullis admin API", version = "1",
-        description = "Manage client applications and users. Every call needs Authorization: Bearer <admin token>."))
+        description = "Manage client applications, users and signing keys; read the audit trail; purge expired "
+                + "rows. Every call needs Authorization: Bearer <admin token>."))
 @SecurityScheme(securitySchemeName = "adminToken", type = SecuritySchemeType.HTTP, scheme = "bearer")
 public class AdminApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
         return WebProviders.with(DelegationFilter.class, AdminAuthenticationFilter.class, ClientAdminResource.class,
-                UserAdminResource.class,
-                AuditAdminResource.class, SigningKeyAdminResource.class);
+                UserAdminResource.class, AuditAdminResource.class, SigningKeyAdminResource.class,
+                PurgeAdminResource.class);
     }
 }

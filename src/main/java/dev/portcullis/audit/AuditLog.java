@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.logging.Level;
@@ -55,6 +56,11 @@ public class AuditLog {
         jdbc.update(insertStatement(), e.occurredAt().toEpochMilli(), e.type(), e.outcome(), e.clientId(),
                 e.subject(), e.ip(), e.detail());
         LOG.log(outcome.equals("success") && ROUTINE.contains(type) ? Level.FINE : Level.INFO, e::toString);
+    }
+
+    /** Deletes events older than {@code before} (the retention the cleanup applies: portcullis.audit.retention-days). */
+    public int purgeOlderThan(Instant before) {
+        return jdbc.deleteInChunks("audit_events", "event_id", "occurred_at_ms < ?", before.toEpochMilli());
     }
 
     private String insertStatement() {

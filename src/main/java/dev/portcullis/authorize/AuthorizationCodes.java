@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -78,9 +79,11 @@ public class AuthorizationCodes {
                 now, grantId, code.codeId(), now) == 1;
     }
 
-    /** Deletes codes that expired more than a day ago (redeemed ones are kept that long to detect replays). */
-    public int purgeExpired() {
-        return jdbc.update("DELETE FROM authorization_codes WHERE expires_at < ?",
-                clock.instant().getEpochSecond() - 86_400);
+    /**
+     * Deletes codes that expired before {@code expiredBefore} (the cleanup passes a day ago: until then a replayed
+     * code is still recognised as a replay and revokes its grant).
+     */
+    public int purgeExpired(Instant expiredBefore) {
+        return jdbc.deleteInChunks("authorization_codes", "code_id", "expires_at < ?", expiredBefore.getEpochSecond());
     }
 }

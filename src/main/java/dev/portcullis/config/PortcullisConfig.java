@@ -45,6 +45,7 @@ public class PortcullisConfig {
     private Duration keyRefreshInterval;
     private Duration metadataMaxAge;
     private Optional<String> jcaProvider;
+    private Optional<Duration> auditRetention;
 
     @PostConstruct
     void load() {
@@ -96,6 +97,9 @@ public class PortcullisConfig {
         metadataMaxAge = seconds(c, "portcullis.discovery.max-age", 300, 0, 86_400);
         jcaProvider = c.getOptionalValue("portcullis.jose.jca-provider").map(String::trim)
                 .filter(s -> !s.isEmpty());
+        // 0 = keep forever (for operators whose own archive is the database); otherwise days, as audit policies say
+        int retentionDays = integer(c, "portcullis.audit.retention-days", 90, 0, 36_500);
+        auditRetention = retentionDays == 0 ? Optional.empty() : Optional.of(Duration.ofDays(retentionDays));
     }
 
     /** The issuer identifier (OIDC Core 3.1.2.1); every endpoint URL is derived from it. No trailing slash. */
@@ -115,6 +119,11 @@ public class PortcullisConfig {
 
     public boolean issuerIsHttps() {
         return "https".equals(issuer.getScheme());
+    }
+
+    /** How long audit events are kept; empty = forever. */
+    public Optional<Duration> auditRetention() {
+        return auditRetention;
     }
 
     /** Bearer token of the admin API; empty means the admin API is closed (every call answers 401). */

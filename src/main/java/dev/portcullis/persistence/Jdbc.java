@@ -162,6 +162,30 @@ public class Jdbc {
         return execute(sql, params, PreparedStatement::executeUpdate);
     }
 
+    /** Rows per statement of {@link #deleteInChunks}. */
+    public static final int DELETE_CHUNK = 5_000;
+
+    /**
+     * Deletes the rows of {@code table} that {@code condition} selects, at most {@value #DELETE_CHUNK} per statement,
+     * each statement committing on its own: purging a large backlog (after downtime, or the first run after an
+     * upgrade) never holds one long transaction with its locks and undo. Outside a transaction only. Table, key and
+     * condition are constants of this code base; values go in {@code params}. Returns the number of rows deleted.
+     */
+    public int deleteInChunks(String table, String key, String condition, Object... params) {
+        if (transactions.getTransactionKey() != null) {
+            throw new IllegalStateException("A chunked delete commits chunk by chunk; it cannot join a transaction");
+        }
+        String sql = "DELETE FROM " + table + " WHERE " + key + " IN (SELECT " + key + " FROM " + table + " WHERE "
+                + condition + " FETCH FIRST " + DELETE_CHUNK + " ROWS ONLY)";
+        int total = 0;
+        int deleted;
+        do {
+            deleted = update(sql, params);
+            total += deleted;
+        } while (deleted == DELETE_CHUNK);
+        return total;
+    }
+
     /**
      * Runs several reads outside a transaction on one pooled connection instead of one per statement (a pool
      * checkout is ≈ 3 % of a userinfo call). Nested calls share the outer connection; inside a JTA transaction the

@@ -78,7 +78,7 @@ public class SsoSessions {
     /** Deletes sessions past their absolute end or idle for longer than the idle timeout. */
     public int purgeExpired() {
         long now = clock.instant().getEpochSecond();
-        return jdbc.update("DELETE FROM sso_sessions WHERE expires_at <= ? OR last_seen_at <= ?",
+        return jdbc.deleteInChunks("sso_sessions", "session_hash", "expires_at <= ? OR last_seen_at <= ?",
                 now, now - config.sessionIdleTtl().getSeconds());
     }
 }

@@ -135,4 +135,28 @@ public class TokenGrants {
         jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL", now, grantId);
         return grants == 1;
     }
+
+    /** Deletes access-token records that expired before {@code expiredBefore}: their tokens fail on expiry anyway. */
+    public int purgeExpiredAccessTokens(Instant expiredBefore) {
+        return jdbc.deleteInChunks("access_tokens", "jti", "expires_at < ?", expiredBefore.getEpochSecond());
+    }
+
+    /**
+     * Deletes refresh tokens, used or not, that expired before {@code expiredBefore}. A used one is kept until then:
+     * presenting it again is reuse and revokes its family (RFC 9700 4.14.2); once expired it is refused anyway.
+     */
+    public int purgeExpiredRefreshTokens(Instant expiredBefore) {
+        return jdbc.deleteInChunks("refresh_tokens", "token_id", "expires_at < ?", expiredBefore.getEpochSecond());
+    }
+
+    /**
+     * Deletes grants created before {@code createdBefore} that have no token left, revoked or not: nothing can be
+     * issued from them any more. Run after the two purges above.
+     */
+    public int purgeEmptyGrants(Instant createdBefore) {
+        return jdbc.deleteInChunks("token_grants", "grant_id", "created_at < ? "
+                + "AND NOT EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.grant_id = token_grants.grant_id) "
+                + "AND NOT EXISTS (SELECT 1 FROM access_tokens a WHERE a.grant_id = token_grants.grant_id)",
+                createdBefore.getEpochSecond());
+    }
 }

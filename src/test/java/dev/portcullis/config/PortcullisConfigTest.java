@@ -33,6 +33,16 @@ class PortcullisConfigTest {
         assertEquals(2, c.passwordIterations());
         assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), c.passwordConcurrency());
         assertFalse(c.demo());
+        assertEquals(Optional.of(Duration.ofDays(90)), c.auditRetention());
+    }
+
+    @Test
+    void auditRetentionIsDaysAndZeroKeepsForever() {
+        assertEquals(Optional.of(Duration.ofDays(400)),
+                load(Map.of("portcullis.audit.retention-days", "400")).auditRetention());
+        assertEquals(Optional.empty(), load(Map.of("portcullis.audit.retention-days", "0")).auditRetention());
+        assertThrows(ConfigurationException.class, () -> load(Map.of("portcullis.audit.retention-days", "-1")));
+        assertThrows(ConfigurationException.class, () -> load(Map.of("portcullis.audit.retention-days", "90d")));
     }
 
     @Test

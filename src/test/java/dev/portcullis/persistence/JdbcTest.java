@@ -60,8 +60,32 @@ class JdbcTest {
         assertTrue(e.getCause().getMessage().toLowerCase().contains("note"), e.getCause().getMessage());
     }
 
+    @Test
+    void chunkedDeleteRemovesEveryMatchingRowInChunksAndNothingElse() {
+        int matching = 2 * Jdbc.DELETE_CHUNK + 3; // two full chunks and a partial one
+        jdbc.update("INSERT INTO t (id, n) SELECT 'x' || X, X FROM SYSTEM_RANGE(1, ?)", matching);
+        assertEquals(matching, jdbc.deleteInChunks("t", "id", "n <= ? AND id LIKE 'x%'", (long) matching));
+        assertEquals(2L, jdbc.one("SELECT COUNT(*) AS c FROM t", r -> r.longValue("c")).orElseThrow());
+        assertEquals(2L, jdbc.one("SELECT COUNT(*) AS c FROM t WHERE id IN ('a', 'b')", r -> r.longValue("c"))
+                .orElseThrow(), "the rows the condition does not select are untouched");
+        assertEquals(0, jdbc.deleteInChunks("t", "id", "n > ?", 100L), "nothing left to delete");
+    }
+
+    @Test
+    void chunkedDeleteRefusesToJoinATransaction() {
+        jdbc.transactions = new NoTransaction() {
+            @Override
+            public Object getTransactionKey() {
+                return "a transaction";
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> jdbc.deleteInChunks("t", "id", "n > ?", 0L));
+        jdbc.transactions = new NoTransaction();
+        assertEquals(2L, jdbc.one("SELECT COUNT(*) AS c FROM t", r -> r.longValue("c")).orElseThrow());
+    }
+
     /** Outside a JTA transaction: what the registry answers when no transaction is active. */
-    private static final class NoTransaction implements TransactionSynchronizationRegistry {
+    private static class NoTransaction implements TransactionSynchronizationRegistry {
         @Override
         public Object getTransactionKey() {
             return null;

@@ -868,6 +868,108 @@ class TokenEndpointIT extends PortcullisIT {
                 "no CORS headers without an Origin");
     }
 
+    // ---------------------------------------------------------------- retention (POST /admin/purge)
+
+    @Test
+    void purgeDeletesRowsPastTheirGraceAndKeepsWhatCanStillBeUsed() throws Exception {
+        fixtures();
+        long now = java.time.Instant.now().getEpochSecond();
+        long twoDaysAgo = now - 2 * 86_400;
+        long anHourAgo = now - 3_600;
+        long fortyDaysAgo = now - 40 * 86_400;
+        // a live family, rotated once: its first refresh token is used and must stay to detect reuse
+        Http.Res issued = variantA(confidentialCode("openid", null));
+        String usedRefreshToken = issued.jsonString("refresh_token");
+        Http.Res rotated = refresh(confidential, usedRefreshToken, null);
+        assertEquals(200, rotated.status(), rotated::toString);
+        String liveGrant = grantOf(rotated.jsonString("access_token"));
+        String oldRecordOfLiveGrant = insertAccessToken(liveGrant, twoDaysAgo);
+        // a family whose last tokens expired two days ago, one whose token expired an hour ago (within the grace),
+        // one revoked with no token left, and one created this second that has no token yet (being written)
+        String deadGrant = insertGrant(fortyDaysAgo, null);
+        String deadAccess = insertAccessToken(deadGrant, twoDaysAgo);
+        String deadRefresh = insertRefreshToken(deadGrant, twoDaysAgo);
+        String graceGrant = insertGrant(fortyDaysAgo, null);
+        String graceRefresh = insertRefreshToken(graceGrant, anHourAgo);
+        String revokedEmptyGrant = insertGrant(fortyDaysAgo, fortyDaysAgo);
+        String newEmptyGrant = insertGrant(now, null);
+        String oldCode = CodeFixture.issue(confidential.clientId(), user.userId(), REDIRECT, true, "openid", null,
+                null, 60 - 2 * 86_400);
+        String recentCode = CodeFixture.issue(confidential.clientId(), user.userId(), REDIRECT, true, "openid", null,
+                null, 60 - 3_600);
+        long oldEvent = insertAuditEvent(now - 91L * 86_400);
+        long keptEvent = insertAuditEvent(now - 89L * 86_400);
+        String expiredSession = Secrets.newSecret();
+        Db.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at) "
+                + "VALUES (?,?,?,?,?,?)", expiredSession, user.userId(), twoDaysAgo, twoDaysAgo, twoDaysAgo, anHourAgo);
+
+        assertEquals(401, http.postJson("/admin/purge", "").status(), "admin only");
+        Http.Res purged = admin.post("/admin/purge", "");
+        assertEquals(200, purged.status(), purged::toString);
+        // counts per table; the rows themselves are checked below (the scheduled run may have taken some of them)
+        Map<?, ?> counts = (Map<?, ?>) purged.json().get("purged");
+        assertEquals(Set.of("sso_sessions", "throttle_counters", "authorization_codes", "access_tokens",
+                "refresh_tokens", "token_grants", "audit_events"), counts.keySet(), purged::toString);
+        assertEquals(counts.values().stream().mapToInt(n -> ((Number) n).intValue()).sum(),
+                ((Number) purged.json().get("total")).intValue(), purged::toString);
+
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM access_tokens WHERE jti IN (?, ?)", oldRecordOfLiveGrant,
+                deadAccess));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM refresh_tokens WHERE token_id = ?", deadRefresh));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM token_grants WHERE grant_id IN (?, ?)", deadGrant,
+                revokedEmptyGrant));
+        assertEquals(3, Db.count("SELECT COUNT(*) FROM token_grants WHERE grant_id IN (?, ?, ?)", liveGrant,
+                graceGrant, newEmptyGrant));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM refresh_tokens WHERE token_id = ?", graceRefresh));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM authorization_codes WHERE code_id = ?",
+                SplitToken.parse(oldCode).id()));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM authorization_codes WHERE code_id = ?",
+                SplitToken.parse(recentCode).id()));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_id = ?", oldEvent));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_id = ?", keptEvent));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE session_hash = ?", expiredSession));
+        assertTrue(Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'EXPIRED_ROWS_PURGED' "
+                + "AND subject = 'admin' AND detail LIKE 'sso_sessions=%'") >= 1, "the purge is audited");
+
+        // the live family still works, and its used refresh token is still recognised as reuse
+        Http.Res again = refresh(confidential, rotated.jsonString("refresh_token"), null);
+        assertEquals(200, again.status(), again::toString);
+        assertError(refresh(confidential, usedRefreshToken, null), 400, "invalid_grant");
+        assertTrue(grantRevoked(liveGrant), "reuse after the purge still revokes the family");
+    }
+
+    private String insertGrant(long createdAt, Long revokedAt) {
+        String grantId = Secrets.newTimeOrderedId();
+        Db.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at) "
+                + "VALUES (?,?,?,?,?,?,?)", grantId, confidential.clientId(), user.userId(), "openid", createdAt,
+                createdAt, revokedAt);
+        return grantId;
+    }
+
+    private static String insertAccessToken(String grantId, long expiresAt) {
+        String jti = Secrets.newTimeOrderedId();
+        Db.update("INSERT INTO access_tokens (jti, grant_id, scope, created_at, expires_at, revoked_at, token_hash) "
+                + "VALUES (?,?,?,?,?,NULL,?)", jti, grantId, "openid", expiresAt - 3_600, expiresAt,
+                Secrets.hash(jti));
+        return jti;
+    }
+
+    private static String insertRefreshToken(String grantId, long expiresAt) {
+        SplitToken t = SplitToken.issue();
+        Db.update("INSERT INTO refresh_tokens (token_id, secret_hash, grant_id, scope, created_at, expires_at, used_at) "
+                + "VALUES (?,?,?,?,?,?,NULL)", t.id(), t.secretHash(), grantId, "openid", expiresAt - 86_400,
+                expiresAt);
+        return t.id();
+    }
+
+    /** An audit event at {@code epochSecond}, with a negative id so it never meets one of the sequence's. */
+    private static long insertAuditEvent(long epochSecond) {
+        long id = -1 - java.util.concurrent.ThreadLocalRandom.current().nextLong(Long.MAX_VALUE - 1);
+        Db.update("INSERT INTO audit_events (event_id, occurred_at_ms, event_type, outcome, client_id, subject, ip, "
+                + "detail) VALUES (?,?,?,?,NULL,NULL,NULL,NULL)", id, epochSecond * 1000, "SIGN_OUT", "success");
+        return id;
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private Admin.TestClient confidential() {

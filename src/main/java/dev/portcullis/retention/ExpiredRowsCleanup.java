@@ -1,0 +1,153 @@
+package dev.portcullis.retention;
+
+import dev.portcullis.account.SignInThrottle;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.session.SsoSessions;
+import dev.portcullis.token.TokenGrants;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Deletes rows that can no longer be used, so no table grows with the server's age: expired SSO sessions, stale
+ * sign-in counters, authorization codes, access-token records and refresh tokens a day past expiry, grants with no
+ * token left, and audit events past {@code portcullis.audit.retention-days}.
+ *
+ * <p>Every instance runs it every 10 minutes (a non-persistent timer: no timer table, nothing to coordinate). The
+ * first run is 1–2 minutes after start, at a random point so that instances started together do not purge in step,
+ * and off the deployment's path, so a large backlog never delays readiness. Every DELETE is idempotent and works in
+ * chunks that commit on their own ({@code Jdbc.deleteInChunks}), so two instances purging at once only share the
+ * work. {@code POST /admin/purge} runs it on demand.
+ */
+@Startup
+@Singleton
+@DependsOn("DatabaseMigration")
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class ExpiredRowsCleanup {
+
+    /** What one run deleted, per table. */
+    public record Purged(int ssoSessions, int throttleCounters, int authorizationCodes, int accessTokens,
+                         int refreshTokens, int tokenGrants, int auditEvents) {
+        public int total() {
+            return ssoSessions + throttleCounters + authorizationCodes + accessTokens + refreshTokens + tokenGrants
+                    + auditEvents;
+        }
+
+        /** The counts under the names of the admin API's answer. */
+        public Map<String, Integer> byName() {
+            Map<String, Integer> m = new LinkedHashMap<>();
+            m.put("sso_sessions", ssoSessions);
+            m.put("throttle_counters", throttleCounters);
+            m.put("authorization_codes", authorizationCodes);
+            m.put("access_tokens", accessTokens);
+            m.put("refresh_tokens", refreshTokens);
+            m.put("token_grants", tokenGrants);
+            m.put("audit_events", auditEvents);
+            return m;
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder b = new StringBuilder();
+            byName().forEach((table, n) -> b.append(b.length() == 0 ? "" : ", ").append(table).append('=').append(n));
+            return b.toString();
+        }
+    }
+
+    /**
+     * How long codes and tokens are kept past expiry. Until then a replayed code or a reused refresh token is still
+     * recognised as such and revokes its grant, and the audit trail's ids still resolve.
+     */
+    static final Duration GRACE = Duration.ofDays(1);
+
+    private static final Duration INTERVAL = Duration.ofMinutes(10);
+
+    private static final Logger LOG = Logger.getLogger(ExpiredRowsCleanup.class.getName());
+
+    @Resource
+    TimerService timers;
+
+    @Inject
+    SsoSessions sessions;
+
+    @Inject
+    SignInThrottle throttle;
+
+    @Inject
+    AuthorizationCodes codes;
+
+    @Inject
+    TokenGrants grants;
+
+    @Inject
+    AuditLog audit;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    Clock clock;
+
+    @PostConstruct
+    void schedule() {
+        long firstRunMs = 60_000 + ThreadLocalRandom.current().nextLong(60_000);
+        timers.createIntervalTimer(firstRunMs, INTERVAL.toMillis(), new TimerConfig("expired-rows", false));
+    }
+
+    @Timeout
+    void scheduledRun() {
+        try {
+            Purged p = purge();
+            LOG.log(p.total() > 0 ? Level.INFO : Level.FINE, "Expired rows purged: {0}", p);
+            if (p.total() > 0) {
+                audit.success(AuditEvent.Type.EXPIRED_ROWS_PURGED, null, null, null, p.toString());
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Cleanup of expired rows failed; retrying at the next run: {0}", e.toString());
+        }
+    }
+
+    /** A run the operator asked for ({@code POST /admin/purge}); always audited. A failure propagates. */
+    public Purged purgeNow(String ip) {
+        Purged p = purge();
+        LOG.log(Level.INFO, "Expired rows purged on request: {0}", p);
+        audit.success(AuditEvent.Type.EXPIRED_ROWS_PURGED, null, "admin", ip, p.toString());
+        return p;
+    }
+
+    /**
+     * Tokens go before grants: a grant is deleted only once no token of it is left. On a failure what was deleted
+     * stays deleted and the next run does the rest.
+     */
+    private Purged purge() {
+        Instant now = clock.instant();
+        Instant graceOver = now.minus(GRACE);
+        int s = sessions.purgeExpired();
+        int t = throttle.purgeStale();
+        int c = codes.purgeExpired(graceOver);
+        int a = grants.purgeExpiredAccessTokens(graceOver);
+        int r = grants.purgeExpiredRefreshTokens(graceOver);
+        int g = grants.purgeEmptyGrants(graceOver);
+        int e = config.auditRetention().map(keep -> audit.purgeOlderThan(now.minus(keep))).orElse(0);
+        return new Purged(s, t, c, a, r, g, e);
+    }
+}
