@@ -127,7 +127,7 @@ public final class IndexOrderProbe {
     }
 
     /**
-     * The schema exactly as the server has it (the project's Flyway migrations, V1–V3), plus the client and the user
+     * The schema exactly as the server has it (every Flyway migration of the project), plus the client and the user
      * the grants belong to.
      */
     private static void createSchema(String url) throws SQLException {
