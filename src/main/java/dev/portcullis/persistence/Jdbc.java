@@ -141,6 +141,13 @@ public class Jdbc {
         }
     }
 
+    /** The opposite of {@link #requireTransaction()}: for work that commits step by step on its own. */
+    private void requireNoTransaction(String why) {
+        if (transactions.getTransactionKey() != null) {
+            throw new IllegalStateException(why);
+        }
+    }
+
     /** The single row a query returns, or empty; more than one row is a programming error. */
     public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... params) {
         return execute(sql, params, ps -> {
@@ -172,9 +179,7 @@ public class Jdbc {
      * condition are constants of this code base; values go in {@code params}. Returns the number of rows deleted.
      */
     public int deleteInChunks(String table, String key, String condition, Object... params) {
-        if (transactions.getTransactionKey() != null) {
-            throw new IllegalStateException("A chunked delete commits chunk by chunk; it cannot join a transaction");
-        }
+        requireNoTransaction("A chunked delete commits chunk by chunk; it cannot join a transaction");
         String sql = "DELETE FROM " + table + " WHERE " + key + " IN (SELECT " + key + " FROM " + table + " WHERE "
                 + condition + " FETCH FIRST " + DELETE_CHUNK + " ROWS ONLY)";
         int total = 0;

@@ -105,6 +105,16 @@ class BenchHarnessTest {
         assertEquals(-1, ProcStats.jitCpuNanos(Long.MAX_VALUE));
     }
 
+    @Test
+    void serverJvmOptionsFileIsExpandedWithoutItsComments() {
+        List<String> options = BenchOptions.jvmOptions("-Da=1 @server-config/jvm.options -Db=2");
+        assertEquals("-Da=1", options.get(0));
+        assertEquals("-Db=2", options.get(options.size() - 1));
+        assertTrue(options.contains("-Xmx256m"), options::toString);
+        assertTrue(options.contains("-XX:CompileCommand=inline,org.bouncycastle.crypto.generators.Argon2BytesGenerator::*"));
+        assertTrue(options.stream().allMatch(o -> o.startsWith("-")), options::toString);
+    }
+
     private static void readHead(InputStream in) throws IOException {
         int state = 0;
         while (state < 4) {

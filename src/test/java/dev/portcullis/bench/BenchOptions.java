@@ -1,6 +1,10 @@
 package dev.portcullis.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -54,7 +58,7 @@ record BenchOptions(
                 positive("bench.duration", 30),
                 scenarios,
                 prop("bench.client", "raw"),
-                Arrays.stream(prop("bench.server-jvm-options", "").trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
+                jvmOptions(prop("bench.server-jvm-options", "")),
                 Path.of(prop("bench.war", "target/portcullis.war")),
                 Path.of(prop("bench.payara-micro", "target/payara-micro.jar")),
                 Path.of(prop("bench.post-boot-commands", "server-config/post-boot-commands.asadmin")),
@@ -74,6 +78,35 @@ record BenchOptions(
         return new BenchOptions(databases, workers, signInWorkers, warmup, measure, scenarios, client, serverJvmOptions,
                 war, payaraMicroJar, postBootCommands, outputDir, postgresUrl, postgresUser, keepDatabase,
                 readyTimeoutSeconds, accp, jitWarmupSeconds, jitRounds, jitSettledPercent);
+    }
+
+    /**
+     * Whitespace-separated JVM options; an {@code @file} among them (the pom passes server-config/jvm.options) is
+     * read here rather than by the server's launcher, so the report lists the options themselves. The file's format
+     * is the launcher's argument file as far as that file uses it: an option per word, {@code #} to the end of a line
+     * is a comment (no quoting).
+     */
+    static List<String> jvmOptions(String options) {
+        List<String> expanded = new ArrayList<>();
+        for (String option : words(options)) {
+            if (!option.startsWith("@")) {
+                expanded.add(option);
+                continue;
+            }
+            try {
+                for (String line : Files.readAllLines(Path.of(option.substring(1)))) {
+                    int comment = line.indexOf('#');
+                    expanded.addAll(words(comment < 0 ? line : line.substring(0, comment)));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot read the JVM options file " + option.substring(1), e);
+            }
+        }
+        return List.copyOf(expanded);
+    }
+
+    private static List<String> words(String s) {
+        return Arrays.stream(s.trim().split("\\s+")).filter(w -> !w.isEmpty()).toList();
     }
 
     private static String prop(String key, String def) {
