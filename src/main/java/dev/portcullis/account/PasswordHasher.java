@@ -16,9 +16,9 @@ import org.bouncycastle.crypto.params.Argon2Parameters;
 
 /**
  * Argon2id password hashing (Bouncy Castle), stored as a PHC string that carries its own parameters:
- * {@code $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>}. Defaults are OWASP's minimum (19 MiB, 2 passes, 1 lane);
- * raise them with {@code portcullis.password.argon2.*} and stored hashes are upgraded at the next sign-in
- * ({@link #needsRehash}). This is the only slow hash in Portcullis, and it is used only at sign-in.
+ * {@code $argon2id$v=19$m=7168,t=5,p=1$<salt>$<hash>}. The defaults are one of OWASP's equivalent minimums (7 MiB,
+ * 5 passes, 1 lane); change them with {@code portcullis.password.argon2.*} and stored hashes follow at the next
+ * sign-in ({@link #needsRehash}). This is the only slow hash in Portcullis, and it is used only at sign-in.
  *
  * <p>At most {@code portcullis.password.argon2.concurrency} hashes run at once (default: one per core); the others
  * wait their turn. Each one holds memory-kib of memory, so a burst of sign-ins cannot exhaust a bounded heap, and
@@ -81,15 +81,19 @@ public class PasswordHasher {
         return false;
     }
 
-    /** Whether a stored hash was made with weaker parameters than the configured ones. */
+    /**
+     * Whether a stored hash was made with other parameters than the configured ones. "Other", not "weaker": OWASP's
+     * minimums trade memory for passes (19 MiB x 2 is as strong as 7 MiB x 5), so no single parameter says which is
+     * stronger, and the operator's configuration is the policy.
+     */
     public boolean needsRehash(String stored) {
         Matcher mt = stored == null ? null : PHC.matcher(stored);
         if (mt == null || !mt.matches()) {
             return true;
         }
-        return Integer.parseInt(mt.group(1)) < config.passwordMemoryKib()
-                || Integer.parseInt(mt.group(2)) < config.passwordIterations()
-                || Integer.parseInt(mt.group(3)) < config.passwordParallelism();
+        return Integer.parseInt(mt.group(1)) != config.passwordMemoryKib()
+                || Integer.parseInt(mt.group(2)) != config.passwordIterations()
+                || Integer.parseInt(mt.group(3)) != config.passwordParallelism();
     }
 
     /** Free permits right now (for tests: all of them when no hash is running). */

@@ -18,15 +18,19 @@ class PasswordHasherTest {
 
     /** OWASP-minimum memory is not needed to test the mechanics: 8 MiB, one pass. */
     private static PasswordHasher hasher(int concurrency) {
+        return hasher(concurrency, 8192, 1);
+    }
+
+    private static PasswordHasher hasher(int concurrency, int memoryKib, int iterations) {
         PortcullisConfig config = new PortcullisConfig() {
             @Override
             public int passwordMemoryKib() {
-                return 8192;
+                return memoryKib;
             }
 
             @Override
             public int passwordIterations() {
-                return 1;
+                return iterations;
             }
 
             @Override
@@ -53,6 +57,21 @@ class PasswordHasherTest {
         assertTrue(h.verify("correct horse battery", stored));
         assertFalse(h.verify("correct horse battery!", stored));
         assertFalse(h.verify("correct horse battery", "$argon2id$garbage"));
+    }
+
+    @Test
+    void storedHashesFollowTheConfiguredParametersEitherWay() {
+        PasswordHasher moreMemory = hasher(2, 8192, 2);
+        PasswordHasher morePasses = hasher(2, 7168, 3);
+        String a = moreMemory.hash("pw-0123456789");
+        String b = morePasses.hash("pw-0123456789");
+        assertFalse(moreMemory.needsRehash(a));
+        assertFalse(morePasses.needsRehash(b));
+        assertTrue(moreMemory.needsRehash(b), "fewer KiB, more passes: still not what is configured");
+        assertTrue(morePasses.needsRehash(a), "more KiB, fewer passes: still not what is configured");
+        assertTrue(moreMemory.needsRehash("$argon2id$garbage"));
+        assertTrue(moreMemory.needsRehash(null));
+        assertTrue(morePasses.verify("pw-0123456789", a), "a hash made with other parameters still verifies");
     }
 
     @Test

@@ -175,7 +175,7 @@ class AdminApiIT extends PortcullisIT {
         assertNull(created.json().get("password_hash"));
 
         String hash = (String) Db.rows("SELECT password_hash FROM users WHERE username = 'carol.admin'").get(0).get("password_hash");
-        assertTrue(hash.startsWith("$argon2id$v=19$m=19456,t=2,p=1$"), hash);
+        assertTrue(hash.startsWith("$argon2id$v=19$m=7168,t=5,p=1$"), hash);
         assertFalse(hash.contains("a long passphrase"));
 
         Http.Res dup = admin.post("/admin/users", "{\"username\":\"CAROL.ADMIN\",\"password\":\"another passphrase\"}");

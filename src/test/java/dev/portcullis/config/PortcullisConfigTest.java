@@ -29,11 +29,30 @@ class PortcullisConfigTest {
         assertEquals(Duration.ofSeconds(3600), c.accessTokenTtl());
         assertEquals(Duration.ofDays(30), c.refreshTokenTtl());
         assertFalse(c.redirectAllowHttp());
-        assertEquals(19_456, c.passwordMemoryKib());
-        assertEquals(2, c.passwordIterations());
+        assertEquals(7_168, c.passwordMemoryKib());
+        assertEquals(5, c.passwordIterations());
         assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), c.passwordConcurrency());
         assertFalse(c.demo());
         assertEquals(Optional.of(Duration.ofDays(90)), c.auditRetention());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"47104,1", "19456,2", "12288,3", "9216,4", "7168,5", "65536,3"})
+    void argon2AcceptsEveryOwaspMinimumLineAndAbove(int memoryKib, int iterations) {
+        PortcullisConfig c = load(Map.of("portcullis.password.argon2.memory-kib", String.valueOf(memoryKib),
+                "portcullis.password.argon2.iterations", String.valueOf(iterations)));
+        assertEquals(memoryKib, c.passwordMemoryKib());
+        assertEquals(iterations, c.passwordIterations());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"19456,1", "9216,3", "8192,4", "7168,4"})
+    void argon2BelowOwaspsWeakestLineIsRefused(int memoryKib, int iterations) {
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
+                "portcullis.password.argon2.memory-kib", String.valueOf(memoryKib),
+                "portcullis.password.argon2.iterations", String.valueOf(iterations))));
+        assertTrue(e.getMessage().contains("portcullis.password.argon2.iterations"), e.getMessage());
+        assertTrue(e.getMessage().contains("35840"), e.getMessage());
     }
 
     @Test
@@ -74,6 +93,7 @@ class PortcullisConfigTest {
         "portcullis.redirect.allow-http|yes|PORTCULLIS_REDIRECT_ALLOW_HTTP",
         "portcullis.admin.token|short|PORTCULLIS_ADMIN_TOKEN",
         "portcullis.password.argon2.memory-kib|1024|PORTCULLIS_PASSWORD_ARGON2_MEMORY_KIB",
+        "portcullis.password.argon2.memory-kib|7167|PORTCULLIS_PASSWORD_ARGON2_MEMORY_KIB",
         "portcullis.session.idle-ttl|999999|PORTCULLIS_SESSION_IDLE_TTL"
     })
     void invalidValuesFailNamingKeyAndEnvironmentVariable(String key, String value, String env) {
