@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.config.PortcullisConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -18,35 +17,7 @@ class PasswordHasherTest {
 
     /** OWASP-minimum memory is not needed to test the mechanics: 8 MiB, one pass. */
     private static PasswordHasher hasher(int concurrency) {
-        return hasher(concurrency, 8192, 1);
-    }
-
-    private static PasswordHasher hasher(int concurrency, int memoryKib, int iterations) {
-        PortcullisConfig config = new PortcullisConfig() {
-            @Override
-            public int passwordMemoryKib() {
-                return memoryKib;
-            }
-
-            @Override
-            public int passwordIterations() {
-                return iterations;
-            }
-
-            @Override
-            public int passwordParallelism() {
-                return 1;
-            }
-
-            @Override
-            public int passwordConcurrency() {
-                return concurrency;
-            }
-        };
-        PasswordHasher h = new PasswordHasher();
-        h.config = config;
-        h.init();
-        return h;
+        return PasswordHashers.withParameters(8192, 1, concurrency);
     }
 
     @Test
@@ -61,8 +32,8 @@ class PasswordHasherTest {
 
     @Test
     void storedHashesFollowTheConfiguredParametersEitherWay() {
-        PasswordHasher moreMemory = hasher(2, 8192, 2);
-        PasswordHasher morePasses = hasher(2, 7168, 3);
+        PasswordHasher moreMemory = PasswordHashers.withParameters(8192, 2, 2);
+        PasswordHasher morePasses = PasswordHashers.withParameters(7168, 3, 2);
         String a = moreMemory.hash("pw-0123456789");
         String b = morePasses.hash("pw-0123456789");
         assertFalse(moreMemory.needsRehash(a));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.account.PasswordHashers;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.testing.Admin;
@@ -13,14 +14,9 @@ import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PortcullisIT;
 import dev.portcullis.testing.UserAgent;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
-import org.bouncycastle.crypto.params.Argon2Parameters;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -463,31 +459,19 @@ class AuthorizationEndpointIT extends PortcullisIT {
     void signInRehashesAPasswordStoredWithOtherArgon2Parameters() {
         Admin.TestUser u = admin.user(PASSWORD);
         // OWASP's 19 MiB x 2 line, Portcullis' default before 7 MiB x 5: what older installations have stored
-        String older = argon2idPhc(PASSWORD, 19_456, 2);
+        String older = PasswordHashers.withParameters(19_456, 2, 1).hash(PASSWORD);
         assertEquals(1, Db.update("UPDATE users SET password_hash = ? WHERE user_id = ?", older, u.userId()));
 
         signedIn(confidential(), u, "openid");
-        String upgraded = (String) Db.rows("SELECT password_hash FROM users WHERE user_id = ?", u.userId()).get(0)
-                .get("password_hash");
+        String upgraded = storedPasswordHash(u);
         assertTrue(upgraded.startsWith("$argon2id$v=19$m=7168,t=5,p=1$"), upgraded);
 
         signedIn(confidential(), u, "openid"); // the new hash verifies, and stays
-        assertEquals(upgraded, Db.rows("SELECT password_hash FROM users WHERE user_id = ?", u.userId()).get(0)
-                .get("password_hash"));
+        assertEquals(upgraded, storedPasswordHash(u));
     }
 
-    /** A PHC string as any Argon2id implementation writes it (Bouncy Castle here, as the server does). */
-    private static String argon2idPhc(String password, int memoryKib, int iterations) {
-        byte[] salt = new byte[16];
-        new SecureRandom().nextBytes(salt);
-        Argon2BytesGenerator gen = new Argon2BytesGenerator();
-        gen.init(new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id).withVersion(Argon2Parameters.ARGON2_VERSION_13)
-                .withSalt(salt).withMemoryAsKB(memoryKib).withIterations(iterations).withParallelism(1).build());
-        byte[] hash = new byte[32];
-        gen.generateBytes(password.getBytes(StandardCharsets.UTF_8), hash);
-        Base64.Encoder b64 = Base64.getEncoder().withoutPadding();
-        return "$argon2id$v=19$m=" + memoryKib + ",t=" + iterations + ",p=1$" + b64.encodeToString(salt) + "$"
-                + b64.encodeToString(hash);
+    private static String storedPasswordHash(Admin.TestUser u) {
+        return (String) Db.rows("SELECT password_hash FROM users WHERE user_id = ?", u.userId()).get(0).get("password_hash");
     }
 
     @Test
