@@ -70,6 +70,8 @@ class AuthorizationEndpointIT extends PortcullisIT {
     private static void assertSecureHtmlHeaders(Http.Res r) {
         assertEquals("DENY", r.header("X-Frame-Options"));
         assertTrue(r.header("Content-Security-Policy").contains("frame-ancestors 'none'"));
+        assertNull(r.header("Server"), "no server banner (server-config/pre-boot-commands.asadmin)");
+        assertNull(r.header("X-Powered-By"), "no X-Powered-By (server-config/pre-boot-commands.asadmin)");
         assertNoHttpSession(r);
     }
 

@@ -23,7 +23,7 @@ record BenchOptions(
         List<String> serverJvmOptions,
         Path war,
         Path payaraMicroJar,
-        Path postBootCommands,
+        Path preBootCommands,
         Path outputDir,
         String postgresUrl,
         String postgresUser,
@@ -61,7 +61,7 @@ record BenchOptions(
                 jvmOptions(prop("bench.server-jvm-options", "")),
                 Path.of(prop("bench.war", "target/portcullis.war")),
                 Path.of(prop("bench.payara-micro", "target/payara-micro.jar")),
-                Path.of(prop("bench.post-boot-commands", "server-config/post-boot-commands.asadmin")),
+                Path.of(prop("bench.pre-boot-commands", "server-config/pre-boot-commands.asadmin")),
                 Path.of(prop("bench.output", "target/bench")),
                 prop("bench.postgres-url", "jdbc:postgresql://127.0.0.1:5432/test"),
                 prop("bench.postgres-user", "postgres"),
@@ -76,7 +76,7 @@ record BenchOptions(
     /** The same options with other windows (for the JIT warm-up round: load, nothing measured that is reported). */
     BenchOptions withWindows(int warmup, int measure) {
         return new BenchOptions(databases, workers, signInWorkers, warmup, measure, scenarios, client, serverJvmOptions,
-                war, payaraMicroJar, postBootCommands, outputDir, postgresUrl, postgresUser, keepDatabase,
+                war, payaraMicroJar, preBootCommands, outputDir, postgresUrl, postgresUser, keepDatabase,
                 readyTimeoutSeconds, accp, jitWarmupSeconds, jitRounds, jitSettledPercent);
     }
 

@@ -87,8 +87,8 @@ final class BenchServer implements AutoCloseable {
         cmd.addAll(List.of("--deploy", o.war().toAbsolutePath().toString(), "--contextroot", "/",
                 "--port", Integer.toString(port), "--nocluster", "--disablephonehome",
                 "--rootdir", runDir.resolve("payara-root").toString()));
-        if (Files.isRegularFile(o.postBootCommands())) {
-            cmd.addAll(List.of("--postbootcommandfile", o.postBootCommands().toAbsolutePath().toString()));
+        if (Files.isRegularFile(o.preBootCommands())) {
+            cmd.addAll(List.of("--prebootcommandfile", o.preBootCommands().toAbsolutePath().toString()));
         }
         Path log = runDir.resolve("server.log");
         LOG.info(() -> "Starting Payara Micro (" + database + ") on port " + port + ", log " + log);

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 import org.junit.platform.launcher.LauncherSession;
@@ -34,6 +35,19 @@ public class ItEnvironment implements LauncherSessionListener {
      * Hazelcast's only with this JVM option (also in the run command, see pom.xml). For every Payara the tests start.
      */
     static final String NO_HAZELCAST_PHONE_HOME = "-Dhazelcast.phone.home.enabled=false";
+
+    /**
+     * The run command's listener hardening (no {@code Server} / {@code X-Powered-By} banner), applied before boot as
+     * there, so the tests see the headers a deployment sends. For every Payara the tests start.
+     */
+    static List<String> preBootCommands() {
+        Path file = Path.of(System.getProperty("portcullis.test.pre-boot-commands",
+                "server-config/pre-boot-commands.asadmin")).toAbsolutePath();
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalStateException("Pre-boot command file missing: " + file);
+        }
+        return List.of("--prebootcommandfile", file.toString());
+    }
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {
@@ -78,7 +92,8 @@ public class ItEnvironment implements LauncherSessionListener {
         }
         System.setProperty("payara.randomHttpPort", "false");
         System.setProperty("payara.autoBindHttp", "false");
-        System.setProperty("payara.extraMicroOptions", "--port " + port + " --disablephonehome");
+        System.setProperty("payara.extraMicroOptions", "--port " + port + " --disablephonehome "
+                + String.join(" ", preBootCommands()));
         System.setProperty("payara.cmdOptions", opts.toString());
         System.setProperty("portcullis.test.base-url", base);
         System.setProperty("portcullis.test.admin-token", ADMIN_TOKEN);

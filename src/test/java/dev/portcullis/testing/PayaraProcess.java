@@ -47,6 +47,7 @@ public final class PayaraProcess implements AutoCloseable {
         cmd.addAll(systemProperties);
         cmd.addAll(List.of("-jar", System.getProperty("payara.microJar"), "--deploy", root.toString(),
                 "--port", Integer.toString(port), "--nocluster", "--disablephonehome", "--rootdir", dir.resolve("rootdir").toString()));
+        cmd.addAll(ItEnvironment.preBootCommands());
         log = dir.resolve("server.log");
         process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Thread reader = new Thread(() -> {
