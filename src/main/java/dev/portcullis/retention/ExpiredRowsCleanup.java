@@ -8,14 +8,13 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.session.SsoSessions;
 import dev.portcullis.token.TokenGrants;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
-import jakarta.ejb.Timeout;
-import jakarta.ejb.TimerConfig;
-import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -23,7 +22,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -32,8 +33,10 @@ import java.util.logging.Logger;
  * sign-in counters, authorization codes, access-token records and refresh tokens a day past expiry, grants with no
  * token left, and audit events past {@code portcullis.audit.retention-days}.
  *
- * <p>Every instance runs it every 10 minutes (a non-persistent timer: no timer table, nothing to coordinate). The
- * first run is 1–2 minutes after start, at a random point so that instances started together do not purge in step,
+ * <p>Every instance runs it every 10 minutes, on the server's default managed scheduled executor (Jakarta
+ * Concurrency: nothing persistent, nothing to coordinate; not an EJB timer, whose service Payara keeps in its
+ * Hazelcast data grid, which the run command switches off — docs/decisions.md). The first run is 1–2 minutes after
+ * start, at a random point so that instances started together do not purge in step,
  * and off the deployment's path, so a large backlog never delays readiness. Every DELETE is idempotent and works in
  * chunks that commit on their own ({@code Jdbc.deleteInChunks}), so two instances purging at once only share the
  * work. {@code POST /admin/purge} runs it on demand.
@@ -84,7 +87,9 @@ public class ExpiredRowsCleanup {
     private static final Logger LOG = Logger.getLogger(ExpiredRowsCleanup.class.getName());
 
     @Resource
-    TimerService timers;
+    ManagedScheduledExecutorService scheduler;
+
+    private ScheduledFuture<?> schedule;
 
     @Inject
     SsoSessions sessions;
@@ -110,10 +115,16 @@ public class ExpiredRowsCleanup {
     @PostConstruct
     void schedule() {
         long firstRunMs = 60_000 + ThreadLocalRandom.current().nextLong(60_000);
-        timers.createIntervalTimer(firstRunMs, INTERVAL.toMillis(), new TimerConfig("expired-rows", false));
+        schedule = scheduler.scheduleAtFixedRate(this::scheduledRun, firstRunMs, INTERVAL.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
-    @Timeout
+    @PreDestroy
+    void cancel() {
+        schedule.cancel(false);
+    }
+
+    /** Runs on the executor's thread, outside any transaction, as {@code Jdbc.deleteInChunks} requires. */
     void scheduledRun() {
         try {
             Purged p = purge();
