@@ -37,8 +37,8 @@ public class ItEnvironment implements LauncherSessionListener {
     static final String NO_HAZELCAST_PHONE_HOME = "-Dhazelcast.phone.home.enabled=false";
 
     /**
-     * The run command's listener hardening (no {@code Server} / {@code X-Powered-By} banner), applied before boot as
-     * there, so the tests see the headers a deployment sends. For every Payara the tests start.
+     * The run command's pre-boot file (no {@code Server} / {@code X-Powered-By} banner, no Hazelcast data grid), so
+     * the tests run the server as it is deployed and see the headers it sends. For every Payara the tests start.
      */
     static List<String> preBootCommands() {
         Path file = Path.of(System.getProperty("portcullis.test.pre-boot-commands",
