@@ -87,9 +87,11 @@ final class BenchServer implements AutoCloseable {
         cmd.addAll(List.of("--deploy", o.war().toAbsolutePath().toString(), "--contextroot", "/",
                 "--port", Integer.toString(port), "--nocluster", "--disablephonehome",
                 "--rootdir", runDir.resolve("payara-root").toString()));
-        if (Files.isRegularFile(o.preBootCommands())) {
-            cmd.addAll(List.of("--prebootcommandfile", o.preBootCommands().toAbsolutePath().toString()));
+        // the run command's pre-boot file (no data grid, no banner): without it the bench would measure another server
+        if (!Files.isRegularFile(o.preBootCommands())) {
+            throw new IllegalStateException("Pre-boot command file missing: " + o.preBootCommands().toAbsolutePath());
         }
+        cmd.addAll(List.of("--prebootcommandfile", o.preBootCommands().toAbsolutePath().toString()));
         Path log = runDir.resolve("server.log");
         LOG.info(() -> "Starting Payara Micro (" + database + ") on port " + port + ", log " + log);
         long launched = System.nanoTime();

@@ -31,14 +31,9 @@ public class ItEnvironment implements LauncherSessionListener {
     private String postgresDatabase;
 
     /**
-     * No usage reports from test servers: Payara's own is off with {@code --disablephonehome}, the embedded
-     * Hazelcast's only with this JVM option (also in the run command, see pom.xml). For every Payara the tests start.
-     */
-    static final String NO_HAZELCAST_PHONE_HOME = "-Dhazelcast.phone.home.enabled=false";
-
-    /**
-     * The run command's pre-boot file (no {@code Server} / {@code X-Powered-By} banner, no Hazelcast data grid), so
-     * the tests run the server as it is deployed and see the headers it sends. For every Payara the tests start.
+     * The run command's pre-boot file (no {@code Server} / {@code X-Powered-By} banner, no Hazelcast data grid, so no
+     * usage report from it either; Payara's own is off with {@code --disablephonehome}), so the tests run the server
+     * as it is deployed and see the headers it sends. For every Payara the tests start.
      */
     static List<String> preBootCommands() {
         Path file = Path.of(System.getProperty("portcullis.test.pre-boot-commands",
@@ -57,7 +52,7 @@ public class ItEnvironment implements LauncherSessionListener {
         int port = freePort();
         String base = "http://localhost:" + port;
         StringBuilder opts = new StringBuilder()
-                .append("-Xss1m -XX:+UseSerialGC ").append(NO_HAZELCAST_PHONE_HOME)
+                .append("-Xss1m -XX:+UseSerialGC")
                 .append(" -Dportcullis.issuer=").append(base)
                 .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN);
         String database = System.getProperty("portcullis.test.database", "h2");

@@ -37,7 +37,6 @@ public final class PayaraProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:+UseSerialGC");
-        cmd.add(ItEnvironment.NO_HAZELCAST_PHONE_HOME);
         cmd.add("-Dportcullis.issuer=" + base);
         for (String opt : System.getProperty("portcullis.test.db-options", "").trim().split(" +")) {
             if (!opt.isBlank()) {
