@@ -53,11 +53,21 @@ public class DatabaseConfigSource implements ConfigSource {
     /**
      * H2 in a file under the data directory; AUTO_SERVER lets a second local instance share it. QUERY_CACHE_SIZE:
      * H2 keeps parsed statements per connection, 8 by default, fewer than one code flow uses, so every statement
-     * was parsed again (≈8 % of server CPU in the benchmark's profile).
+     * was parsed again (≈8 % of server CPU in the benchmark's profile). CACHE_SIZE (KiB) and WRITE_DELAY (ms): H2
+     * keeps its page cache (16 MiB by default) and the pages written since its last store (every 500 ms by default)
+     * on the server's heap; under load both outlive several young collections, are promoted, and then die in the
+     * old generation. A 4 MiB cache and a store every 100 ms halved and halved again the full collections on the
+     * token path (docs/performance.md, eleventh round); the token path reads recent rows, which stay cached, and a
+     * crash now loses at most 100 ms of commits instead of 500.
      */
     static String defaultUrl() {
-        Path dir = Path.of(lookup(DATA_DIR, "./data")).toAbsolutePath().normalize();
-        return "jdbc:h2:file:" + dir.resolve("portcullis") + ";AUTO_SERVER=TRUE;QUERY_CACHE_SIZE=64";
+        return h2Url(Path.of(lookup(DATA_DIR, "./data")));
+    }
+
+    /** The default H2 URL for a data directory (also what the benchmark's H2 probe opens). */
+    public static String h2Url(Path dataDir) {
+        return "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("portcullis")
+                + ";AUTO_SERVER=TRUE;QUERY_CACHE_SIZE=64;CACHE_SIZE=4096;WRITE_DELAY=100";
     }
 
     static String dataSourceClass(String url) {

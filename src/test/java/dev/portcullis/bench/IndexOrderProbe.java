@@ -1,5 +1,6 @@
 package dev.portcullis.bench;
 
+import dev.portcullis.config.DatabaseConfigSource;
 import dev.portcullis.crypto.Secrets;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -54,7 +55,7 @@ public final class IndexOrderProbe {
     /** CPU µs of this thread per refresh, after {@code preload} refreshes, in a fresh database. */
     private static double run(Supplier<String> newKey, int preload, int measured) throws Exception {
         Path dir = Files.createTempDirectory("portcullis-index-order");
-        String url = "jdbc:h2:file:" + dir.resolve("db") + ";QUERY_CACHE_SIZE=64"; // the server's default settings
+        String url = DatabaseConfigSource.h2Url(dir); // the server's default settings
         createSchema(url);
         try (Connection c = DriverManager.getConnection(url)) {
             c.setAutoCommit(false);

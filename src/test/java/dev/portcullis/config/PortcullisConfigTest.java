@@ -5,10 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -114,6 +122,23 @@ class PortcullisConfigTest {
                 DatabaseConfigSource.dataSourceClass("jdbc:postgresql://db:5432/portcullis"));
         assertEquals("org.h2.jdbcx.JdbcDataSource", DatabaseConfigSource.dataSourceClass("jdbc:h2:file:/x"));
         assertThrows(ConfigurationException.class, () -> DatabaseConfigSource.dataSourceClass("jdbc:mysql://x"));
+    }
+
+    @Test
+    void theDefaultH2UrlSettingsAreAppliedByH2(@TempDir Path dataDir) throws SQLException {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL(DatabaseConfigSource.h2Url(dataDir));
+        Map<String, String> settings = new HashMap<>();
+        try (Connection c = ds.getConnection(); ResultSet r = c.createStatement().executeQuery(
+                "SELECT SETTING_NAME, SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS")) {
+            while (r.next()) {
+                settings.put(r.getString(1), r.getString(2));
+            }
+        }
+        assertEquals("64", settings.get("QUERY_CACHE_SIZE"));
+        assertEquals("4", settings.get("info.CACHE_MAX_SIZE"), "page cache in MiB");
+        assertEquals("100", settings.get("WRITE_DELAY"));
+        assertTrue(Files.exists(dataDir.resolve("portcullis.mv.db")));
     }
 
     @Test
