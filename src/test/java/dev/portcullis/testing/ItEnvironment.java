@@ -1,5 +1,6 @@
 package dev.portcullis.testing;
 
+import dev.portcullis.config.DatabaseConfigSource;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -76,7 +77,8 @@ public class ItEnvironment implements LauncherSessionListener {
                 throw new IllegalStateException(e);
             }
             opts.append(" -Dportcullis.data-dir=").append(dir);
-            System.setProperty("portcullis.test.jdbc-url", "jdbc:h2:file:" + dir.resolve("portcullis") + ";AUTO_SERVER=TRUE");
+            // the URL the server derives from this data directory; AUTO_SERVER lets the tests share its database
+            System.setProperty("portcullis.test.jdbc-url", DatabaseConfigSource.h2Url(dir));
             System.setProperty("portcullis.test.jdbc-user", "portcullis");
             System.setProperty("portcullis.test.jdbc-password", "portcullis");
         }
