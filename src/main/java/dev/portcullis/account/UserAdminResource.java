@@ -2,9 +2,9 @@ package dev.portcullis.account;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.web.ErrorBody;
-import dev.portcullis.web.JsonObjects;
-import dev.portcullis.web.JsonSupport;
+import dev.portcullis.protocol.ErrorBody;
+import dev.portcullis.protocol.JsonObjects;
+import dev.portcullis.protocol.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;

@@ -1,7 +1,7 @@
 package dev.portcullis.account;
 
 import dev.portcullis.crypto.Secrets;
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;

@@ -2,7 +2,7 @@ package dev.portcullis.admin;
 
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
-import dev.portcullis.web.ErrorBody;
+import dev.portcullis.protocol.ErrorBody;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;

@@ -1,8 +1,8 @@
 package dev.portcullis.audit;
 
-import dev.portcullis.web.JsonSupport;
-import dev.portcullis.web.OAuthException;
-import dev.portcullis.web.Paging;
+import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.protocol.Paging;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;

@@ -1,12 +1,13 @@
 package dev.portcullis.authorize;
 
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.page.ErrorPage;
+import dev.portcullis.page.PageMessages;
+import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.BrowserCookies;
-import dev.portcullis.session.PageMessages;
 import dev.portcullis.session.SsoSession;
 import dev.portcullis.session.SsoSessions;
-import dev.portcullis.web.OAuthException;
-import dev.portcullis.web.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;

@@ -2,7 +2,7 @@ package dev.portcullis.authorize;
 
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;

@@ -13,8 +13,8 @@ import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed
 
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
-import dev.portcullis.web.OAuthException;
-import dev.portcullis.web.ProtocolParameters;
+import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.portcullis.authorize;
 
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 
 /**
  * A request whose client and redirect URI were verified but that failed a later check: the error goes back to the

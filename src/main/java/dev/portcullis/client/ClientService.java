@@ -2,7 +2,7 @@ package dev.portcullis.client;
 
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;

@@ -1,6 +1,6 @@
 package dev.portcullis.client;
 
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;

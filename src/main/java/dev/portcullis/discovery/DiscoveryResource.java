@@ -2,8 +2,8 @@ package dev.portcullis.discovery;
 
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
-import dev.portcullis.web.CrossOrigin;
-import dev.portcullis.web.JsonSupport;
+import dev.portcullis.protocol.CrossOrigin;
+import dev.portcullis.protocol.JsonSupport;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;

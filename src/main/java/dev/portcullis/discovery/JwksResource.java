@@ -2,7 +2,7 @@ package dev.portcullis.discovery;
 
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.jose.SigningKeys;
-import dev.portcullis.web.CrossOrigin;
+import dev.portcullis.protocol.CrossOrigin;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

@@ -1,6 +1,6 @@
 package dev.portcullis.resource;
 
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import java.util.Optional;
 
 /**

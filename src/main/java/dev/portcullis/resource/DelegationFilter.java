@@ -1,9 +1,8 @@
 package dev.portcullis.resource;
 
-import dev.portcullis.token.AccessTokenVerifier;
+import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
-import dev.portcullis.web.OAuthException;
-import dev.portcullis.web.OAuthExceptionMapper;
+import dev.portcullis.token.AccessTokenVerifier;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -52,7 +51,7 @@ public class DelegationFilter implements ContainerRequestFilter {
         try {
             check(request);
         } catch (OAuthException e) {
-            request.abortWith(new OAuthExceptionMapper().toResponse(e));
+            request.abortWith(e.toResponse());
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.portcullis.resource;
 
-import dev.portcullis.token.AccessTokenVerifier;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
+import dev.portcullis.token.AccessTokenVerifier;
 import dev.portcullis.token.RefreshToken;
 import dev.portcullis.token.TokenGrant;
 import dev.portcullis.token.TokenGrants;

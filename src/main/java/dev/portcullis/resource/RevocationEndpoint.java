@@ -2,10 +2,10 @@ package dev.portcullis.resource;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.token.ClientAuthenticator;
+import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.token.ClientAuthenticator.AuthenticatedClient;
+import dev.portcullis.token.ClientAuthenticator;
 import dev.portcullis.token.TokenGrants;
-import dev.portcullis.web.ProtocolParameters;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;

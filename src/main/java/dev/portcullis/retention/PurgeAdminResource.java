@@ -1,6 +1,6 @@
 package dev.portcullis.retention;
 
-import dev.portcullis.web.JsonSupport;
+import dev.portcullis.protocol.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;

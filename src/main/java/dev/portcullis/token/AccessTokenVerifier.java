@@ -10,7 +10,7 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.text.ParseException;

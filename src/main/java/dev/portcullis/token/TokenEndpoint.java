@@ -1,8 +1,8 @@
 package dev.portcullis.token;
 
-import dev.portcullis.web.CrossOrigin;
-import dev.portcullis.web.OAuthException;
-import dev.portcullis.web.ProtocolParameters;
+import dev.portcullis.protocol.CrossOrigin;
+import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -53,7 +53,7 @@ public class TokenEndpoint {
         return response.toResponse();
     }
 
-    /** CORS preflight of browser apps (the headers come from {@link dev.portcullis.web.CrossOriginFilter}). */
+    /** CORS preflight of browser apps (the headers come from the application's CrossOriginFilter). */
     @OPTIONS
     public Response preflight() {
         return Response.noContent().build();

@@ -10,7 +10,7 @@ import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.jose.TokenMinter;
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;

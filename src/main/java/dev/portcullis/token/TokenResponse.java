@@ -1,6 +1,6 @@
 package dev.portcullis.token;
 
-import dev.portcullis.web.JsonSupport;
+import dev.portcullis.protocol.JsonSupport;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.portcullis.client.Client;
 import dev.portcullis.client.TestClients;
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.client.Client;
 import dev.portcullis.client.TestClients;
-import dev.portcullis.web.ProtocolParameters;
+import dev.portcullis.protocol.ProtocolParameters;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -9,10 +9,10 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Http;
-import dev.portcullis.testing.UserAgent;
-import java.util.Map;
 import dev.portcullis.testing.ItEnvironment;
 import dev.portcullis.testing.PayaraProcess;
+import dev.portcullis.testing.UserAgent;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**

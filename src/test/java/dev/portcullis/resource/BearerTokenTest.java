@@ -3,7 +3,7 @@ package dev.portcullis.resource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.admin.AdminApplication;
 import dev.portcullis.admin.AdminAuthenticationFilter;
+import dev.portcullis.app.AdminApplication;
+import dev.portcullis.app.ApiApplication;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.web.ApiApplication;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;

@@ -10,7 +10,7 @@ import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.jose.SigningKeysTestSupport;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import jakarta.persistence.PersistenceException;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;

@@ -3,7 +3,7 @@ package dev.portcullis.token;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.portcullis.web.OAuthException;
+import dev.portcullis.protocol.OAuthException;
 import org.junit.jupiter.api.Test;
 
 class RefreshTokenGrantTest {

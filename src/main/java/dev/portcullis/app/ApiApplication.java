@@ -1,0 +1,21 @@
+package dev.portcullis.app;
+
+import dev.portcullis.resource.DelegationFilter;
+import dev.portcullis.resource.MeResource;
+import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+import java.util.Set;
+
+/**
+ * The service's own API under {@code /api} ({@code /api/v1/...}), called with access tokens. Every resource method
+ * here declares whether it is delegable ({@code resource.Delegable} / {@code resource.NotDelegable}), enforced by
+ * {@link DelegationFilter}.
+ */
+@ApplicationPath("api")
+public class ApiApplication extends Application {
+
+    @Override
+    public Set<Class<?>> getClasses() {
+        return WebProviders.with(DelegationFilter.class, MeResource.class);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.portcullis.app;
+
+import dev.portcullis.page.PlainPage;
+import dev.portcullis.persistence.Jdbc;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.annotation.WebFilter;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Browser pages (Faces) answer broken or forged form posts with a friendly page, never the container's 500.
+ * Every Portcullis view is stateless, so a POST whose {@code jakarta.faces.ViewState} is not {@code stateless} was
+ * not produced by our pages: it is refused before Faces tries to restore a view that never existed. Anything else
+ * that escapes Faces becomes 400 "start again" — or 503 when the database is unreachable.
+ */
+@WebFilter(filterName = "PageErrorFilter", urlPatterns = "*.xhtml")
+public class PageErrorFilter extends HttpFilter {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = Logger.getLogger(PageErrorFilter.class.getName());
+
+    @Override
+    protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        if ("POST".equals(req.getMethod())) {
+            String[] state = req.getParameterValues("jakarta.faces.ViewState");
+            if (state == null || state.length != 1 || !"stateless".equals(state[0])) {
+                page(res, 400, "This form has expired",
+                        "Please go back to the application and start signing in again.");
+                return;
+            }
+        }
+        try {
+            chain.doFilter(req, res);
+        } catch (ServletException | RuntimeException e) {
+            boolean database = Jdbc.isDatabaseFailure(e);
+            LOG.log(database ? Level.WARNING : Level.INFO, "Page request failed: {0}", e.toString());
+            if (res.isCommitted()) {
+                return;
+            }
+            res.reset();
+            if (database) {
+                page(res, 503, "Sign-in is temporarily unavailable", "Please try again in a moment.");
+            } else {
+                page(res, 400, "This request could not be processed",
+                        "Please go back to the application and start signing in again.");
+            }
+        }
+    }
+
+    static void page(HttpServletResponse res, int status, String title, String text) throws IOException {
+        res.setStatus(status);
+        res.setContentType("text/html;charset=UTF-8");
+        res.setHeader("Cache-Control", "no-store");
+        res.getOutputStream().write(PlainPage.html(title, text).getBytes(StandardCharsets.UTF_8));
+    }
+}

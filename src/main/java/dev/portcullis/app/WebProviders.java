@@ -1,0 +1,23 @@
+package dev.portcullis.app;
+
+import java.util.Set;
+
+/**
+ * JAX-RS providers shared by every REST application of Portcullis. Each application
+ * ({@code /oauth}, {@code /.well-known}, {@code /api}, {@code /admin}) lists its resources explicitly and adds
+ * these, so a reader sees in one file per prefix what is served there.
+ */
+public final class WebProviders {
+
+    private WebProviders() {
+    }
+
+    public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, UnexpectedExceptionMapper.class,
+            TransactionalExceptionMapper.class, CrossOriginFilter.class);
+
+    public static Set<Class<?>> with(Class<?>... resources) {
+        java.util.Set<Class<?>> all = new java.util.HashSet<>(COMMON);
+        all.addAll(java.util.List.of(resources));
+        return Set.copyOf(all);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.portcullis.consent;
+
+import dev.portcullis.client.Scopes;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/** Remembered consent: which scopes a user granted to a client. Granting more scopes later widens the record. */
+@ApplicationScoped
+public class Consents {
+
+    @PersistenceContext(unitName = "portcullis")
+    EntityManager em;
+
+    @Inject
+    Clock clock;
+
+    /** Whether the user has already granted every one of {@code scopes} to the client. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public boolean covers(String userId, String clientId, Set<String> scopes) {
+        Consent c = em.find(Consent.class, new Consent.Key(userId, clientId));
+        return c != null && Scopes.parse(c.scope()).containsAll(scopes);
+    }
+
+    @Transactional
+    public void grant(String userId, String clientId, Set<String> scopes) {
+        long now = clock.instant().getEpochSecond();
+        Consent c = em.find(Consent.class, new Consent.Key(userId, clientId));
+        if (c == null) {
+            em.persist(new Consent(userId, clientId, Scopes.format(scopes), now));
+        } else {
+            Set<String> all = new LinkedHashSet<>(Scopes.parse(c.scope()));
+            all.addAll(scopes);
+            c.replace(Scopes.format(all), now);
+        }
+    }
+}

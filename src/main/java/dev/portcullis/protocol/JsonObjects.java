@@ -1,0 +1,122 @@
+package dev.portcullis.protocol;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonConfig;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Strict reading of JSON request bodies for the admin and user APIs: one object, duplicate keys rejected, only
+ * known fields, typed getters that answer {@code invalid_request} naming the field.
+ */
+public final class JsonObjects {
+
+    private static final JsonReaderFactory READERS =
+            JsonSupport.JSON.createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
+
+    private final JsonObject object;
+
+    private JsonObjects(JsonObject object) {
+        this.object = object;
+    }
+
+    /** Parses {@code body} as one JSON object that may only contain {@code allowedFields}. */
+    public static JsonObjects parse(String body, Set<String> allowedFields) {
+        if (body == null || body.isBlank()) {
+            throw OAuthException.invalidRequest("The request body must be a JSON object");
+        }
+        JsonObject obj;
+        try (JsonReader r = READERS.createReader(new StringReader(body))) {
+            JsonValue v = r.readValue();
+            if (v.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw OAuthException.invalidRequest("The request body must be a JSON object");
+            }
+            obj = v.asJsonObject();
+        } catch (OAuthException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // JsonException, and Parsson's plain RuntimeException for nesting deeper than its limit
+            throw OAuthException.invalidRequest("The request body is not valid JSON (or repeats a key)");
+        }
+        for (String key : obj.keySet()) {
+            if (!allowedFields.contains(key)) {
+                throw OAuthException.invalidRequest("Unknown field: " + printable(key));
+            }
+        }
+        return new JsonObjects(obj);
+    }
+
+    public Optional<String> string(String field, int maxLength) {
+        JsonValue v = object.get(field);
+        if (v == null || v == JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (v.getValueType() != JsonValue.ValueType.STRING) {
+            throw OAuthException.invalidRequest(field + ": must be a string");
+        }
+        String s = ((JsonString) v).getString();
+        if (s.length() > maxLength) {
+            throw OAuthException.invalidRequest(field + ": must be at most " + maxLength + " characters");
+        }
+        if (s.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw OAuthException.invalidRequest(field + ": must not contain control characters");
+        }
+        return Optional.of(s);
+    }
+
+    public String requiredString(String field, int maxLength) {
+        return string(field, maxLength).filter(s -> !s.isBlank())
+                .orElseThrow(() -> OAuthException.invalidRequest(field + ": is required"));
+    }
+
+    public Optional<Boolean> bool(String field) {
+        JsonValue v = object.get(field);
+        if (v == null || v == JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (v != JsonValue.TRUE && v != JsonValue.FALSE) {
+            throw OAuthException.invalidRequest(field + ": must be true or false");
+        }
+        return Optional.of(v == JsonValue.TRUE);
+    }
+
+    public Optional<List<String>> stringList(String field, int maxItems, int maxLength) {
+        JsonValue v = object.get(field);
+        if (v == null || v == JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (v.getValueType() != JsonValue.ValueType.ARRAY) {
+            throw OAuthException.invalidRequest(field + ": must be an array of strings");
+        }
+        JsonArray a = v.asJsonArray();
+        if (a.size() > maxItems) {
+            throw OAuthException.invalidRequest(field + ": at most " + maxItems + " entries");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonValue item : a) {
+            if (item.getValueType() != JsonValue.ValueType.STRING) {
+                throw OAuthException.invalidRequest(field + ": must be an array of strings");
+            }
+            String s = ((JsonString) item).getString();
+            if (s.length() > maxLength) {
+                throw OAuthException.invalidRequest(field + ": entries must be at most " + maxLength + " characters");
+            }
+            out.add(s);
+        }
+        return Optional.of(out);
+    }
+
+    private static String printable(String s) {
+        String t = s.length() > 40 ? s.substring(0, 40) : s;
+        return t.replaceAll("[^A-Za-z0-9_.-]", "?");
+    }
+}

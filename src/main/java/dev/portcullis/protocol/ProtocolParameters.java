@@ -1,0 +1,198 @@
+package dev.portcullis.protocol;
+
+import jakarta.json.stream.JsonParser;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import java.io.StringReader;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The parameters of one protocol request, from a query string, a form body or a flat JSON object (the seed's token
+ * request). Parsing is strict in one place, so every endpoint rejects the same hostile input the same way:
+ * a parameter given twice, a control character, a JSON value that is not a string, broken encodings — all
+ * {@code invalid_request}. (OAuth 2.1: "Request and response parameters MUST NOT be included more than once.")
+ */
+public final class ProtocolParameters {
+
+    /** Longest value accepted for any single parameter; longer is invalid_request, not truncation. */
+    public static final int MAX_VALUE_LENGTH = 4096;
+
+    private final Map<String, String> values;
+
+    private ProtocolParameters(Map<String, String> values) {
+        this.values = Collections.unmodifiableMap(values);
+    }
+
+    public static ProtocolParameters empty() {
+        return new ProtocolParameters(new LinkedHashMap<>());
+    }
+
+    /** From already-decoded multi-valued parameters (JAX-RS query or form parameters). */
+    public static ProtocolParameters of(MultivaluedMap<String, String> params) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> e : params.entrySet()) {
+            if (e.getValue().size() > 1) {
+                throw duplicate(e.getKey());
+            }
+            String value = e.getValue().isEmpty() ? null : e.getValue().get(0);
+            put(out, e.getKey(), value == null ? "" : value); // "a" without "=" arrives as null
+        }
+        return new ProtocolParameters(out);
+    }
+
+    /**
+     * From a request body: {@code application/json} (one flat object of strings) or
+     * {@code application/x-www-form-urlencoded}. Any other media type is rejected with 415.
+     */
+    public static ProtocolParameters fromBody(MediaType type, String body) {
+        if (type != null && type.isCompatible(MediaType.APPLICATION_JSON_TYPE)) {
+            return fromJson(body);
+        }
+        if (type != null && type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE)) {
+            return fromForm(body);
+        }
+        throw new OAuthException("invalid_request",
+                "Content-Type must be application/json or application/x-www-form-urlencoded", 415);
+    }
+
+    /** {@link #fromBody(MediaType, String)} with the request's Content-Type; a malformed header is 415. */
+    public static ProtocolParameters fromBody(jakarta.ws.rs.core.HttpHeaders headers, String body) {
+        MediaType type;
+        try {
+            type = headers.getMediaType();
+        } catch (RuntimeException e) {
+            throw new OAuthException("invalid_request", "Malformed Content-Type header", 415);
+        }
+        return fromBody(type, body);
+    }
+
+    public static ProtocolParameters fromForm(String body) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (body == null || body.isEmpty()) {
+            return new ProtocolParameters(out);
+        }
+        for (String pair : body.split("&", -1)) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+            if (out.containsKey(name)) {
+                throw duplicate(name);
+            }
+            put(out, name, value);
+        }
+        return new ProtocolParameters(out);
+    }
+
+    public static ProtocolParameters fromJson(String body) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (body == null || body.isBlank()) {
+            throw OAuthException.invalidRequest("The request body must be a JSON object");
+        }
+        try (JsonParser p = JsonSupport.JSON.createParser(new StringReader(body))) {
+            if (!p.hasNext() || p.next() != JsonParser.Event.START_OBJECT) {
+                throw OAuthException.invalidRequest("The request body must be a JSON object");
+            }
+            while (true) {
+                JsonParser.Event ev = p.next();
+                if (ev == JsonParser.Event.END_OBJECT) {
+                    break;
+                }
+                String name = p.getString();
+                JsonParser.Event valueEvent = p.next();
+                if (valueEvent != JsonParser.Event.VALUE_STRING) {
+                    throw OAuthException.invalidRequest("Parameter '" + safeName(name) + "' must be a JSON string");
+                }
+                if (out.containsKey(name)) {
+                    throw duplicate(name);
+                }
+                put(out, name, p.getString());
+            }
+            if (p.hasNext()) {
+                throw OAuthException.invalidRequest("Unexpected content after the JSON object");
+            }
+        } catch (OAuthException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // JsonParsingException, NoSuchElementException at a truncated body, Parsson's nesting limit
+            throw OAuthException.invalidRequest("The request body is not valid JSON");
+        }
+        return new ProtocolParameters(out);
+    }
+
+    /** The value, or empty when absent. An empty string counts as absent (RFC 6749 3.1). */
+    public Optional<String> get(String name) {
+        String v = values.get(name);
+        return v == null || v.isEmpty() ? Optional.empty() : Optional.of(v);
+    }
+
+    /** The value, or invalid_request naming the missing parameter. */
+    public String require(String name) {
+        return get(name).orElseThrow(() -> OAuthException.invalidRequest("Missing parameter: " + name));
+    }
+
+    public boolean has(String name) {
+        return get(name).isPresent();
+    }
+
+    public Map<String, String> asMap() {
+        return values;
+    }
+
+    private static void put(Map<String, String> out, String name, String value) {
+        if (name.length() > 128 || hasControlCharacter(name)) {
+            throw OAuthException.invalidRequest("Malformed parameter name");
+        }
+        if (value.length() > MAX_VALUE_LENGTH) {
+            throw OAuthException.invalidRequest("Parameter '" + safeName(name) + "' is too long");
+        }
+        if (hasControlCharacter(value)) {
+            throw OAuthException.invalidRequest("Parameter '" + safeName(name) + "' contains control characters");
+        }
+        out.put(name, value);
+    }
+
+    private static boolean hasControlCharacter(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '\uFFFD' || Character.isSurrogate(c) && !validSurrogateAt(s, i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean validSurrogateAt(String s, int i) {
+        char c = s.charAt(i);
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+        }
+        return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+    }
+
+    private static String decode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw OAuthException.invalidRequest("Malformed form encoding");
+        }
+    }
+
+    private static OAuthException duplicate(String name) {
+        return OAuthException.invalidRequest("Parameter '" + safeName(name) + "' is included more than once");
+    }
+
+    /** A parameter name fit to echo in an error description: short and plain. */
+    private static String safeName(String name) {
+        String n = name.length() > 40 ? name.substring(0, 40) : name;
+        return n.replaceAll("[^A-Za-z0-9_.-]", "?");
+    }
+}

@@ -1,0 +1,80 @@
+package dev.portcullis.signin;
+
+import dev.portcullis.account.SignInService;
+import dev.portcullis.authorize.AuthorizationRequest;
+import dev.portcullis.session.BrowserCookies;
+import dev.portcullis.session.SsoSessions;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.util.Optional;
+
+/**
+ * Backing bean of {@code /login.xhtml}. Wrong credentials, an unknown user, a slow-down and a lock all show the form
+ * again with HTTP 200, the username kept and the password never echoed. A successful sign-in starts an SSO session
+ * (cookie {@code portcullis_session}) and continues the authorization with a 303.
+ */
+@Named("loginBean")
+@RequestScoped
+public class LoginBean extends AuthorizationPage {
+
+    @Inject
+    SignInService signIn;
+
+    private String username;
+    private String password;
+
+    @Override
+    protected String formId() {
+        return "login";
+    }
+
+    @Override
+    protected void onLoad(AuthorizationRequest r) {
+        if (r.loginHint() != null && r.loginHint().length() <= 100) {
+            username = r.loginHint();
+        }
+    }
+
+    /** The form's action. */
+    public String signIn() {
+        AuthorizationRequest r = resolve(303);
+        String typed = password;
+        password = null;
+        if (r == null || !csrfValid()) {
+            return null;
+        }
+        SignInService.Result result = signIn.signIn(username, typed, r.client().clientId(), ip());
+        switch (result.outcome()) {
+            case SIGNED_IN -> {
+                Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION);
+                old.ifPresent(sessions::end);
+                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId());
+                BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(),
+                        config.sessionMaxTtl(), config.issuerIsHttps());
+                redirect(flow.afterSignIn(r, started.session(), true, ip()).location(), 303);
+            }
+            case WAIT -> message("login.wait");
+            case LOCKED -> message("login.locked");
+            default -> message("login.invalid");
+        }
+        return null;
+    }
+
+    public String getUsername() {
+        return username;
+    }
+
+    public void setUsername(String username) {
+        this.username = username;
+    }
+
+    /** Always empty: the password is never written back into the page. */
+    public String getPassword() {
+        return null;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+}
