@@ -52,13 +52,12 @@ public class DatabaseConfigSource implements ConfigSource {
 
     /**
      * H2 in a file under the data directory; AUTO_SERVER lets a second local instance share it. QUERY_CACHE_SIZE:
-     * H2 keeps parsed statements per connection, 8 by default, fewer than one code flow uses, so every statement
-     * was parsed again (≈8 % of server CPU in the benchmark's profile). CACHE_SIZE (KiB) and WRITE_DELAY (ms): H2
-     * keeps its page cache (16 MiB by default) and the pages written since its last store (every 500 ms by default)
-     * on the server's heap; under load both outlive several young collections, are promoted, and then die in the
-     * old generation. A 4 MiB cache and a store every 100 ms halved and halved again the full collections on the
-     * token path (docs/performance.md, eleventh round); the token path reads recent rows, which stay cached, and a
-     * crash now loses at most 100 ms of commits instead of 500.
+     * H2 keeps 8 parsed statements per connection by default, fewer than one code flow uses, so every statement
+     * would be parsed again. CACHE_SIZE (KiB) and WRITE_DELAY (ms): H2 keeps its page cache (16 MiB by default) and
+     * the pages written since its last store (every 500 ms by default) on the server's heap, where under load they
+     * outlive young collections and fill the old generation; a 4 MiB cache and a store every 100 ms keep them short
+     * lived, so the bounded heap needs far fewer full collections (docs/decisions.md). The token path reads recent
+     * rows, which stay cached, and a crash loses at most 100 ms of commits.
      */
     static String defaultUrl() {
         return h2Url(Path.of(lookup(DATA_DIR, "./data")));

@@ -4,8 +4,8 @@ import jakarta.json.spi.JsonProvider;
 
 /**
  * The one JSON-P provider of the application. {@code jakarta.json.Json.createX()} looks the provider up through the
- * service loader on every call — a jar scan that cost about 9 % of the server's CPU on the token path — so
- * everything builds and parses JSON through this instance, looked up once.
+ * service loader on every call, a scan of every jar that the token path would pay on each request, so everything
+ * builds and parses JSON through this instance, looked up once.
  */
 public final class JsonSupport {
 
