@@ -84,11 +84,11 @@ public final class RedirectUriPolicy {
         if (client.redirectUris().contains(presented)) {
             return true;
         }
-        return !client.confidential()
-                && client.redirectUris().stream().anyMatch(registered -> loopbackMatchIgnoringPort(registered, presented));
+        return !client.confidential() && client.redirectUris().stream()
+                .anyMatch(registered -> loopbackMatchIgnoringPort(registered, presented));
     }
 
-    /** Whether the token request's redirect_uri is the authorization request's, character for character (RFC 6749 4.1.3). */
+    /** Whether the token request's redirect_uri is the authorization request's, identical (RFC 6749 4.1.3). */
     public static boolean isTheAuthorizedOne(String authorized, String presented) {
         return presented.equals(authorized);
     }
@@ -100,7 +100,8 @@ public final class RedirectUriPolicy {
             return "http".equals(r.getScheme()) && "http".equals(p.getScheme())
                     && isLoopbackHost(r.getHost()) && r.getHost().equals(p.getHost())
                     && p.getRawUserInfo() == null && p.getRawFragment() == null
-                    && Objects.equals(r.getRawPath(), p.getRawPath()) && Objects.equals(r.getRawQuery(), p.getRawQuery());
+                    && Objects.equals(r.getRawPath(), p.getRawPath())
+                    && Objects.equals(r.getRawQuery(), p.getRawQuery());
         } catch (Exception e) {
             return false;
         }

@@ -53,7 +53,8 @@ public class AuthorizationCodeGrant implements GrantHandler {
         codeBelongsToClient(code, client);
         codeIsUnexpired(code, clock.instant());
         redirectUriRepeatsTheAuthorizationRequest(code, redirectUri);
-        Pkce.verifierAnswersChallenge(code.codeChallenge(), code.codeChallengeMethod(), verifier, client.confidential());
+        Pkce.verifierAnswersChallenge(code.codeChallenge(), code.codeChallengeMethod(), verifier,
+                client.confidential());
         return redeem(value, code, client, ip);
     }
 

@@ -88,6 +88,7 @@ class PkceTest {
 
     private static final Optional<String> CHALLENGED = Optional.of(RFC_CHALLENGE);
     private static final Optional<String> S256 = Optional.of("S256");
+    private static final Optional<String> NONE = Optional.empty();
 
     @Test
     void malformedVerifierIsInvalidRequest() {
@@ -122,7 +123,7 @@ class PkceTest {
     @Test
     void verifierWithoutChallengeIsADowngradeAndInvalidGrant() {
         OAuthException e = assertThrows(OAuthException.class,
-                () -> Pkce.verifierAnswersChallenge(Optional.empty(), Optional.empty(), Optional.of(RFC_VERIFIER), true));
+                () -> Pkce.verifierAnswersChallenge(NONE, NONE, Optional.of(RFC_VERIFIER), true));
         assertEquals(OAuthError.INVALID_GRANT, e.error());
         assertTrue(e.description().contains("no code_challenge"), e.description());
     }
@@ -130,9 +131,9 @@ class PkceTest {
     @Test
     void publicClientWithoutPkceIsInvalidGrantConfidentialClientMayGoWithout() {
         OAuthException e = assertThrows(OAuthException.class,
-                () -> Pkce.verifierAnswersChallenge(Optional.empty(), Optional.empty(), Optional.empty(), false));
+                () -> Pkce.verifierAnswersChallenge(NONE, NONE, NONE, false));
         assertEquals(OAuthError.INVALID_GRANT, e.error());
         assertTrue(e.description().contains("Public clients must use PKCE"), e.description());
-        assertDoesNotThrow(() -> Pkce.verifierAnswersChallenge(Optional.empty(), Optional.empty(), Optional.empty(), true));
+        assertDoesNotThrow(() -> Pkce.verifierAnswersChallenge(NONE, NONE, NONE, true));
     }
 }

@@ -174,7 +174,8 @@ class AuthorizationCodeGrantTest {
     @Test
     void exchangeWhenPublicClientSendsTheMatchingVerifierThenTokensIssued() {
         codes.with("c1", code(publicClient, CHALLENGE));
-        assertSame(GrantFakes.ISSUED, exchange(publicClient, "code=c1&redirect_uri=" + CB + "&code_verifier=" + VERIFIER));
+        assertSame(GrantFakes.ISSUED,
+                exchange(publicClient, "code=c1&redirect_uri=" + CB + "&code_verifier=" + VERIFIER));
     }
 
     @Test
