@@ -29,9 +29,10 @@ import java.util.Optional;
 /**
  * {@code GET|POST /oauth/userinfo} (OIDC Core 5.3): the claims about the user of an access token with {@code openid}
  * scope — {@code sub} always; {@code name}, {@code preferred_username} with {@code profile}; {@code email},
- * {@code email_verified} with {@code email} ({@link UserClaims}, the same claims the ID token carries). The token comes in the
- * {@code Authorization: Bearer} header, or — here only, as OIDC Core 5.3.1 allows — as {@code access_token} in a
- * form body; both at once, or in the query string, is invalid_request (RFC 6750 2). Errors per RFC 6750 3.
+ * {@code email_verified} with {@code email} ({@link UserClaims}, the same claims the ID token carries). The token
+ * comes in the {@code Authorization: Bearer} header, or — here only, as OIDC Core 5.3.1 allows — as
+ * {@code access_token} in a form body; both at once, or in the query string, is invalid_request (RFC 6750 2).
+ * Errors per RFC 6750 3.
  */
 @Path("userinfo")
 @ApplicationScoped // one instance: no per-request bean creation or field injection
