@@ -46,11 +46,16 @@ public class UserAdminResource {
             + "duplicate usernames answer 409.")
     public Response create(String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("username", "password", "email", "name"));
-        User u = service.create(new UserService.NewUser(
-                json.requiredString("username", 1000),
-                json.string("password", 100_000).orElse(null),
-                json.string("email", 1000).orElse(null),
-                json.string("name", 1000).orElse(null)));
+        User u;
+        try {
+            u = service.create(new UserService.NewUser(
+                    json.requiredString("username", 1000),
+                    json.string("password", 100_000).orElse(null),
+                    json.string("email", 1000).orElse(null),
+                    json.string("name", 1000).orElse(null)));
+        } catch (UsernameTakenException e) {
+            return ErrorBody.response(409, "conflict", e.getMessage());
+        }
         audit.success(AuditEvent.Type.USER_CREATED, null, u.username(), request.getRemoteAddr(), null);
         return Response.status(201).header("Location", "/admin/users/" + u.username())
                 .entity(describe(u).build().toString()).build();

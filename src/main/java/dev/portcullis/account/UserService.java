@@ -45,13 +45,13 @@ public class UserService {
             throw OAuthException.invalidRequest("name: must be at most 200 characters");
         }
         if (users.findByUsername(username).isPresent()) {
-            throw conflict(username);
+            throw new UsernameTakenException(username);
         }
         User user = new User(Secrets.newId(), username, n.email(), n.name(), hasher.hash(n.password()), clock.instant());
         try {
             users.add(user); // flushes: a concurrent duplicate surfaces here as 409, not at commit
         } catch (PersistenceException e) {
-            throw conflict(username);
+            throw new UsernameTakenException(username);
         }
         return user;
     }
@@ -117,9 +117,5 @@ public class UserService {
             throw OAuthException.invalidRequest("password: must be " + MIN_PASSWORD + " to " + MAX_PASSWORD
                     + " characters");
         }
-    }
-
-    private static OAuthException conflict(String username) {
-        return new OAuthException("conflict", "username '" + username + "' is taken", 409);
     }
 }

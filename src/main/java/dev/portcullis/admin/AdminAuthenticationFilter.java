@@ -3,6 +3,7 @@ package dev.portcullis.admin;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.ErrorBody;
+import dev.portcullis.protocol.OAuthError;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
@@ -44,7 +45,7 @@ public class AdminAuthenticationFilter implements ContainerRequestFilter {
     }
 
     private static void abort(ContainerRequestContext request, String description) {
-        Response r = ErrorBody.response(401, "invalid_token", description);
+        Response r = ErrorBody.response(401, OAuthError.INVALID_TOKEN.code(), description);
         r.getHeaders().putSingle(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE + ", error=\"invalid_token\"");
         request.abortWith(r);
     }

@@ -4,6 +4,7 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.consent.Consents;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.session.SsoSession;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,14 +45,14 @@ public class AuthorizationFlow {
     Clock clock;
 
     /** Where the browser goes next: a page of ours (with the pending request in its query) or the client. */
-    public record Next(String location, boolean toClient) {
+    public record Next(String location) {
     }
 
     /** The endpoint's decision for a fresh request with the browser's session, if any. */
     public Next atEndpoint(AuthorizationRequest r, Optional<SsoSession> session, String ip) {
         if (session.isEmpty() || r.promptLogin() || maxAgeElapsed(r, session.get())) {
             if (r.promptNone()) {
-                return error(r, new OAuthException("login_required", "The user is not signed in", 400));
+                return error(r, new OAuthException(OAuthError.LOGIN_REQUIRED, "The user is not signed in"));
             }
             return page(LOGIN_PAGE, r);
         }
@@ -68,7 +69,7 @@ public class AuthorizationFlow {
                     || !consents.covers(session.userId(), r.client().clientId(), r.scopes()));
         if (ask) {
             if (r.promptNone()) {
-                return error(r, new OAuthException("consent_required", "The user has not approved this client", 400));
+                return error(r, new OAuthException(OAuthError.CONSENT_REQUIRED, "The user has not approved this client"));
             }
             return page(CONSENT_PAGE, r);
         }
@@ -79,7 +80,7 @@ public class AuthorizationFlow {
     public Next afterConsent(AuthorizationRequest r, SsoSession session, boolean allow, String ip) {
         if (!allow) {
             audit.failure(AuditEvent.Type.CONSENT_DENIED, r.client().clientId(), session.userId(), ip, r.scope());
-            return error(r, new OAuthException("access_denied", "The user denied the request", 400));
+            return error(r, new OAuthException(OAuthError.ACCESS_DENIED, "The user denied the request"));
         }
         consents.grant(session.userId(), r.client().clientId(), r.scopes());
         audit.success(AuditEvent.Type.CONSENT_GRANTED, r.client().clientId(), session.userId(), ip, r.scope());
@@ -88,23 +89,23 @@ public class AuthorizationFlow {
 
     /** A validation error after step 1, sent to the client. */
     public Next rejected(RejectedAuthorizationRequest e) {
-        return new Next(e.location(config.issuerString()), true);
+        return new Next(e.location(config.issuerString()));
     }
 
     private Next issueCode(AuthorizationRequest r, SsoSession session, String ip) {
         String code = codes.issue(new AuthorizationCode.CodeRequest(r.client().clientId(), session.userId(),
                 r.redirectUri(), r.redirectUriGiven(), r.scope(), r.nonce(), r.codeChallenge(),
                 r.codeChallengeMethod(), session.authTime(), session.sessionHash()), ip);
-        return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), config.issuerString()), true);
+        return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), config.issuerString()));
     }
 
     private Next error(AuthorizationRequest r, OAuthException e) {
-        return new Next(ClientRedirect.error(r.redirectUri(), e.error(), e.description(), r.state(),
-                config.issuerString()), true);
+        return new Next(ClientRedirect.error(r.redirectUri(), e.error().code(), e.description(), r.state(),
+                config.issuerString()));
     }
 
     private Next page(String path, AuthorizationRequest r) {
-        return new Next(config.endpoint(path) + "?" + r.query(), false);
+        return new Next(config.endpoint(path) + "?" + r.query());
     }
 
     private boolean maxAgeElapsed(AuthorizationRequest r, SsoSession s) {

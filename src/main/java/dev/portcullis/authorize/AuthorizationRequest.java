@@ -6,7 +6,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -39,10 +38,6 @@ public record AuthorizationRequest(Client client, String redirectUri, boolean re
 
     public boolean promptConsent() {
         return prompt.contains("consent");
-    }
-
-    public Optional<String> stateValue() {
-        return Optional.ofNullable(state);
     }
 
     /** The known parameters as a form-encoded query string, for the page URLs and the pages' hidden field. */

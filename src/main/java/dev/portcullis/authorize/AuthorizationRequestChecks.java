@@ -1,23 +1,23 @@
 package dev.portcullis.authorize;
 
 import dev.portcullis.client.Client;
+import dev.portcullis.client.RedirectUriPolicy;
 import dev.portcullis.client.Scopes;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * One small named check per validation rule of the authorization endpoint, in the order the issue lists them.
  * Step 1 checks throw {@link UnverifiedRequestException} (error page, never a redirect); the later ones throw
  * {@link OAuthException}, which {@link AuthorizationRequestValidator} sends back to the verified redirect URI.
- * Pure functions of their inputs, so each has its own unit test.
+ * Pure functions of their inputs, so each has its own unit test. The PKCE checks (2c to 2e) are
+ * {@link dev.portcullis.protocol.Pkce}'s, shared with the token endpoint.
  */
 public final class AuthorizationRequestChecks {
 
-    /** RFC 7636 4.2: S256 challenge = BASE64URL(SHA256(verifier)) without padding = exactly 43 characters. */
-    private static final Pattern S256_CHALLENGE = Pattern.compile("[A-Za-z0-9_-]{43}");
     /** Matches the authorization_codes.nonce column. */
     static final int MAX_NONCE = 512;
     static final long MAX_MAX_AGE = 31_536_000L;
@@ -48,7 +48,7 @@ public final class AuthorizationRequestChecks {
             throw new UnverifiedRequestException("error.redirectMissing",
                     "The request has no redirect_uri and the application has several registered");
         }
-        if (!client.allowsRedirectUri(redirectUri.get())) {
+        if (!RedirectUriPolicy.isRegistered(client, redirectUri.get())) {
             throw new UnverifiedRequestException("error.redirectUnregistered",
                     "The redirect_uri is not registered for this application");
         }
@@ -63,7 +63,7 @@ public final class AuthorizationRequestChecks {
             throw OAuthException.invalidRequest("Missing parameter: response_type");
         }
         if (!responseType.get().equals("code")) {
-            throw new OAuthException("unsupported_response_type", "Only response_type=code is supported", 400);
+            throw new OAuthException(OAuthError.UNSUPPORTED_RESPONSE_TYPE, "Only response_type=code is supported");
         }
     }
 
@@ -81,33 +81,6 @@ public final class AuthorizationRequestChecks {
             }
         }
         return requested;
-    }
-
-    /** 2c. A public client (Confidential = false) must send a PKCE code_challenge (RFC 9700 2.1.1). */
-    public static void publicClientSendsChallenge(Client client, Optional<String> codeChallenge) {
-        if (!client.confidential() && codeChallenge.isEmpty()) {
-            throw OAuthException.invalidRequest("code_challenge is required for public clients (PKCE)");
-        }
-    }
-
-    /** 2d. code_challenge_method is S256 whenever PKCE is used (plain and an absent method are refused). */
-    public static void challengeMethodIsS256(Optional<String> codeChallenge, Optional<String> method) {
-        if (codeChallenge.isEmpty() && method.isEmpty()) {
-            return;
-        }
-        if (codeChallenge.isEmpty()) {
-            throw OAuthException.invalidRequest("code_challenge_method was sent without code_challenge");
-        }
-        if (method.isEmpty() || !method.get().equals("S256")) {
-            throw OAuthException.invalidRequest("code_challenge_method must be S256");
-        }
-    }
-
-    /** 2e. code_challenge is 43 characters of base64url. */
-    public static void challengeIsWellFormed(Optional<String> codeChallenge) {
-        if (codeChallenge.isPresent() && !S256_CHALLENGE.matcher(codeChallenge.get()).matches()) {
-            throw OAuthException.invalidRequest("code_challenge must be 43 characters of base64url");
-        }
     }
 
     // ---- Further parameters (OIDC Core 3.1.2.1) ----

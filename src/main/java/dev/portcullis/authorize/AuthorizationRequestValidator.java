@@ -1,12 +1,9 @@
 package dev.portcullis.authorize;
 
-import static dev.portcullis.authorize.AuthorizationRequestChecks.challengeIsWellFormed;
-import static dev.portcullis.authorize.AuthorizationRequestChecks.challengeMethodIsS256;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsKnown;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.maxAgeIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.nonceFits;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.promptIsValid;
-import static dev.portcullis.authorize.AuthorizationRequestChecks.publicClientSendsChallenge;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.redirectUriIsRegistered;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.responseTypeIsCode;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed;
@@ -14,6 +11,7 @@ import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.protocol.Pkce;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -47,9 +45,9 @@ public class AuthorizationRequestValidator {
         try {
             responseTypeIsCode(p.get("response_type"));
             Set<String> scopes = scopeIsAllowed(client, p.get("scope"));
-            publicClientSendsChallenge(client, p.get("code_challenge"));
-            challengeMethodIsS256(p.get("code_challenge"), p.get("code_challenge_method"));
-            challengeIsWellFormed(p.get("code_challenge"));
+            Pkce.publicClientSendsChallenge(client.confidential(), p.get("code_challenge"));
+            Pkce.challengeMethodIsS256(p.get("code_challenge"), p.get("code_challenge_method"));
+            Pkce.challengeIsWellFormed(p.get("code_challenge"));
             Set<String> prompt = promptIsValid(p.get("prompt"));
             Long maxAge = maxAgeIsValid(p.get("max_age"));
             nonceFits(p.get("nonce"));

@@ -15,7 +15,7 @@ public class RejectedAuthorizationRequest extends RuntimeException {
     private final OAuthException error;
 
     public RejectedAuthorizationRequest(String redirectUri, String state, OAuthException error) {
-        super(error.error() + ": " + error.description(), null, false, false);
+        super(error.error().code() + ": " + error.description(), null, false, false);
         this.redirectUri = redirectUri;
         this.state = state;
         this.error = error;
@@ -34,6 +34,6 @@ public class RejectedAuthorizationRequest extends RuntimeException {
     }
 
     public String location(String issuer) {
-        return ClientRedirect.error(redirectUri, error.error(), error.description(), state, issuer);
+        return ClientRedirect.error(redirectUri, error.error().code(), error.description(), state, issuer);
     }
 }

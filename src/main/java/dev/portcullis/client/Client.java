@@ -6,7 +6,6 @@ import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -128,36 +127,8 @@ public class Client {
         this.updatedAt = now.getEpochSecond();
     }
 
-    /**
-     * Whether {@code uri} is one of this client's redirect URIs: exact string comparison (RFC 9700 2.1), except that
-     * for a public client's http loopback URI any port is accepted (RFC 8252 7.3: native apps bind an ephemeral port).
-     */
-    public boolean allowsRedirectUri(String uri) {
-        if (redirectUris.contains(uri)) {
-            return true;
-        }
-        return !confidential && redirectUris.stream().anyMatch(registered -> loopbackMatchIgnoringPort(registered, uri));
-    }
-
     /** Whether {@code uri} is a registered post-logout redirect URI (exact match). */
     public boolean allowsPostLogoutRedirectUri(String uri) {
         return postLogoutRedirectUris.contains(uri);
-    }
-
-    static boolean loopbackMatchIgnoringPort(String registered, String presented) {
-        try {
-            URI r = new URI(registered);
-            URI p = new URI(presented);
-            return "http".equals(r.getScheme()) && "http".equals(p.getScheme())
-                    && RedirectUriPolicy.isLoopbackHost(r.getHost()) && r.getHost().equals(p.getHost())
-                    && p.getRawUserInfo() == null && p.getRawFragment() == null
-                    && eq(r.getRawPath(), p.getRawPath()) && eq(r.getRawQuery(), p.getRawQuery());
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
-    private static boolean eq(String a, String b) {
-        return a == null ? b == null : a.equals(b);
     }
 }

@@ -4,12 +4,14 @@ import dev.portcullis.protocol.OAuthException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Which redirect URIs a client may register (RFC 9700 2.1 and 2.6, RFC 8252): absolute, no fragment, no wildcard,
  * no user info; https, or http on a loopback host; private-use schemes ({@code com.example.app:/cb}) for public
  * (native) clients only. {@code portcullis.redirect.allow-http} lets intranet deployments register plain http
- * for other hosts, a documented risk.
+ * for other hosts, a documented risk. And how a presented redirect URI is matched: against the registered ones at
+ * the authorization endpoint, against the authorization request's at the token endpoint.
  */
 public final class RedirectUriPolicy {
 
@@ -71,5 +73,37 @@ public final class RedirectUriPolicy {
 
     private static OAuthException invalid(String field, String problem) {
         return OAuthException.invalidRequest(field + ": " + problem);
+    }
+
+    /**
+     * Whether {@code presented} is one of the client's redirect URIs: exact string comparison (RFC 9700 2.1), except
+     * that for a public client's http loopback URI any port is accepted (RFC 8252 7.3: native apps bind an ephemeral
+     * port).
+     */
+    public static boolean isRegistered(Client client, String presented) {
+        if (client.redirectUris().contains(presented)) {
+            return true;
+        }
+        return !client.confidential() && client.redirectUris().stream()
+                .anyMatch(registered -> loopbackMatchIgnoringPort(registered, presented));
+    }
+
+    /** Whether the token request's redirect_uri is the authorization request's, identical (RFC 6749 4.1.3). */
+    public static boolean isTheAuthorizedOne(String authorized, String presented) {
+        return presented.equals(authorized);
+    }
+
+    static boolean loopbackMatchIgnoringPort(String registered, String presented) {
+        try {
+            URI r = new URI(registered);
+            URI p = new URI(presented);
+            return "http".equals(r.getScheme()) && "http".equals(p.getScheme())
+                    && isLoopbackHost(r.getHost()) && r.getHost().equals(p.getHost())
+                    && p.getRawUserInfo() == null && p.getRawFragment() == null
+                    && Objects.equals(r.getRawPath(), p.getRawPath())
+                    && Objects.equals(r.getRawQuery(), p.getRawQuery());
+        } catch (Exception e) {
+            return false;
+        }
     }
 }

@@ -2,55 +2,56 @@ package dev.portcullis.protocol;
 
 /**
  * An OAuth protocol error as a value: the RFC error code, a human description and the HTTP status.
- * {@link OAuthExceptionMapper} turns it into {@code {"error","error_description"}} JSON. Endpoints throw these
+ * {@code app.OAuthExceptionMapper} turns it into {@code {"error","error_description"}} JSON. Endpoints throw these
  * instead of building error responses themselves, so every error has the same shape.
  */
 public class OAuthException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String error;
+    private final OAuthError error;
     private final int status;
     private final String wwwAuthenticate;
 
-    public OAuthException(String error, String description, int status, String wwwAuthenticate) {
+    public OAuthException(OAuthError error, String description, int status, String wwwAuthenticate) {
         super(description, null, false, false);
         this.error = error;
         this.status = status;
         this.wwwAuthenticate = wwwAuthenticate;
     }
 
-    public OAuthException(String error, String description, int status) {
+    public OAuthException(OAuthError error, String description, int status) {
         this(error, description, status, null);
     }
 
+    /** With the code's usual status. */
+    public OAuthException(OAuthError error, String description) {
+        this(error, description, error.status(), null);
+    }
+
     public static OAuthException invalidRequest(String description) {
-        return new OAuthException("invalid_request", description, 400);
+        return new OAuthException(OAuthError.INVALID_REQUEST, description);
     }
 
     public static OAuthException invalidGrant(String description) {
-        return new OAuthException("invalid_grant", description, 400);
+        return new OAuthException(OAuthError.INVALID_GRANT, description);
     }
 
     public static OAuthException invalidScope(String description) {
-        return new OAuthException("invalid_scope", description, 400);
-    }
-
-    public static OAuthException unauthorizedClient(String description) {
-        return new OAuthException("unauthorized_client", description, 400);
+        return new OAuthException(OAuthError.INVALID_SCOPE, description);
     }
 
     public static OAuthException unsupportedGrantType(String description) {
-        return new OAuthException("unsupported_grant_type", description, 400);
+        return new OAuthException(OAuthError.UNSUPPORTED_GRANT_TYPE, description);
     }
 
     /** RFC 6749 5.2: 401; when the client tried HTTP Basic, the response names the scheme it should use. */
     public static OAuthException invalidClient(String description, boolean usedBasic) {
-        return new OAuthException("invalid_client", description, 401,
+        return new OAuthException(OAuthError.INVALID_CLIENT, description, 401,
                 usedBasic ? "Basic realm=\"portcullis\", charset=\"UTF-8\"" : null);
     }
 
-    public String error() {
+    public OAuthError error() {
         return error;
     }
 
@@ -64,7 +65,7 @@ public class OAuthException extends RuntimeException {
 
     /** The RFC's JSON error response for this error, with its WWW-Authenticate header when it has one. */
     public jakarta.ws.rs.core.Response toResponse() {
-        jakarta.ws.rs.core.Response r = ErrorBody.response(status, error, getMessage());
+        jakarta.ws.rs.core.Response r = ErrorBody.response(status, error.code(), getMessage());
         if (wwwAuthenticate != null) {
             r.getHeaders().putSingle(jakarta.ws.rs.core.HttpHeaders.WWW_AUTHENTICATE, wwwAuthenticate);
         }

@@ -29,10 +29,6 @@ public final class ProtocolParameters {
         this.values = Collections.unmodifiableMap(values);
     }
 
-    public static ProtocolParameters empty() {
-        return new ProtocolParameters(new LinkedHashMap<>());
-    }
-
     /** From already-decoded multi-valued parameters (JAX-RS query or form parameters). */
     public static ProtocolParameters of(MultivaluedMap<String, String> params) {
         Map<String, String> out = new LinkedHashMap<>();
@@ -57,7 +53,7 @@ public final class ProtocolParameters {
         if (type != null && type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE)) {
             return fromForm(body);
         }
-        throw new OAuthException("invalid_request",
+        throw new OAuthException(OAuthError.INVALID_REQUEST,
                 "Content-Type must be application/json or application/x-www-form-urlencoded", 415);
     }
 
@@ -67,7 +63,7 @@ public final class ProtocolParameters {
         try {
             type = headers.getMediaType();
         } catch (RuntimeException e) {
-            throw new OAuthException("invalid_request", "Malformed Content-Type header", 415);
+            throw new OAuthException(OAuthError.INVALID_REQUEST, "Malformed Content-Type header", 415);
         }
         return fromBody(type, body);
     }

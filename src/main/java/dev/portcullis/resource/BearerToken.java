@@ -1,5 +1,6 @@
 package dev.portcullis.resource;
 
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import java.util.Optional;
 
@@ -30,7 +31,7 @@ public final class BearerToken {
         }
         String token = authorization.substring(7).trim();
         if (token.length() > MAX_LENGTH || !isB64Token(token)) {
-            throw new OAuthException("invalid_request", "Malformed Bearer token", 400,
+            throw new OAuthException(OAuthError.INVALID_REQUEST, "Malformed Bearer token", 400,
                     CHALLENGE + ", error=\"invalid_request\"");
         }
         return Optional.of(token);
@@ -61,25 +62,25 @@ public final class BearerToken {
 
     /** 401: the request carried no access token. */
     public static OAuthException missing() {
-        return new OAuthException("invalid_token", "An access token is required: Authorization: Bearer <token>",
+        return new OAuthException(OAuthError.INVALID_TOKEN, "An access token is required: Authorization: Bearer <token>",
                 401, CHALLENGE);
     }
 
     /** 401 for a token that is not (or no longer) valid, as {@code AccessTokenVerifier.verify} answers. */
     public static OAuthException invalid() {
-        return new OAuthException("invalid_token", "The access token is invalid, expired or revoked", 401,
+        return new OAuthException(OAuthError.INVALID_TOKEN, "The access token is invalid, expired or revoked", 401,
                 "Bearer error=\"invalid_token\"");
     }
 
     /** 403 naming the scope the endpoint needs (RFC 6750 3.1 insufficient_scope). */
     public static OAuthException insufficientScope(String scope) {
-        return new OAuthException("insufficient_scope", "The access token lacks the scope this endpoint requires: "
+        return new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "The access token lacks the scope this endpoint requires: "
                 + scope, 403, CHALLENGE + ", error=\"insufficient_scope\", scope=\"" + scope + "\"");
     }
 
     /** 403 for a user's access token at an endpoint that only the operator may call. */
     public static OAuthException notDelegable() {
-        return new OAuthException("insufficient_scope", "This endpoint does not accept delegated tokens: a user's "
+        return new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "This endpoint does not accept delegated tokens: a user's "
                 + "access token cannot call it on the user's behalf, whatever its scope. Use the operator's admin token.",
                 403, CHALLENGE + ", error=\"insufficient_scope\", error_description=\"endpoint not delegable\"");
     }

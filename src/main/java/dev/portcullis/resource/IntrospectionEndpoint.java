@@ -3,13 +3,13 @@ package dev.portcullis.resource;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
+import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
-import dev.portcullis.token.ClientAuthenticator.AuthenticatedClient;
 import dev.portcullis.token.ClientAuthenticator;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -65,9 +65,9 @@ public class IntrospectionEndpoint {
     @Produces(MediaType.APPLICATION_JSON)
     public Response introspect(String body) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
-        AuthenticatedClient client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION),
+        Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION),
                 request.getRemoteAddr());
-        if (!client.client().confidential()) {
+        if (!client.confidential()) {
             throw OAuthException.invalidClient("Introspection is for confidential clients: authenticate with the "
                     + "client secret", false);
         }

@@ -2,8 +2,8 @@ package dev.portcullis.resource;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.client.Client;
 import dev.portcullis.protocol.ProtocolParameters;
-import dev.portcullis.token.ClientAuthenticator.AuthenticatedClient;
 import dev.portcullis.token.ClientAuthenticator;
 import dev.portcullis.token.TokenGrants;
 import jakarta.enterprise.context.RequestScoped;
@@ -59,7 +59,7 @@ public class RevocationEndpoint {
     public Response revoke(String body) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         String ip = request.getRemoteAddr();
-        AuthenticatedClient client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
+        Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
         String token = p.require("token");
         Optional<PresentedToken.Found> found = tokens.find(token, p.get("token_type_hint"));
         if (found.isPresent()) {

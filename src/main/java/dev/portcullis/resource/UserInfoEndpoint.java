@@ -5,10 +5,12 @@ import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.token.AccessTokenVerifier;
+import dev.portcullis.token.UserClaims;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
@@ -27,9 +29,10 @@ import java.util.Optional;
 /**
  * {@code GET|POST /oauth/userinfo} (OIDC Core 5.3): the claims about the user of an access token with {@code openid}
  * scope — {@code sub} always; {@code name}, {@code preferred_username} with {@code profile}; {@code email},
- * {@code email_verified} with {@code email} (the same claims the ID token carries). The token comes in the
- * {@code Authorization: Bearer} header, or — here only, as OIDC Core 5.3.1 allows — as {@code access_token} in a
- * form body; both at once, or in the query string, is invalid_request (RFC 6750 2). Errors per RFC 6750 3.
+ * {@code email_verified} with {@code email} ({@link UserClaims}, the same claims the ID token carries). The token
+ * comes in the {@code Authorization: Bearer} header, or — here only, as OIDC Core 5.3.1 allows — as
+ * {@code access_token} in a form body; both at once, or in the query string, is invalid_request (RFC 6750 2).
+ * Errors per RFC 6750 3.
  */
 @Path("userinfo")
 @ApplicationScoped // one instance: no per-request bean creation or field injection
@@ -57,7 +60,7 @@ public class UserInfoEndpoint {
         if (body != null && !body.isEmpty()) {
             MediaType type = headers.getMediaType();
             if (type == null || !type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE)) {
-                throw new OAuthException("invalid_request",
+                throw new OAuthException(OAuthError.INVALID_REQUEST,
                         "A userinfo request body must be application/x-www-form-urlencoded", 415);
             }
             formToken = ProtocolParameters.fromForm(body).get("access_token");
@@ -71,7 +74,7 @@ public class UserInfoEndpoint {
         }
         Optional<String> headerToken = BearerToken.fromHeader(headers.getHeaderString(HttpHeaders.AUTHORIZATION));
         if (headerToken.isPresent() && formToken.isPresent()) {
-            throw new OAuthException("invalid_request", "Send the access token one way only", 400,
+            throw new OAuthException(OAuthError.INVALID_REQUEST, "Send the access token one way only", 400,
                     BearerToken.CHALLENGE + ", error=\"invalid_request\"");
         }
         return headerToken.or(() -> formToken).orElseThrow(BearerToken::missing);
@@ -89,16 +92,13 @@ public class UserInfoEndpoint {
         }
         User user = users.findById(t.subject()).orElseThrow(BearerToken::invalid); // user deleted meanwhile
         JsonObjectBuilder claims = JsonSupport.JSON.createObjectBuilder().add("sub", user.userId());
-        if (t.scopes().contains(Scopes.PROFILE)) {
-            claims.add("preferred_username", user.username());
-            if (user.name() != null) {
-                claims.add("name", user.name());
+        UserClaims.of(user, t.scopes()).forEach((name, value) -> {
+            if (value instanceof Boolean b) {
+                claims.add(name, b);
+            } else {
+                claims.add(name, (String) value);
             }
-        }
-        if (t.scopes().contains(Scopes.EMAIL) && user.email() != null) {
-            // Portcullis does not verify addresses; the operator enters them (OIDC Core 5.1)
-            claims.add("email", user.email()).add("email_verified", false);
-        }
+        });
         return Response.ok(claims.build().toString(), MediaType.APPLICATION_JSON_TYPE.withCharset("UTF-8"))
                 .cacheControl(CacheControl.valueOf("no-store")).header("Pragma", "no-cache").build();
     }

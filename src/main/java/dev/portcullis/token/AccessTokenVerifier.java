@@ -10,6 +10,7 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -54,7 +55,7 @@ public class AccessTokenVerifier {
     }
 
     public VerifiedAccessToken verify(String token) {
-        return check(token).orElseThrow(() -> new OAuthException("invalid_token",
+        return check(token).orElseThrow(() -> new OAuthException(OAuthError.INVALID_TOKEN,
                 "The access token is invalid, expired or revoked", 401, "Bearer error=\"invalid_token\""));
     }
 

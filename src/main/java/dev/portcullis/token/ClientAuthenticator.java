@@ -30,28 +30,6 @@ import java.util.Optional;
 @ApplicationScoped
 public class ClientAuthenticator {
 
-    /** How the client authenticated; the names are the RFC 7591 token_endpoint_auth_method values. */
-    public enum Method {
-        CLIENT_SECRET_BASIC("client_secret_basic"), CLIENT_SECRET_POST("client_secret_post"), NONE("none");
-
-        private final String value;
-
-        Method(String value) {
-            this.value = value;
-        }
-
-        public String value() {
-            return value;
-        }
-    }
-
-    /** The outcome: the client and how it proved (or, for public clients, stated) its identity. */
-    public record AuthenticatedClient(Client client, Method method) {
-        public String clientId() {
-            return client.clientId();
-        }
-    }
-
     /** Credentials from an {@code Authorization: Basic} header, already form-url-decoded. */
     record BasicCredentials(String clientId, String secret) {
     }
@@ -65,14 +43,14 @@ public class ClientAuthenticator {
     AuditLog audit;
 
     /**
-     * Authenticates the client of a request.
+     * Authenticates the client of a request and returns it.
      *
      * @param params              the request's protocol parameters ({@code client_id}, {@code client_secret})
      * @param authorizationHeader the raw {@code Authorization} header, or null
      * @param ip                  the caller's address, for the audit log
      * @throws OAuthException invalid_client (401) or invalid_request (400)
      */
-    public AuthenticatedClient authenticate(ProtocolParameters params, String authorizationHeader, String ip) {
+    public Client authenticate(ProtocolParameters params, String authorizationHeader, String ip) {
         Optional<BasicCredentials> basic;
         try {
             basic = parseAuthorization(authorizationHeader);
@@ -104,7 +82,7 @@ public class ClientAuthenticator {
             if (usedBasic || secret.isPresent()) {
                 throw fail(clientId, ip, "This is a public client: it must not send a client secret", usedBasic);
             }
-            return new AuthenticatedClient(client, Method.NONE);
+            return client;
         }
         if (secret.isEmpty()) {
             throw fail(clientId, ip, "Client authentication required: this client is confidential", false);
@@ -112,7 +90,7 @@ public class ClientAuthenticator {
         if (!client.secretMatches(secret.get())) {
             throw fail(clientId, ip, "Client authentication failed", usedBasic);
         }
-        return new AuthenticatedClient(client, usedBasic ? Method.CLIENT_SECRET_BASIC : Method.CLIENT_SECRET_POST);
+        return client;
     }
 
     private OAuthException fail(String clientId, String ip, String description, boolean usedBasic) {

@@ -2,25 +2,26 @@ package dev.portcullis.token;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code grant_type=refresh_token} (RFC 6749 6) with rotation on every use (RFC 9700 4.14.2): the presented token
- * is marked used by one conditional UPDATE and a new one is issued. Presenting a used token again — a replay, or the
- * loser of two parallel refreshes — revokes the whole family. An optional {@code scope} may narrow the new access
- * token within the originally granted scope, never widen it; the new refresh token keeps the granted scope.
+ * {@code grant_type=refresh_token} (RFC 6749 6) with rotation on every use (RFC 9700 4.14.2): the checks of
+ * {@link #handle}, in order, then the presented token is marked used by one conditional UPDATE and a new one is
+ * issued. Presenting a used token again — a replay, or the loser of two parallel refreshes — revokes the whole
+ * family. An optional {@code scope} may narrow the new access token within the originally granted scope, never
+ * widen it; the new refresh token keeps the granted scope.
  */
 @ApplicationScoped
-public class RefreshTokenGrant {
-
-    public static final String GRANT_TYPE = "refresh_token";
+public class RefreshTokenGrant implements GrantHandler {
 
     @Inject
     TokenGrants grants;
@@ -34,34 +35,57 @@ public class RefreshTokenGrant {
     @Inject
     Clock clock;
 
-    public TokenResponse refresh(ClientAuthenticator.AuthenticatedClient client, ProtocolParameters p, String ip) {
+    @Override
+    public String grantType() {
+        return "refresh_token";
+    }
+
+    @Override
+    public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
         String value = p.require("refresh_token");
         Optional<String> requestedScope = p.get("scope");
-        TokenGrants.RefreshTokenStatus found = grants.findRefreshToken(value)
-                .orElseThrow(() -> OAuthException.invalidGrant("Unknown refresh token"));
+        TokenGrants.RefreshTokenStatus found = tokenIsKnown(value);
         RefreshToken token = found.token();
         TokenGrant grant = found.grant();
-        if (!grant.clientId().equals(client.clientId())) {
-            throw OAuthException.invalidGrant("The refresh token was issued to another client");
-        }
-        if (grant.isRevoked()) {
-            throw OAuthException.invalidGrant("The refresh token has been revoked");
-        }
-        if (token.isUsed()) {
-            throw reused(grant, ip);
-        }
-        if (token.isExpired(clock.instant())) {
-            throw OAuthException.invalidGrant("The refresh token has expired");
-        }
+        grantBelongsToClient(grant, client);
+        grantIsNotRevoked(grant);
+        tokenIsUnused(token, grant, ip);
+        tokenIsUnexpired(token, clock.instant());
         String scope = narrow(grant.scope(), requestedScope);
-
-        TokenIssuer.Issued issued;
         try {
-            issued = issuer.rotate(token, grant, scope, ip);
+            return issuer.rotate(token, grant, scope, ip).response();
         } catch (TokenIssuer.LostRace e) {
             throw reused(grant, ip); // a parallel request rotated it first
         }
-        return issued.response();
+    }
+
+    private TokenGrants.RefreshTokenStatus tokenIsKnown(String value) {
+        return grants.findRefreshToken(value).orElseThrow(() -> OAuthException.invalidGrant("Unknown refresh token"));
+    }
+
+    static void grantBelongsToClient(TokenGrant grant, Client client) {
+        if (!grant.clientId().equals(client.clientId())) {
+            throw OAuthException.invalidGrant("The refresh token was issued to another client");
+        }
+    }
+
+    static void grantIsNotRevoked(TokenGrant grant) {
+        if (grant.isRevoked()) {
+            throw OAuthException.invalidGrant("The refresh token has been revoked");
+        }
+    }
+
+    /** RFC 9700 4.14.2: a used token presented again revokes its whole family. */
+    private void tokenIsUnused(RefreshToken token, TokenGrant grant, String ip) {
+        if (token.isUsed()) {
+            throw reused(grant, ip);
+        }
+    }
+
+    static void tokenIsUnexpired(RefreshToken token, Instant now) {
+        if (token.isExpired(now)) {
+            throw OAuthException.invalidGrant("The refresh token has expired");
+        }
     }
 
     /** The scope of the new access token: the granted scope, or a subset of it the client asked for. */

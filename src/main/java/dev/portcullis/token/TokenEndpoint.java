@@ -1,9 +1,12 @@
 package dev.portcullis.token;
 
+import dev.portcullis.client.Client;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.OPTIONS;
@@ -14,6 +17,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code POST /oauth/token}. The body is the seed's flat JSON object ({@code Content-Type: application/json}) or an
@@ -21,6 +26,8 @@ import jakarta.ws.rs.core.Response;
  * obey the same strict rules (duplicates, control characters, over-long values are invalid_request; any other
  * content type is 415). Answers are JSON only (an {@code Accept} that excludes JSON is 406) and never cacheable.
  * No {@code @Consumes}: every content type reaches this method so the error is ours, in the RFC's JSON shape.
+ * The endpoint parses, rejects an unknown grant type before touching the client, authenticates the client and
+ * hands over to the {@link GrantHandler} of the grant type.
  */
 @Path("token")
 @ApplicationScoped // one instance: no per-request bean creation or field injection on the hottest endpoint
@@ -31,26 +38,34 @@ public class TokenEndpoint {
     ClientAuthenticator authenticator;
 
     @Inject
-    AuthorizationCodeGrant authorizationCodeGrant;
+    Instance<GrantHandler> handlerBeans;
 
-    @Inject
-    RefreshTokenGrant refreshTokenGrant;
+    private Map<String, GrantHandler> handlers;
+    private String supported;
+
+    @PostConstruct
+    void indexHandlers() {
+        Map<String, GrantHandler> byType = new TreeMap<>();
+        for (GrantHandler h : handlerBeans) {
+            if (byType.put(h.grantType(), h) != null) {
+                throw new IllegalStateException("Two grant handlers for grant_type " + h.grantType());
+            }
+        }
+        handlers = Map.copyOf(byType);
+        supported = "Supported grant types: " + String.join(", ", byType.keySet());
+    }
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     public Response token(@Context HttpHeaders headers, @Context HttpServletRequest request, String body) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
-        String grantType = p.require("grant_type");
-        if (!grantType.equals(AuthorizationCodeGrant.GRANT_TYPE) && !grantType.equals(RefreshTokenGrant.GRANT_TYPE)) {
-            throw OAuthException.unsupportedGrantType("Supported grant types: authorization_code, refresh_token");
+        GrantHandler handler = handlers.get(p.require("grant_type"));
+        if (handler == null) {
+            throw OAuthException.unsupportedGrantType(supported);
         }
         String ip = request.getRemoteAddr();
-        ClientAuthenticator.AuthenticatedClient client =
-                authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
-        TokenResponse response = grantType.equals(AuthorizationCodeGrant.GRANT_TYPE)
-                ? authorizationCodeGrant.exchange(client, p, ip)
-                : refreshTokenGrant.refresh(client, p, ip);
-        return response.toResponse();
+        Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
+        return handler.handle(client, p, ip).toResponse();
     }
 
     /** CORS preflight of browser apps (the headers come from the application's CrossOriginFilter). */

@@ -16,8 +16,6 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -101,24 +99,9 @@ public class TokenIssuer {
             User user = users.findById(grant.userId())
                     .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists"));
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
-                    grant.authTime(), nonce, accessToken, now, accessExpiry, userClaims(user, scopes))));
+                    grant.authTime(), nonce, accessToken, now, accessExpiry, UserClaims.of(user, scopes))));
         }
         return new TokenResponse(accessToken, config.accessTokenTtl().toSeconds(), refreshToken, scope,
                 now.getEpochSecond(), idToken);
-    }
-
-    /** OIDC Core 5.4: profile and email claims only when their scope was granted. */
-    static Map<String, Object> userClaims(User user, Set<String> scopes) {
-        Map<String, Object> claims = new LinkedHashMap<>();
-        if (scopes.contains(Scopes.PROFILE)) {
-            claims.put("preferred_username", user.username());
-            if (user.name() != null) {
-                claims.put("name", user.name());
-            }
-        }
-        if (scopes.contains(Scopes.EMAIL) && user.email() != null) {
-            claims.put("email", user.email());
-        }
-        return claims;
     }
 }

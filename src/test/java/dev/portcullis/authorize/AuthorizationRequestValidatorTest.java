@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.client.Client;
 import dev.portcullis.client.TestClients;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.ProtocolParameters;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class AuthorizationRequestValidatorTest {
     void firstFailingRuleIsReportedWithStateAndTarget() {
         RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
                 () -> validate("client_id=pub-1&response_type=token&scope=bogus&state=s1"));
-        assertEquals("unsupported_response_type", e.error().error());
+        assertEquals(OAuthError.UNSUPPORTED_RESPONSE_TYPE, e.error().error());
         assertEquals("s1", e.state());
         assertEquals("https://spa.example.com/cb", e.redirectUri());
         String location = e.location("https://issuer.example");

@@ -40,9 +40,9 @@ class RedirectUriPolicyTest {
 
     @Test
     void loopbackAnyPortOnlyForPublicClients() {
-        assertTrue(Client.loopbackMatchIgnoringPort("http://127.0.0.1/cb", "http://127.0.0.1:51234/cb"));
-        assertFalse(Client.loopbackMatchIgnoringPort("http://127.0.0.1/cb", "http://127.0.0.1:51234/other"));
-        assertFalse(Client.loopbackMatchIgnoringPort("http://127.0.0.1/cb", "http://localhost:51234/cb"));
-        assertFalse(Client.loopbackMatchIgnoringPort("https://app.example.com/cb", "https://app.example.com:444/cb"));
+        assertTrue(RedirectUriPolicy.loopbackMatchIgnoringPort("http://127.0.0.1/cb", "http://127.0.0.1:51234/cb"));
+        assertFalse(RedirectUriPolicy.loopbackMatchIgnoringPort("http://127.0.0.1/cb", "http://127.0.0.1:51234/other"));
+        assertFalse(RedirectUriPolicy.loopbackMatchIgnoringPort("http://127.0.0.1/cb", "http://localhost:51234/cb"));
+        assertFalse(RedirectUriPolicy.loopbackMatchIgnoringPort("https://app.example.com/cb", "https://app.example.com:444/cb"));
     }
 }

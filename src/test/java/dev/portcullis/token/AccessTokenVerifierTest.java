@@ -10,6 +10,7 @@ import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.jose.SigningKeysTestSupport;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.persistence.PersistenceException;
 import java.nio.charset.StandardCharsets;
@@ -145,7 +146,7 @@ class AccessTokenVerifierTest {
         assertTrue(verifier.check(mint("jti-t", false, true, clock.instant().plusSeconds(600))).isEmpty());
         OAuthException e = assertThrows(OAuthException.class,
                 () -> verifier.verify(mint("jti-g2", true, false, clock.instant().plusSeconds(600))));
-        assertEquals("invalid_token", e.error());
+        assertEquals(OAuthError.INVALID_TOKEN, e.error());
         assertEquals(401, e.status());
         assertTrue(e.wwwAuthenticate().startsWith("Bearer"));
     }

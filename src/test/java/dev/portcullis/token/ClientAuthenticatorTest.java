@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +58,7 @@ class ClientAuthenticatorTest {
     @ValueSource(strings = {"Basic", "Basic !!!notbase64", "Bearer abc", "Digest username=x"})
     void malformedOrOtherSchemesAreInvalidClientWithBasicChallenge(String header) {
         OAuthException e = assertThrows(OAuthException.class, () -> ClientAuthenticator.parseAuthorization(header));
-        assertEquals("invalid_client", e.error());
+        assertEquals(OAuthError.INVALID_CLIENT, e.error());
         assertEquals(401, e.status());
         assertNotNull(e.wwwAuthenticate());
         assertTrue(e.wwwAuthenticate().startsWith("Basic"));
@@ -68,6 +69,6 @@ class ClientAuthenticatorTest {
     void malformedCredentialsAreInvalidClient(String raw) {
         OAuthException e = assertThrows(OAuthException.class,
                 () -> ClientAuthenticator.parseAuthorization(basic(raw)));
-        assertEquals("invalid_client", e.error());
+        assertEquals(OAuthError.INVALID_CLIENT, e.error());
     }
 }

@@ -1,19 +1,153 @@
 package dev.portcullis.token;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.client.Client;
+import dev.portcullis.client.TestClients;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.protocol.ProtocolParameters;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
+/** The checks of grant_type=refresh_token, each on its own, without a server. */
 class RefreshTokenGrantTest {
+
+    private static final long NOW = GrantFakes.NOW.getEpochSecond();
+
+    private final Client client = TestClients.confidential("openid profile email", "https://app.example.com/cb");
+
+    private final GrantFakes.Grants grants = new GrantFakes.Grants();
+    private final GrantFakes.Issuer issuer = new GrantFakes.Issuer();
+    private final GrantFakes.Audit audit = new GrantFakes.Audit();
+    private final RefreshTokenGrant grant = new RefreshTokenGrant();
+
+    RefreshTokenGrantTest() {
+        grant.grants = grants;
+        grant.issuer = issuer;
+        grant.audit = audit;
+        grant.clock = GrantFakes.CLOCK;
+    }
+
+    /** Stores a refresh token "rt" of grant "grant-1". */
+    private RefreshToken stored(String clientId, boolean revoked, boolean used, long expiresAt) {
+        TokenGrant g = new TokenGrant("grant-1", clientId, "user-1", "openid profile", NOW - 600, NOW - 600,
+                revoked ? NOW - 10 : null);
+        RefreshToken t = new RefreshToken("rt-id", "hash", "grant-1", "openid profile", NOW - 60, expiresAt,
+                used ? NOW - 5 : null);
+        grants.refreshTokens.put("rt", new TokenGrants.RefreshTokenStatus(t, g));
+        return t;
+    }
+
+    private RefreshToken stored() {
+        return stored(client.clientId(), false, false, NOW + 3600);
+    }
+
+    private TokenResponse refresh(String form) {
+        return grant.handle(client, ProtocolParameters.fromForm("grant_type=refresh_token&" + form), "192.0.2.1");
+    }
+
+    private OAuthException refused(String form) {
+        return assertThrows(OAuthException.class, () -> refresh(form));
+    }
+
+    @Test
+    void grantTypeIsRefreshToken() {
+        assertEquals("refresh_token", grant.grantType());
+    }
+
+    @Test
+    void refreshWhenEveryCheckPassesThenRotatedWithTheGrantedScope() {
+        RefreshToken t = stored();
+        assertSame(GrantFakes.ISSUED, refresh("refresh_token=rt"));
+        assertEquals(List.of(t), issuer.issuedFor);
+        assertEquals("openid profile", issuer.rotatedScope);
+    }
+
+    @Test
+    void refreshWhenTokenUnknownThenInvalidGrant() {
+        stored();
+        OAuthException e = refused("refresh_token=other");
+        assertEquals(OAuthError.INVALID_GRANT, e.error());
+        assertEquals("Unknown refresh token", e.description());
+    }
+
+    @Test
+    void refreshWhenTokenMissingThenInvalidRequest() {
+        assertEquals(OAuthError.INVALID_REQUEST, refused("scope=openid").error());
+    }
+
+    @Test
+    void refreshWhenTokenIssuedToAnotherClientThenInvalidGrantAndNothingRevoked() {
+        stored("someone-else", false, false, NOW + 3600);
+        OAuthException e = refused("refresh_token=rt");
+        assertEquals(OAuthError.INVALID_GRANT, e.error());
+        assertTrue(e.description().contains("another client"), e.description());
+        assertTrue(grants.revoked.isEmpty());
+    }
+
+    @Test
+    void refreshWhenGrantRevokedThenInvalidGrant() {
+        stored(client.clientId(), true, false, NOW + 3600);
+        OAuthException e = refused("refresh_token=rt");
+        assertEquals(OAuthError.INVALID_GRANT, e.error());
+        assertTrue(e.description().contains("revoked"), e.description());
+    }
+
+    @Test
+    void refreshWhenTokenAlreadyUsedThenInvalidGrantAndFamilyRevoked() {
+        stored(client.clientId(), false, true, NOW + 3600);
+        OAuthException e = refused("refresh_token=rt");
+        assertEquals(OAuthError.INVALID_GRANT, e.error());
+        assertTrue(e.description().contains("already used"), e.description());
+        assertEquals(List.of("grant-1"), grants.revoked);
+        assertEquals(List.of(AuditEvent.Type.REFRESH_TOKEN_REUSED), audit.failures);
+        assertTrue(issuer.issuedFor.isEmpty());
+    }
+
+    @Test
+    void refreshWhenTokenExpiredThenInvalidGrant() {
+        stored(client.clientId(), false, false, NOW);
+        OAuthException e = refused("refresh_token=rt");
+        assertEquals(OAuthError.INVALID_GRANT, e.error());
+        assertTrue(e.description().contains("expired"), e.description());
+    }
+
+    @Test
+    void refreshWhenAParallelRequestRotatedFirstThenFamilyRevoked() {
+        stored();
+        issuer.loseRace = true;
+        assertEquals(OAuthError.INVALID_GRANT, refused("refresh_token=rt").error());
+        assertEquals(List.of("grant-1"), grants.revoked);
+    }
+
+    @Test
+    void refreshWhenScopeNarrowedThenTheAccessTokenGetsTheNarrowerScope() {
+        stored();
+        refresh("refresh_token=rt&scope=openid");
+        assertEquals("openid", issuer.rotatedScope);
+    }
+
+    @Test
+    void refreshWhenScopeWidenedThenInvalidScope() {
+        stored();
+        assertEquals(OAuthError.INVALID_SCOPE, refused("refresh_token=rt&scope=openid%20email").error());
+        assertTrue(issuer.issuedFor.isEmpty());
+    }
 
     @Test
     void refreshScopeMayNarrowNeverWiden() {
-        assertEquals("openid profile", RefreshTokenGrant.narrow("openid profile", java.util.Optional.empty()));
-        assertEquals("openid", RefreshTokenGrant.narrow("openid profile", java.util.Optional.of("openid")));
+        assertEquals("openid profile", RefreshTokenGrant.narrow("openid profile", Optional.empty()));
+        assertEquals("openid", RefreshTokenGrant.narrow("openid profile", Optional.of("openid")));
+        assertEquals("openid profile", RefreshTokenGrant.narrow("openid profile", Optional.of("   ")),
+                "a blank scope asks for nothing narrower");
         OAuthException e = assertThrows(OAuthException.class,
-                () -> RefreshTokenGrant.narrow("openid profile", java.util.Optional.of("openid email")));
-        assertEquals("invalid_scope", e.error());
+                () -> RefreshTokenGrant.narrow("openid profile", Optional.of("openid email")));
+        assertEquals(OAuthError.INVALID_SCOPE, e.error());
     }
 }

@@ -218,6 +218,7 @@ class TokenEndpointIT extends PortcullisIT {
         assertNotNull(id.getAuthenticationTime());
         assertEquals(user.username(), id.getStringClaim("preferred_username"));
         assertEquals(user.username() + "@example.com", id.getStringClaim("email"));
+        assertEquals(Boolean.FALSE, id.getBooleanClaim("email_verified"), "the same email claims as userinfo");
         assertEquals(com.nimbusds.openid.connect.sdk.claims.AccessTokenHash.compute(
                 new com.nimbusds.oauth2.sdk.token.BearerAccessToken(accessToken), JWSAlgorithm.RS256, null),
                 id.getAccessTokenHash());
@@ -270,6 +271,7 @@ class TokenEndpointIT extends PortcullisIT {
         IDTokenClaimsSet id = new IDTokenValidator(new Issuer(BASE), new ClientID(confidential.clientId()),
                 JWSAlgorithm.RS256, jwks()).validate(ok.getOIDCTokens().getIDToken(), null);
         assertNull(id.getStringClaim("email"), "no email claim without the email scope");
+        assertNull(id.getClaim("email_verified"), "no email claims without the email scope");
         assertNull(id.getStringClaim("preferred_username"), "no profile claims without the profile scope");
         assertNull(id.getNonce());
     }

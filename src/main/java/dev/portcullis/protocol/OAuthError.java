@@ -1,0 +1,45 @@
+package dev.portcullis.protocol;
+
+/**
+ * The error codes of the OAuth and OpenID Connect specifications this server answers with, each with the HTTP
+ * status it usually travels with (RFC 6749 4.1.2.1 and 5.2, RFC 6750 3.1, OIDC Core 3.1.2.6).
+ */
+public enum OAuthError {
+    INVALID_REQUEST(400),
+    INVALID_CLIENT(401),
+    INVALID_GRANT(400),
+    UNAUTHORIZED_CLIENT(400),
+    UNSUPPORTED_GRANT_TYPE(400),
+    UNSUPPORTED_RESPONSE_TYPE(400),
+    INVALID_SCOPE(400),
+    ACCESS_DENIED(400),
+    INVALID_TOKEN(401),
+    INSUFFICIENT_SCOPE(403),
+    LOGIN_REQUIRED(400),
+    CONSENT_REQUIRED(400),
+    SERVER_ERROR(500),
+    TEMPORARILY_UNAVAILABLE(503);
+
+    private final String code;
+    private final int status;
+
+    OAuthError(int status) {
+        this.code = name().toLowerCase(java.util.Locale.ROOT);
+        this.status = status;
+    }
+
+    /** The value of the {@code error} field or parameter, e.g. {@code invalid_grant}. */
+    public String code() {
+        return code;
+    }
+
+    /** The HTTP status of a JSON error response with this code, unless the endpoint's RFC says otherwise. */
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public String toString() {
+        return code;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.portcullis.token;
+
+import dev.portcullis.account.User;
+import dev.portcullis.client.Scopes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The claims about a user that a scope releases (OIDC Core 5.4), the same in the ID token and at the userinfo
+ * endpoint: {@code preferred_username} and {@code name} with {@code profile}; {@code email} and
+ * {@code email_verified} with {@code email}. {@code sub} is not among them: each caller sets it with its other fixed
+ * claims.
+ */
+public final class UserClaims {
+
+    private UserClaims() {
+    }
+
+    /** Values are Strings and Booleans, in a stable order. */
+    public static Map<String, Object> of(User user, Set<String> scopes) {
+        Map<String, Object> claims = new LinkedHashMap<>();
+        if (scopes.contains(Scopes.PROFILE)) {
+            claims.put("preferred_username", user.username());
+            if (user.name() != null) {
+                claims.put("name", user.name());
+            }
+        }
+        if (scopes.contains(Scopes.EMAIL) && user.email() != null) {
+            claims.put("email", user.email());
+            // Portcullis does not verify addresses; the operator enters them (OIDC Core 5.1)
+            claims.put("email_verified", false);
+        }
+        return claims;
+    }
+}

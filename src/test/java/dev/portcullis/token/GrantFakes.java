@@ -1,0 +1,100 @@
+package dev.portcullis.token;
+
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.authorize.AuthorizationCode;
+import dev.portcullis.authorize.AuthorizationCodes;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Hand-written stand-ins for the grant handlers' collaborators: in memory, recording what they were asked. */
+final class GrantFakes {
+
+    static final Instant NOW = Instant.ofEpochSecond(1_700_000_000L);
+    static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+    static final TokenResponse ISSUED = new TokenResponse("access", 300, "refresh", "openid", NOW.getEpochSecond(),
+            Optional.empty());
+
+    private GrantFakes() {
+    }
+
+    /** Answers each lookup of a value with the next of its queued codes (the last one repeats). */
+    static final class Codes extends AuthorizationCodes {
+        final Map<String, Deque<AuthorizationCode>> byValue = new HashMap<>();
+        int lookups;
+
+        Codes with(String value, AuthorizationCode... answers) {
+            byValue.put(value, new ArrayDeque<>(List.of(answers)));
+            return this;
+        }
+
+        @Override
+        public Optional<AuthorizationCode> find(String code) {
+            lookups++;
+            Deque<AuthorizationCode> answers = byValue.get(code);
+            if (answers == null) {
+                return Optional.empty();
+            }
+            return Optional.of(answers.size() > 1 ? answers.poll() : answers.peek());
+        }
+    }
+
+    static final class Grants extends TokenGrants {
+        final Map<String, RefreshTokenStatus> refreshTokens = new HashMap<>();
+        final List<String> revoked = new ArrayList<>();
+
+        @Override
+        public Optional<RefreshTokenStatus> findRefreshToken(String value) {
+            return Optional.ofNullable(refreshTokens.get(value));
+        }
+
+        @Override
+        public boolean revokeGrant(String grantId) {
+            revoked.add(grantId);
+            return true;
+        }
+    }
+
+    /** Issues {@link #ISSUED}, or loses the race when told to; records what it issued for. */
+    static final class Issuer extends TokenIssuer {
+        boolean loseRace;
+        final List<Object> issuedFor = new ArrayList<>();
+        String rotatedScope;
+
+        @Override
+        public Issued redeem(AuthorizationCode code, String ip) {
+            if (loseRace) {
+                throw new LostRace();
+            }
+            issuedFor.add(code);
+            return new Issued(null, ISSUED);
+        }
+
+        @Override
+        public Issued rotate(RefreshToken token, TokenGrant grant, String scope, String ip) {
+            if (loseRace) {
+                throw new LostRace();
+            }
+            issuedFor.add(token);
+            rotatedScope = scope;
+            return new Issued(grant, ISSUED);
+        }
+    }
+
+    static final class Audit extends AuditLog {
+        final List<AuditEvent.Type> failures = new ArrayList<>();
+
+        @Override
+        public void failure(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
+            failures.add(type);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.portcullis.token;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.portcullis.account.TestUsers;
+import dev.portcullis.account.User;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The claims each scope releases, for the ID token and the userinfo endpoint alike (OIDC Core 5.4). */
+class UserClaimsTest {
+
+    private final User alice = TestUsers.user("u-1", "alice", "alice@example.com", "Alice Liddell");
+
+    @Test
+    void openidAloneReleasesNothingBeyondSub() {
+        assertEquals(Map.of(), UserClaims.of(alice, Set.of("openid")));
+    }
+
+    @Test
+    void profileReleasesUsernameAndName() {
+        assertEquals(Map.of("preferred_username", "alice", "name", "Alice Liddell"),
+                UserClaims.of(alice, Set.of("openid", "profile")));
+    }
+
+    @Test
+    void emailReleasesTheAddressAsUnverified() {
+        assertEquals(Map.of("email", "alice@example.com", "email_verified", false),
+                UserClaims.of(alice, Set.of("openid", "email")));
+    }
+
+    @Test
+    void everyScopeInAStableOrder() {
+        assertEquals(List.of("preferred_username", "name", "email", "email_verified"),
+                List.copyOf(UserClaims.of(alice, Set.of("openid", "profile", "email")).keySet()));
+    }
+
+    @Test
+    void absentNameAndEmailAreLeftOut() {
+        User bob = TestUsers.user("u-2", "bob", null, null);
+        assertEquals(Map.of("preferred_username", "bob"), UserClaims.of(bob, Set.of("openid", "profile", "email")));
+    }
+}
