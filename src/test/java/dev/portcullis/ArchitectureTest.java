@@ -51,4 +51,14 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule sessionStoreIsBelowTheFlow = noClasses().that().resideInAPackage("dev.portcullis.session..")
             .should().dependOnClassesThat().resideInAnyPackage("dev.portcullis.authorize..", "dev.portcullis.token..");
+
+    /**
+     * HTML answers outside Faces come from the one escaping renderer; the rest of that rule (no other class writes a
+     * document) is {@code HtmlPageTest.onlyTheRendererWritesHtmlDocuments}, since string constants leave no trace in
+     * the bytecode.
+     */
+    @ArchTest
+    static final ArchRule onlyTheRendererAnswersHtml = noClasses().that()
+            .doNotHaveFullyQualifiedName("dev.portcullis.page.HtmlPage")
+            .should().accessField(jakarta.ws.rs.core.MediaType.class, "TEXT_HTML_TYPE");
 }

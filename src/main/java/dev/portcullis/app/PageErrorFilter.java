@@ -1,6 +1,5 @@
 package dev.portcullis.app;
 
-import dev.portcullis.page.PlainPage;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -9,7 +8,6 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -24,6 +22,12 @@ public class PageErrorFilter extends HttpFilter {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = Logger.getLogger(PageErrorFilter.class.getName());
+    private static final ErrorAnswer EXPIRED_FORM = new ErrorAnswer(400, "invalid_request",
+            "The form post was not produced by this server", "This form has expired",
+            "Please go back to the application and start signing in again.");
+    private static final ErrorAnswer BROKEN_REQUEST = new ErrorAnswer(400, "invalid_request",
+            "The request could not be processed", "This request could not be processed",
+            "Please go back to the application and start signing in again.");
 
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
@@ -31,8 +35,7 @@ public class PageErrorFilter extends HttpFilter {
         if ("POST".equals(req.getMethod())) {
             String[] state = req.getParameterValues("jakarta.faces.ViewState");
             if (state == null || state.length != 1 || !"stateless".equals(state[0])) {
-                page(res, 400, "This form has expired",
-                        "Please go back to the application and start signing in again.");
+                EXPIRED_FORM.write(req.getRequestURI(), res);
                 return;
             }
         }
@@ -45,19 +48,7 @@ public class PageErrorFilter extends HttpFilter {
                 return;
             }
             res.reset();
-            if (database) {
-                page(res, 503, "Sign-in is temporarily unavailable", "Please try again in a moment.");
-            } else {
-                page(res, 400, "This request could not be processed",
-                        "Please go back to the application and start signing in again.");
-            }
+            (database ? ErrorAnswer.DATABASE_UNAVAILABLE : BROKEN_REQUEST).write(req.getRequestURI(), res);
         }
-    }
-
-    static void page(HttpServletResponse res, int status, String title, String text) throws IOException {
-        res.setStatus(status);
-        res.setContentType("text/html;charset=UTF-8");
-        res.setHeader("Cache-Control", "no-store");
-        res.getOutputStream().write(PlainPage.html(title, text).getBytes(StandardCharsets.UTF_8));
     }
 }

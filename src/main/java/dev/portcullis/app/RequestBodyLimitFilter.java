@@ -1,8 +1,6 @@
 package dev.portcullis.app;
 
 import dev.portcullis.config.PortcullisConfig;
-import dev.portcullis.page.PlainPage;
-import dev.portcullis.protocol.ErrorBody;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -14,7 +12,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Refuses request bodies over {@code portcullis.http.max-body-bytes} with 413 before anything parses them: by
@@ -64,17 +61,9 @@ public class RequestBodyLimitFilter extends HttpFilter {
     static final long DRAIN_LIMIT = 2L * 1024 * 1024;
 
     static void reject(HttpServletRequest req, HttpServletResponse res, long max) throws IOException {
-        res.setStatus(413);
-        res.setHeader("Cache-Control", "no-store");
         String description = "Request body larger than " + max + " bytes";
-        if (PlainPage.isBrowserPath(req.getRequestURI())) {
-            res.setContentType("text/html;charset=UTF-8");
-            res.getOutputStream().write(PlainPage.html("Request too large", description + ".")
-                    .getBytes(StandardCharsets.UTF_8));
-        } else {
-            res.setContentType("application/json;charset=UTF-8");
-            res.getOutputStream().write(ErrorBody.json("invalid_request", description).getBytes(StandardCharsets.UTF_8));
-        }
+        new ErrorAnswer(413, "invalid_request", description, "Request too large", description + ".")
+                .write(req.getRequestURI(), res);
     }
 
     /** Thrown by the counting stream; the exception mappers answer 413. */

@@ -1,6 +1,5 @@
 package dev.portcullis.app;
 
-import dev.portcullis.page.PlainPage;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.ErrorBody;
 import jakarta.servlet.http.HttpServletRequest;
@@ -8,7 +7,6 @@ import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -24,6 +22,9 @@ import java.util.logging.Logger;
 public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
 
     private static final Logger LOG = Logger.getLogger(UnexpectedExceptionMapper.class.getName());
+    private static final ErrorAnswer BUG = new ErrorAnswer(500, "server_error",
+            "The server could not complete the request", "Something went wrong",
+            "Please go back to the application and try again.");
 
     @Context
     HttpServletRequest request;
@@ -52,22 +53,14 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
         }
         if (Jdbc.isDatabaseFailure(e)) {
             LOG.log(Level.WARNING, "Database unavailable: {0}", rootMessage(e));
-            return forBrowserOrApi(request, 503, "temporarily_unavailable",
-                    "The service is temporarily unavailable; try again shortly",
-                    "Sign-in is temporarily unavailable", "Please try again in a moment.");
+            return ErrorAnswer.DATABASE_UNAVAILABLE.response(path(request));
         }
         LOG.log(Level.SEVERE, "Unexpected error", e);
-        return forBrowserOrApi(request, 500, "server_error", "The server could not complete the request",
-                "Something went wrong", "Please go back to the application and try again.");
+        return BUG.response(path(request));
     }
 
-    /** The authorization and logout endpoints are visited by browsers: they get a page, the rest JSON. */
-    private static Response forBrowserOrApi(HttpServletRequest request, int status, String error, String description, String title, String text) {
-        if (request != null && PlainPage.isBrowserPath(request.getRequestURI())) {
-            return Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
-                    .header("Cache-Control", "no-store").entity(PlainPage.html(title, text)).build();
-        }
-        return ErrorBody.response(status, error, description);
+    private static String path(HttpServletRequest request) {
+        return request == null ? null : request.getRequestURI();
     }
 
     private static String describe(int status) {

@@ -5,6 +5,7 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.Paging;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -65,9 +66,8 @@ public class ClientAdminResource {
                 registered.client().confidential() ? "confidential" : "public");
         JsonObjectBuilder out = describe(registered.client());
         registered.secret().ifPresent(s -> out.add("client_secret", s));
-        return Response.status(201).header("Cache-Control", "no-store")
-                .header("Location", "/admin/clients/" + registered.client().clientId())
-                .entity(out.build().toString()).build();
+        return NoStoreJson.of(201, out.build().toString())
+                .header("Location", "/admin/clients/" + registered.client().clientId()).build();
     }
 
     @GET
@@ -108,8 +108,8 @@ public class ClientAdminResource {
                     audit.success(AuditEvent.Type.CLIENT_SECRET_ROTATED, clientId, "admin", request.getRemoteAddr(), null);
                     return s;
                 })
-                .map(s -> Response.ok(JsonSupport.JSON.createObjectBuilder().add("client_id", clientId).add("client_secret", s)
-                        .build().toString()).header("Cache-Control", "no-store").build())
+                .map(s -> NoStoreJson.of(200, JsonSupport.JSON.createObjectBuilder().add("client_id", clientId)
+                        .add("client_secret", s).build().toString()).build())
                 .orElseGet(() -> notFound());
     }
 

@@ -1,5 +1,8 @@
 package dev.portcullis.demo;
 
+import static dev.portcullis.page.HtmlPage.actions;
+import static dev.portcullis.page.HtmlPage.element;
+
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
@@ -10,7 +13,8 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
-import dev.portcullis.page.ErrorPage;
+import dev.portcullis.page.HtmlPage.Element;
+import dev.portcullis.page.HtmlPage;
 import dev.portcullis.protocol.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -39,9 +43,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -66,16 +73,18 @@ public class DemoRelyingParty {
     @GET
     public Response index() {
         requireDemo();
-        return page("Portcullis demo", "<p class=\"lead\">A tiny relying party. Sign in as <code>demo</code> with the "
-                + "password from the server log.</p>"
-                + "<h2>Variant A: confidential client</h2><form method=\"post\" action=\"/demo/start\" id=\"start-a\">"
-                + "<input type=\"hidden\" name=\"variant\" value=\"confidential\"><label for=\"secret\">Client secret of "
-                + "<code>" + DemoSeed.CONFIDENTIAL + "</code> (from the log)</label><input type=\"password\" "
-                + "id=\"secret\" name=\"client_secret\" autocomplete=\"off\"><div class=\"actions\"><button "
-                + "type=\"submit\">Sign in with variant A</button></div></form>"
-                + "<h2>Variant B: public client with PKCE</h2><form method=\"post\" action=\"/demo/start\" "
-                + "id=\"start-b\"><input type=\"hidden\" name=\"variant\" value=\"public\"><div class=\"actions\">"
-                + "<button type=\"submit\">Sign in with variant B</button></div></form>", null);
+        return page("Portcullis demo", null, List.of(
+                element("p").cls("lead").text("A tiny relying party. Sign in as ").add(code("demo"))
+                        .text(" with the password from the server log."),
+                element("h2").text("Variant A: confidential client"),
+                startForm("start-a", "confidential",
+                        element("label").attr("for", "secret").text("Client secret of ")
+                                .add(code(DemoSeed.CONFIDENTIAL)).text(" (from the log)"),
+                        element("input").attr("type", "password").id("secret").attr("name", "client_secret")
+                                .attr("autocomplete", "off"),
+                        actions(button("Sign in with variant A"))),
+                element("h2").text("Variant B: public client with PKCE"),
+                startForm("start-b", "public", actions(button("Sign in with variant B")))));
     }
 
     /** Starts a flow: a fresh state, nonce and PKCE verifier, remembered in the demo cookie; off to authorize. */
@@ -113,27 +122,28 @@ public class DemoRelyingParty {
         requireDemo();
         JsonObject tx = transaction(cookie);
         if (tx == null || state == null || !Secrets.constantTimeEquals(state, tx.getString("state"))) {
-            return page("Demo: flow not recognised", "<p class=\"error\">No matching state: start again.</p>", 400);
+            return page("Demo: flow not recognised", 400, List.of(problem("No matching state: start again.")));
         }
         if (!config.issuerString().equals(iss)) {
-            return page("Demo: wrong issuer", "<p class=\"error\">The iss parameter is not this issuer (RFC 9207).</p>", 400);
+            return page("Demo: wrong issuer", 400,
+                    List.of(problem("The iss parameter is not this issuer (RFC 9207).")));
         }
         if (error != null || code == null) {
-            return page("Demo: authorization failed", "<p class=\"error\">" + esc(error) + ": " + esc(errorDescription)
-                    + "</p>", 200);
+            return page("Demo: authorization failed", 200,
+                    List.of(problem(Objects.toString(error, "") + ": " + Objects.toString(errorDescription, ""))));
         }
         boolean confidential = tx.getBoolean("confidential");
         String clientId = confidential ? DemoSeed.CONFIDENTIAL : DemoSeed.PUBLIC;
         try {
-            return page("Demo: " + (confidential ? "variant A (confidential)" : "variant B (public, PKCE)"),
-                    exchange(code, clientId, confidential, tx), 200);
+            return page("Demo: " + (confidential ? "variant A (confidential)" : "variant B (public, PKCE)"), 200,
+                    exchange(code, clientId, confidential, tx));
         } catch (IllegalStateException e) {
-            return page("Demo: issuer unreachable", "<p class=\"error\">" + esc(e.getMessage()) + "</p>", 502);
+            return page("Demo: issuer unreachable", 502, List.of(problem(e.getMessage())));
         }
     }
 
-    /** The client's back-channel part: token request, ID token check, API call; the page's HTML. */
-    private String exchange(String code, String clientId, boolean confidential, JsonObject tx) {
+    /** The client's back-channel part: token request, ID token check, API call; the page's blocks. */
+    private List<Element> exchange(String code, String clientId, boolean confidential, JsonObject tx) {
         // the seed's token request, variant A or B, as a JSON body
         var body = JsonSupport.JSON.createObjectBuilder().add("client_id", clientId).add("code", code)
                 .add("grant_type", "authorization_code").add("redirect_uri", config.endpoint(DemoSeed.CALLBACK));
@@ -141,35 +151,38 @@ public class DemoRelyingParty {
         HttpResponse<String> token = send(HttpRequest.newBuilder(URI.create(config.endpoint("/oauth/token")))
                 .header("Content-Type", "application/json").header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.build().toString())).build());
-        StringBuilder html = new StringBuilder("<h2>Token response (HTTP ").append(token.statusCode()).append(")</h2>")
-                .append(pre(token.body()));
+        List<Element> html = new ArrayList<>(List.of(
+                element("h2").text("Token response (HTTP " + token.statusCode() + ")"), pre(token.body())));
         JsonObject tokens = parse(token.body());
         if (token.statusCode() == 200 && tokens != null) {
             String idToken = tokens.getString("id_token", "");
-            html.append("<h2>ID token</h2>").append(idTokenSection(idToken, clientId, tx.getString("nonce")));
+            html.add(element("h2").text("ID token"));
+            html.addAll(idTokenSection(idToken, clientId, tx.getString("nonce")));
             HttpResponse<String> me = send(HttpRequest.newBuilder(URI.create(config.endpoint("/api/v1/me")))
                     .header("Authorization", "Bearer " + tokens.getString("access_token")).GET().build());
-            html.append("<h2>GET /api/v1/me (HTTP ").append(me.statusCode()).append(")</h2>").append(pre(me.body()));
-            html.append("<div class=\"actions\"><a class=\"button\" href=\"/demo/\">Start again</a>")
-                    .append("<a class=\"button secondary\" id=\"logout\" href=\"")
-                    .append(esc(config.endpoint("/oauth/logout") + "?id_token_hint=" + idToken
-                            + "&post_logout_redirect_uri=" + enc(config.endpoint("/demo/"))))
-                    .append("\">Sign out</a></div>");
+            html.add(element("h2").text("GET /api/v1/me (HTTP " + me.statusCode() + ")"));
+            html.add(pre(me.body()));
+            html.add(actions(element("a").cls("button").attr("href", "/demo/").text("Start again"),
+                    element("a").cls("button secondary").id("logout")
+                            .attr("href", config.endpoint("/oauth/logout") + "?id_token_hint=" + idToken
+                                    + "&post_logout_redirect_uri=" + enc(config.endpoint("/demo/")))
+                            .text("Sign out")));
         }
-        return html.toString();
+        return html;
     }
 
     /** The client's ID token checks (OIDC Core 3.1.3.7), with the keys fetched from the JWKS like any client. */
-    private String idTokenSection(String idToken, String clientId, String nonce) {
+    private List<Element> idTokenSection(String idToken, String clientId, String nonce) {
         try {
             SignedJWT jwt = SignedJWT.parse(idToken);
             String problem = idTokenProblem(jwt, clientId, nonce);
-            String verdict = problem == null
-                    ? "<p id=\"id-token-valid\">Valid: signature (JWKS), iss, aud, exp and nonce checked.</p>"
-                    : "<p class=\"error\">Invalid: " + esc(problem) + "</p>";
-            return verdict + pre(jwt.getHeader().toString()) + pre(jwt.getJWTClaimsSet().toString());
+            Element verdict = problem == null
+                    ? element("p").id("id-token-valid")
+                            .text("Valid: signature (JWKS), iss, aud, exp and nonce checked.")
+                    : problem("Invalid: " + problem);
+            return List.of(verdict, pre(jwt.getHeader().toString()), pre(jwt.getJWTClaimsSet().toString()));
         } catch (java.text.ParseException e) {
-            return "<p class=\"error\">No ID token in the response.</p>";
+            return List.of(problem("No ID token in the response."));
         }
     }
 
@@ -245,33 +258,44 @@ public class DemoRelyingParty {
                 + (config.issuerIsHttps() ? "; Secure" : "");
     }
 
-    private static String pre(String json) {
+    private static Element pre(String json) {
         JsonObject o = parse(json);
         if (o == null) {
-            return "<pre>" + esc(json) + "</pre>";
+            return element("pre").text(json);
         }
         StringWriter out = new StringWriter();
         try (JsonWriter w = JsonSupport.JSON.createWriterFactory(Map.of(JsonGenerator.PRETTY_PRINTING, true)).createWriter(out)) {
             w.writeObject(o);
         }
-        return "<pre>" + esc(out.toString().trim()) + "</pre>";
+        return element("pre").text(out.toString().trim());
     }
 
-    private Response page(String title, String body, Integer status) {
-        String html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
-                + "content=\"width=device-width, initial-scale=1\"><title>" + esc(title) + "</title><link "
-                + "rel=\"stylesheet\" href=\"/css/portcullis.css\"></head><body><main class=\"card wide\" id=\"demo\">"
-                + "<p class=\"brand\">Portcullis demo</p><h1>" + esc(title) + "</h1>" + body + "</main></body></html>\n";
-        Response.ResponseBuilder b = Response.status(status == null ? 200 : status)
-                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).header("Cache-Control", "no-store").entity(html);
+    private static Element problem(String text) {
+        return element("p").cls("error").text(text);
+    }
+
+    private static Element code(String text) {
+        return element("code").text(text);
+    }
+
+    private static Element button(String text) {
+        return element("button").attr("type", "submit").text(text);
+    }
+
+    /** A form starting the flow of one variant. */
+    private static Element startForm(String id, String variant, Element... fields) {
+        return element("form").attr("method", "post").attr("action", "/demo/start").id(id)
+                .add(HtmlPage.hidden("variant", variant)).add(fields);
+    }
+
+    /** A demo page; a status means the flow has ended (or failed), so its transaction cookie is cleared. */
+    private Response page(String title, Integer status, List<Element> body) {
+        Response.ResponseBuilder b = HtmlPage.titled(title).brand("Portcullis demo").wide().id("demo").add(body)
+                .response(status == null ? 200 : status);
         if (status != null) {
             b.header("Set-Cookie", cookie("", 0)); // a finished or failed flow forgets its transaction
         }
         return b.build();
-    }
-
-    private static String esc(String s) {
-        return s == null ? "" : ErrorPage.escape(s);
     }
 
     private static String enc(String s) {

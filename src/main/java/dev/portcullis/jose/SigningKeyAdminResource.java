@@ -7,6 +7,7 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -95,8 +96,7 @@ public class SigningKeyAdminResource {
             audit.success(AuditEvent.Type.SIGNING_KEY_ROTATED, null, "admin", request.getRemoteAddr(),
                     k.kid() + " signs from " + k.activeFrom().getEpochSecond());
         }
-        return Response.ok(JsonSupport.JSON.createObjectBuilder().add("keys", a).build().toString())
-                .header("Cache-Control", "no-store").build();
+        return NoStoreJson.of(200, JsonSupport.JSON.createObjectBuilder().add("keys", a).build().toString()).build();
     }
 
     /** Read after {@link JsonObjects#parse} has accepted the body as one well-formed object. */

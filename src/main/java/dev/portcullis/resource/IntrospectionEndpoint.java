@@ -7,6 +7,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
@@ -77,7 +78,7 @@ public class IntrospectionEndpoint {
                 .flatMap(f -> describe(f, token));
         String json = active.map(b -> b.build().toString())
                 .orElse(JsonSupport.JSON.createObjectBuilder().add("active", false).build().toString());
-        return Requests.noStoreJson(200, json);
+        return NoStoreJson.of(200, json).build();
     }
 
     private Optional<JsonObjectBuilder> describe(PresentedToken.Found found, String value) {

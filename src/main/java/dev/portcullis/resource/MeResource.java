@@ -7,6 +7,7 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -96,7 +97,6 @@ public class MeResource {
     }
 
     private static Response json(String body) {
-        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE.withCharset("UTF-8"))
-                .header("Cache-Control", "no-store").build();
+        return NoStoreJson.of(200, body).build();
     }
 }

@@ -5,6 +5,7 @@ import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
@@ -18,7 +19,6 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -99,7 +99,6 @@ public class UserInfoEndpoint {
                 claims.add(name, (String) value);
             }
         });
-        return Response.ok(claims.build().toString(), MediaType.APPLICATION_JSON_TYPE.withCharset("UTF-8"))
-                .cacheControl(CacheControl.valueOf("no-store")).header("Pragma", "no-cache").build();
+        return NoStoreJson.of(200, claims.build().toString()).build();
     }
 }

@@ -11,6 +11,7 @@ import dev.portcullis.client.ClientRepository;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.page.ErrorPage;
+import dev.portcullis.page.HtmlPage;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
@@ -193,44 +194,29 @@ public class LogoutEndpoint {
             return Response.status(redirectStatus).location(URI.create(location))
                     .cacheControl(CacheControl.valueOf("no-store")).build();
         }
-        return page(200, msg, "signed-out", msg.get("logout.doneTitle"),
-                "<p class=\"lead\" id=\"signed-out\">" + ErrorPage.escape(msg.get("logout.done")) + "</p>");
+        return HtmlPage.titled(msg.get("logout.doneTitle")).lang(msg.locale().getLanguage()).id("signed-out-page")
+                .add(HtmlPage.element("p").cls("lead").id("signed-out").text(msg.get("logout.done")))
+                .response(200).build();
     }
 
     private Response confirmationPage(LogoutRequest r, PageMessages msg, String messageKey, int status) {
         String csrf = BrowserCookies.csrfToken(request, response, config.issuerIsHttps());
-        StringBuilder form = new StringBuilder("<form id=\"logout\" method=\"post\" action=\"")
-                .append(ErrorPage.escape(config.endpoint("/oauth/logout"))).append("\">");
+        HtmlPage.Element form = HtmlPage.element("form").id("logout").attr("method", "post")
+                .attr("action", config.endpoint("/oauth/logout"));
         if (messageKey != null) {
-            form.append("<div class=\"error\" role=\"alert\" id=\"message\">").append(ErrorPage.escape(msg.get(messageKey)))
-                    .append("</div>");
+            form.add(HtmlPage.element("div").cls("error").attr("role", "alert").id("message")
+                    .text(msg.get(messageKey)));
         }
-        hidden(form, "csrf", csrf);
-        r.client().ifPresent(c -> hidden(form, "client_id", c.clientId()));
-        r.target().ifPresent(t -> hidden(form, "post_logout_redirect_uri", t));
-        r.state().ifPresent(s -> hidden(form, "state", s));
-        hidden(form, "ui_locales", msg.locale().getLanguage());
-        form.append("<div class=\"actions\"><button type=\"submit\" id=\"confirm\">")
-                .append(ErrorPage.escape(msg.get("logout.submit"))).append("</button></div></form>");
+        form.add(HtmlPage.hidden("csrf", csrf));
+        r.client().ifPresent(c -> form.add(HtmlPage.hidden("client_id", c.clientId())));
+        r.target().ifPresent(t -> form.add(HtmlPage.hidden("post_logout_redirect_uri", t)));
+        r.state().ifPresent(s -> form.add(HtmlPage.hidden("state", s)));
+        form.add(HtmlPage.hidden("ui_locales", msg.locale().getLanguage()),
+                HtmlPage.actions(HtmlPage.element("button").attr("type", "submit").id("confirm")
+                        .text(msg.get("logout.submit"))));
         String lead = r.client().map(c -> msg.format("logout.leadClient", c.name())).orElse(msg.get("logout.lead"));
-        return page(status, msg, "logout-page", msg.get("logout.title"),
-                "<p class=\"lead\">" + ErrorPage.escape(lead) + "</p>" + form);
-    }
-
-    private static void hidden(StringBuilder form, String name, String value) {
-        form.append("<input type=\"hidden\" name=\"").append(name).append("\" value=\"")
-                .append(ErrorPage.escape(value)).append("\">");
-    }
-
-    private static Response page(int status, PageMessages msg, String id, String title, String body) {
-        String html = "<!DOCTYPE html>\n<html lang=\"" + ErrorPage.escape(msg.locale().getLanguage()) + "\">\n<head>"
-                + "<meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                + "<title>" + ErrorPage.escape(title) + " · Portcullis</title>"
-                + "<link rel=\"stylesheet\" href=\"/css/portcullis.css\"></head>\n"
-                + "<body><main class=\"card\" id=\"" + id + "\"><p class=\"brand\">Portcullis</p>"
-                + "<h1>" + ErrorPage.escape(title) + "</h1>" + body + "</main></body>\n</html>\n";
-        return Response.status(status).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
-                .cacheControl(CacheControl.valueOf("no-store")).entity(html).build();
+        return HtmlPage.titled(msg.get("logout.title")).lang(msg.locale().getLanguage()).id("logout-page")
+                .lead(lead).add(form).response(status).build();
     }
 
     private PageMessages messages(String uiLocales) {

@@ -1,8 +1,8 @@
 package dev.portcullis.token;
 
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.NoStoreJson;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
 
@@ -26,9 +26,6 @@ public record TokenResponse(String accessToken, long expiresIn, String refreshTo
     }
 
     public Response toResponse() {
-        return Response.ok(toJson(), MediaType.APPLICATION_JSON_TYPE.withCharset("UTF-8"))
-                .header("Cache-Control", "no-store")
-                .header("Pragma", "no-cache")
-                .build();
+        return NoStoreJson.of(200, toJson()).build();
     }
 }
