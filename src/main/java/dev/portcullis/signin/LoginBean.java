@@ -49,7 +49,7 @@ public class LoginBean extends AuthorizationPage {
             case SIGNED_IN -> {
                 Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION);
                 old.ifPresent(sessions::end);
-                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId());
+                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId(), r.fingerprint());
                 BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(),
                         config.sessionMaxTtl(), config.issuerIsHttps());
                 redirect(flow.afterSignIn(r, started.session(), true, ip()).location(), 303);

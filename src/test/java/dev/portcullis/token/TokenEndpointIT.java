@@ -782,6 +782,8 @@ class TokenEndpointIT extends PortcullisIT {
                 d.get("token_endpoint_auth_methods_supported"));
         assertEquals(List.of("RS256"), d.get("id_token_signing_alg_values_supported"));
         assertEquals(true, d.get("authorization_response_iss_parameter_supported"));
+        assertEquals(false, d.get("request_parameter_supported"));
+        assertEquals(false, d.get("request_uri_parameter_supported"));
         assertTrue(((List<?>) d.get("grant_types_supported")).containsAll(List.of("authorization_code", "refresh_token")));
         assertTrue(((List<?>) d.get("scopes_supported")).contains("openid"));
         assertTrue(((List<?>) d.get("claims_supported")).contains("sub"));
