@@ -44,10 +44,12 @@ public class OAuthException extends RuntimeException {
         return new OAuthException("unsupported_grant_type", description, 400);
     }
 
-    /** RFC 6749 5.2: 401; when the client tried HTTP Basic, the response names the scheme it should use. */
+    /**
+     * RFC 6749 5.2: 401 naming the scheme the client should use, whether or not it tried HTTP Basic, since every
+     * 401 carries a challenge (RFC 9110 11.6.1). {@code usedBasic} no longer changes the answer.
+     */
     public static OAuthException invalidClient(String description, boolean usedBasic) {
-        return new OAuthException("invalid_client", description, 401,
-                usedBasic ? "Basic realm=\"portcullis\", charset=\"UTF-8\"" : null);
+        return new OAuthException("invalid_client", description, 401, "Basic realm=\"portcullis\", charset=\"UTF-8\"");
     }
 
     public String error() {

@@ -590,6 +590,26 @@ class AuthorizationEndpointIT extends PortcullisIT {
     }
 
     @Test
+    void signingInRotatesTheCsrfCookieAndBindsTheFormTokenToTheSession() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res login = ua.follow(ua.authorize(params(c)));
+        String before = ua.cookie("portcullis_csrf").orElseThrow();
+        assertEquals(before, UserAgent.formFields(login.body(), "login").get("login:csrf"));
+        Http.Res consent = ua.follow(ua.signIn(login, u.username(), u.password()));
+        String after = ua.cookie("portcullis_csrf").orElseThrow();
+        assertFalse(after.equals(before), "a new CSRF cookie at sign-in");
+        Map<String, String> f = UserAgent.formFields(consent.body(), "consent");
+        assertFalse(f.get("consent:csrf").equals(after), "signed in, the form token is bound to the session");
+        // the cookie's value alone (all a planted or leaked CSRF cookie gives) is refused
+        f.put("consent:csrf", after);
+        f.put("consent:allow", "Allow");
+        assertEquals(403, ua.submit(consent.body(), "consent", f).status());
+        assertNotNull(assertClientRedirect(ua.consent(consent, true), 303, c.redirectUri()).get("code"));
+    }
+
+    @Test
     void tamperedPendingRequestIsValidatedAgain() {
         Admin.TestClient c = confidential();
         Admin.TestUser u = admin.user(PASSWORD);

@@ -449,7 +449,8 @@ class TokenEndpointIT extends PortcullisIT {
         p.remove("client_secret");
         Http.Res r = form(p);
         assertError(r, 401, "invalid_client");
-        assertNull(r.header("WWW-Authenticate"), "no Basic challenge when Basic was not tried");
+        assertTrue(r.header("WWW-Authenticate").startsWith("Basic realm="),
+                "RFC 9110 11.6.1: every 401 names a scheme, also when Basic was not tried");
     }
 
     @Test
