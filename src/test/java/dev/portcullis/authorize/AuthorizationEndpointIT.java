@@ -486,6 +486,13 @@ class AuthorizationEndpointIT extends PortcullisIT {
             assertEquals(303, replay.status(), replay::toString);
             assertTrue(replay.header("Location").startsWith(BASE + "/login.xhtml?"), replay::toString);
         }
+        // a sign-in older than the consent window does not count either
+        Map<String, String> p = params(c, "prompt", "login consent", "state", "late");
+        Http.Res consent = ua.follow(ua.signIn(ua.follow(ua.authorize(p)), u.username(), u.password()));
+        Db.update("UPDATE sso_sessions SET auth_time = auth_time - 601 WHERE session_hash = ?",
+                Secrets.hash(ua.cookie("portcullis_session").orElseThrow()));
+        Http.Res late = ua.consent(consent, true);
+        assertTrue(late.header("Location").startsWith(BASE + "/login.xhtml?"), late::toString);
     }
 
     @Test
