@@ -1,5 +1,7 @@
 package dev.portcullis.app;
 
+import dev.portcullis.config.PortcullisConfig;
+import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebFilter;
@@ -11,7 +13,8 @@ import java.io.IOException;
 /**
  * Headers every response carries. Pages may never be framed (clickjacking on the login and consent forms) and load
  * nothing but their own stylesheet; no inline script is needed anywhere. CSP deliberately has no
- * {@code form-action}: browsers apply it to the redirect after the login POST, which goes to the client.
+ * {@code form-action}: browsers apply it to the redirect after the login POST, which goes to the client. An https
+ * issuer also gets HSTS, so a browser never again tries its sign-in page over plain http.
  */
 @WebFilter(filterName = "SecurityHeadersFilter", urlPatterns = "/*", asyncSupported = true)
 public class SecurityHeadersFilter extends HttpFilter {
@@ -21,6 +24,9 @@ public class SecurityHeadersFilter extends HttpFilter {
     static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; "
             + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+    @Inject
+    transient PortcullisConfig config;
+
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
@@ -28,6 +34,9 @@ public class SecurityHeadersFilter extends HttpFilter {
         res.setHeader("X-Frame-Options", "DENY");
         res.setHeader("Content-Security-Policy", CSP);
         res.setHeader("Referrer-Policy", "no-referrer");
+        if (config.issuerIsHttps()) {
+            res.setHeader("Strict-Transport-Security", "max-age=31536000");
+        }
         chain.doFilter(req, res);
     }
 }

@@ -75,7 +75,7 @@ public class AuthorizationEndpoint {
         AuthorizationFlow.Next next;
         try {
             AuthorizationRequest r = validator.validate(params);
-            Optional<SsoSession> session = BrowserCookies.read(request, BrowserCookies.SESSION)
+            Optional<SsoSession> session = BrowserCookies.read(request, BrowserCookies.SESSION, config.issuerIsHttps())
                     .flatMap(sessions::findLive);
             next = flow.atEndpoint(r, session, request.getRemoteAddr());
         } catch (UnverifiedRequestException e) {

@@ -7,9 +7,12 @@ import dev.portcullis.consent.Consents;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.session.SsoSession;
+import dev.portcullis.session.SsoSessions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -22,12 +25,18 @@ import java.util.Optional;
  *       ({@code consent_required} with {@code prompt=none});</li>
  *   <li>otherwise issue a code.</li>
  * </ol>
+ * The consent page applies rule 1 again, because a browser can open it with any request: a request that demands a
+ * fresh sign-in is answered only with a session whose sign-in was made for exactly that request, a few minutes ago,
+ * and that sign-in serves one consent answer only (OIDC Core 3.1.2.1).
  */
 @ApplicationScoped
 public class AuthorizationFlow {
 
     public static final String LOGIN_PAGE = "/login.xhtml";
     public static final String CONSENT_PAGE = "/consent.xhtml";
+
+    /** How long after signing in for a request that demanded it the user may answer its consent page. */
+    static final Duration SIGN_IN_TO_CONSENT = Duration.ofMinutes(10);
 
     @Inject
     PortcullisConfig config;
@@ -42,6 +51,9 @@ public class AuthorizationFlow {
     AuditLog audit;
 
     @Inject
+    SsoSessions sessions;
+
+    @Inject
     Clock clock;
 
     /** Where the browser goes next: a page of ours (with the pending request in its query) or the client. */
@@ -50,13 +62,18 @@ public class AuthorizationFlow {
 
     /** The endpoint's decision for a fresh request with the browser's session, if any. */
     public Next atEndpoint(AuthorizationRequest r, Optional<SsoSession> session, String ip) {
-        if (session.isEmpty() || r.promptLogin() || maxAgeElapsed(r, session.get())) {
-            if (r.promptNone()) {
-                return error(r, new OAuthException(OAuthError.LOGIN_REQUIRED, "The user is not signed in"));
-            }
-            return page(LOGIN_PAGE, r);
+        if (session.isEmpty() || demandsSignIn(r, session.get())) {
+            return signIn(r);
         }
         return afterSignIn(r, session.get(), true, ip);
+    }
+
+    /**
+     * Whether the consent page may be shown for this request with this session: rule 1 holds, or the session's
+     * sign-in was made for this very request (see the class comment). Reads only; {@link #afterConsent} uses it up.
+     */
+    public boolean consentMayFollow(AuthorizationRequest r, SsoSession session) {
+        return !demandsSignIn(r, session) || session.signedInFor(r.fingerprint(), signInNotBefore());
     }
 
     /**
@@ -78,6 +95,9 @@ public class AuthorizationFlow {
 
     /** The user answered the consent page. */
     public Next afterConsent(AuthorizationRequest r, SsoSession session, boolean allow, String ip) {
+        if (demandsSignIn(r, session) && !sessions.useSignIn(session, r.fingerprint(), signInNotBefore())) {
+            return signIn(r);
+        }
         if (!allow) {
             audit.failure(AuditEvent.Type.CONSENT_DENIED, r.client().clientId(), session.userId(), ip, r.scope());
             return error(r, new OAuthException(OAuthError.ACCESS_DENIED, "The user denied the request"));
@@ -106,6 +126,21 @@ public class AuthorizationFlow {
 
     private Next page(String path, AuthorizationRequest r) {
         return new Next(config.endpoint(path) + "?" + r.query());
+    }
+
+    private Next signIn(AuthorizationRequest r) {
+        if (r.promptNone()) {
+            return error(r, new OAuthException(OAuthError.LOGIN_REQUIRED, "The user is not signed in"));
+        }
+        return page(LOGIN_PAGE, r);
+    }
+
+    private boolean demandsSignIn(AuthorizationRequest r, SsoSession s) {
+        return r.promptLogin() || maxAgeElapsed(r, s);
+    }
+
+    private Instant signInNotBefore() {
+        return clock.instant().minus(SIGN_IN_TO_CONSENT);
     }
 
     private boolean maxAgeElapsed(AuthorizationRequest r, SsoSession s) {

@@ -2,6 +2,7 @@ package dev.portcullis.authorize;
 
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
+import dev.portcullis.crypto.Secrets;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -43,6 +44,11 @@ public record AuthorizationRequest(Client client, String redirectUri, boolean re
     /** The known parameters as a form-encoded query string, for the page URLs and the pages' hidden field. */
     public String query() {
         return query(parameters);
+    }
+
+    /** Names exactly this request (its known parameters), to bind a sign-in to it without storing the request. */
+    public String fingerprint() {
+        return Secrets.hash(query());
     }
 
     static String query(Map<String, String> params) {

@@ -55,7 +55,25 @@ public final class AuthorizationRequestChecks {
         return redirectUri.get();
     }
 
+    /** 1c. OpenID requests always name their redirect_uri (OIDC Core 3.1.2.1), even with one registered. */
+    public static void openIdRequestNamesRedirectUri(Optional<String> scope, Optional<String> redirectUri) {
+        if (redirectUri.isEmpty() && Scopes.parse(scope.orElse("")).contains("openid")) {
+            throw new UnverifiedRequestException("error.redirectMissing",
+                    "OpenID requests must name their redirect_uri");
+        }
+    }
+
     // ---- Step 2: errors go back to the client ----
+
+    /** Request objects (OIDC Core 6) are not supported: say so rather than ignore what they ask for. */
+    public static void requestObjectsAreNotSupported(Optional<String> request, Optional<String> requestUri) {
+        if (request.isPresent()) {
+            throw new OAuthException(OAuthError.REQUEST_NOT_SUPPORTED, "The request parameter is not supported");
+        }
+        if (requestUri.isPresent()) {
+            throw new OAuthException(OAuthError.REQUEST_URI_NOT_SUPPORTED, "The request_uri parameter is not supported");
+        }
+    }
 
     /** 2a. response_type is exactly {@code code}. */
     public static void responseTypeIsCode(Optional<String> responseType) {

@@ -3,8 +3,10 @@ package dev.portcullis.authorize;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsKnown;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.maxAgeIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.nonceFits;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.openIdRequestNamesRedirectUri;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.promptIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.redirectUriIsRegistered;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.requestObjectsAreNotSupported;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.responseTypeIsCode;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed;
 
@@ -40,9 +42,11 @@ public class AuthorizationRequestValidator {
     static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup) {
         Optional<String> clientId = p.get("client_id");
         Client client = clientIsKnown(clientId, clientId.flatMap(lookup));
+        openIdRequestNamesRedirectUri(p.get("scope"), p.get("redirect_uri"));
         String redirectUri = redirectUriIsRegistered(client, p.get("redirect_uri"));
         String state = p.get("state").orElse(null);
         try {
+            requestObjectsAreNotSupported(p.get("request"), p.get("request_uri"));
             responseTypeIsCode(p.get("response_type"));
             Set<String> scopes = scopeIsAllowed(client, p.get("scope"));
             Pkce.publicClientSendsChallenge(client.confidential(), p.get("code_challenge"));

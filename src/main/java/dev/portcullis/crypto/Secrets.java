@@ -1,11 +1,14 @@
 package dev.portcullis.crypto;
 
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Random credentials and their storage form. Everything the server hands out as a bearer secret (client secret,
@@ -57,6 +60,17 @@ public final class Secrets {
             return MessageDigest.getInstance("SHA-256").digest(input);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is mandatory in every JRE", e);
+        }
+    }
+
+    /** HMAC-SHA256 of {@code data} under {@code key}, base64url: a value only a holder of the key can compute. */
+    public static String hmac(String key, String data) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return B64URL.encodeToString(mac.doFinal(data.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is mandatory in every JRE", e);
         }
     }
 

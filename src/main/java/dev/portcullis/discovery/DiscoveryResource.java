@@ -75,6 +75,9 @@ public class DiscoveryResource {
                 .add("scopes_supported", array(Scopes.ALL))
                 .add("claims_supported", array(CLAIMS))
                 .add("authorization_response_iss_parameter_supported", true)
+                // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is
+                .add("request_parameter_supported", false)
+                .add("request_uri_parameter_supported", false)
                 .build().toString();
     }
 

@@ -45,10 +45,12 @@ public class OAuthException extends RuntimeException {
         return new OAuthException(OAuthError.UNSUPPORTED_GRANT_TYPE, description);
     }
 
-    /** RFC 6749 5.2: 401; when the client tried HTTP Basic, the response names the scheme it should use. */
-    public static OAuthException invalidClient(String description, boolean usedBasic) {
-        return new OAuthException(OAuthError.INVALID_CLIENT, description, 401,
-                usedBasic ? "Basic realm=\"portcullis\", charset=\"UTF-8\"" : null);
+    /**
+     * RFC 6749 5.2: 401 naming the scheme the client should use, whether or not it tried HTTP Basic, since every
+     * 401 carries a challenge (RFC 9110 11.6.1).
+     */
+    public static OAuthException invalidClient(String description) {
+        return new OAuthException(OAuthError.INVALID_CLIENT, description, 401, "Basic realm=\"portcullis\", charset=\"UTF-8\"");
     }
 
     public OAuthError error() {

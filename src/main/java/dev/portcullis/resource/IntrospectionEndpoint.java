@@ -70,7 +70,7 @@ public class IntrospectionEndpoint {
                 request.getRemoteAddr());
         if (!client.confidential()) {
             throw OAuthException.invalidClient("Introspection is for confidential clients: authenticate with the "
-                    + "client secret", false);
+                    + "client secret");
         }
         String token = p.require("token");
         Optional<JsonObjectBuilder> active = tokens.find(token, p.get("token_type_hint"))

@@ -119,7 +119,7 @@ public class LogoutEndpoint {
             ProtocolParameters p = ProtocolParameters.of(form);
             msg = messages(p.get("ui_locales").orElse(null));
             LogoutRequest r = validate(p);
-            if (!BrowserCookies.csrfMatches(request, p.get("csrf").orElse(null))) {
+            if (!BrowserCookies.csrfMatches(request, p.get("csrf").orElse(null), config.issuerIsHttps())) {
                 return confirmationPage(r, msg, "page.csrf", 403);
             }
             return signOut(r, liveSession(), msg, 303);
@@ -176,11 +176,12 @@ public class LogoutEndpoint {
     }
 
     private Optional<SsoSession> liveSession() {
-        return BrowserCookies.read(request, BrowserCookies.SESSION).flatMap(sessions::findLive);
+        return BrowserCookies.read(request, BrowserCookies.SESSION, config.issuerIsHttps())
+                .flatMap(sessions::findLive);
     }
 
     private Response signOut(LogoutRequest r, Optional<SsoSession> session, PageMessages msg, int redirectStatus) {
-        Optional<String> cookie = BrowserCookies.read(request, BrowserCookies.SESSION);
+        Optional<String> cookie = BrowserCookies.read(request, BrowserCookies.SESSION, config.issuerIsHttps());
         cookie.ifPresent(sessions::end);
         if (cookie.isPresent()) {
             BrowserCookies.clear(response, BrowserCookies.SESSION, config.issuerIsHttps());

@@ -31,12 +31,16 @@ public class SsoSession {
     @Column(name = "expires_at")
     private long expiresAt;
 
+    @Column(name = "sign_in_request")
+    private String signInRequest;
+
     protected SsoSession() {
     }
 
-    SsoSession(String sessionHash, String userId, Instant now, Instant expiresAt) {
+    SsoSession(String sessionHash, String userId, Instant now, Instant expiresAt, String signInRequest) {
         this.sessionHash = sessionHash;
         this.userId = userId;
+        this.signInRequest = signInRequest;
         this.authTime = now.getEpochSecond();
         this.createdAt = authTime;
         this.lastSeenAt = authTime;
@@ -44,8 +48,10 @@ public class SsoSession {
     }
 
     /** A row read back by {@link SsoSessions}. */
-    SsoSession(String sessionHash, String userId, long authTime, long createdAt, long lastSeenAt, long expiresAt) {
+    SsoSession(String sessionHash, String userId, long authTime, long createdAt, long lastSeenAt, long expiresAt,
+               String signInRequest) {
         this.sessionHash = sessionHash;
+        this.signInRequest = signInRequest;
         this.userId = userId;
         this.authTime = authTime;
         this.createdAt = createdAt;
@@ -72,6 +78,15 @@ public class SsoSession {
     /** When the user last entered their password (OIDC auth_time). */
     public Instant authTime() {
         return Instant.ofEpochSecond(authTime);
+    }
+
+    /**
+     * Whether the sign-in that started this session was made for the request with this fingerprint and is not
+     * older than {@code notBefore} (and no consent step has used it yet).
+     */
+    public boolean signedInFor(String requestFingerprint, Instant notBefore) {
+        return signInRequest != null && signInRequest.equals(requestFingerprint)
+                && authTime >= notBefore.getEpochSecond();
     }
 
     /** Live = before the absolute end and used within the idle timeout. */

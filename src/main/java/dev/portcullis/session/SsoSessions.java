@@ -30,14 +30,29 @@ public class SsoSessions {
     public record Started(String cookieValue, SsoSession session) {
     }
 
-    public Started start(String userId) {
+    /**
+     * Starts the session of a sign-in. {@code signInRequest} is the fingerprint of the authorization request the
+     * password was entered for (see {@link #useSignIn}).
+     */
+    public Started start(String userId, String signInRequest) {
         String id = Secrets.newSecret();
         Instant now = clock.instant();
-        SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now.plus(config.sessionMaxTtl()));
-        jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at) "
-                + "VALUES (?,?,?,?,?,?)", s.sessionHash(), userId, now.getEpochSecond(), now.getEpochSecond(),
-                s.lastSeenAt(), s.expiresAt());
+        SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now.plus(config.sessionMaxTtl()), signInRequest);
+        jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
+                + "sign_in_request) VALUES (?,?,?,?,?,?,?)", s.sessionHash(), userId, now.getEpochSecond(),
+                now.getEpochSecond(), s.lastSeenAt(), s.expiresAt(), signInRequest);
         return new Started(id, s);
+    }
+
+    /**
+     * Uses up the sign-in of a session for one consent step: true only once, and only if the sign-in was made for
+     * the request with this fingerprint no earlier than {@code notBefore}. One conditional statement, so two
+     * instances answering the same form at once cannot both succeed.
+     */
+    public boolean useSignIn(SsoSession s, String requestFingerprint, Instant notBefore) {
+        return jdbc.update("UPDATE sso_sessions SET sign_in_request = NULL WHERE session_hash = ? "
+                + "AND sign_in_request = ? AND auth_time >= ?", s.sessionHash(), requestFingerprint,
+                notBefore.getEpochSecond()) == 1;
     }
 
     /**
@@ -49,10 +64,11 @@ public class SsoSessions {
             return Optional.empty();
         }
         String hash = Secrets.hash(cookieValue);
-        SsoSession s = jdbc.one("SELECT session_hash, user_id, auth_time, created_at, last_seen_at, expires_at "
-                        + "FROM sso_sessions WHERE session_hash = ?",
+        SsoSession s = jdbc.one("SELECT session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
+                        + "sign_in_request FROM sso_sessions WHERE session_hash = ?",
                 row -> new SsoSession(row.string("session_hash"), row.string("user_id"), row.longValue("auth_time"),
-                        row.longValue("created_at"), row.longValue("last_seen_at"), row.longValue("expires_at")),
+                        row.longValue("created_at"), row.longValue("last_seen_at"), row.longValue("expires_at"),
+                        row.string("sign_in_request")),
                 hash).orElse(null);
         if (s == null) {
             return Optional.empty();

@@ -94,7 +94,7 @@ public abstract class AuthorizationPage {
 
     /** Whether the POST carries the CSRF cookie's value in its hidden field; if not, the form is shown again. */
     protected boolean csrfValid() {
-        if (BrowserCookies.csrfMatches(servletRequest(), csrf)) {
+        if (BrowserCookies.csrfMatches(servletRequest(), csrf, config.issuerIsHttps())) {
             return true;
         }
         csrf = BrowserCookies.csrfToken(servletRequest(), servletResponse(), config.issuerIsHttps());
@@ -104,7 +104,8 @@ public abstract class AuthorizationPage {
     }
 
     protected Optional<SsoSession> liveSession() {
-        return BrowserCookies.read(servletRequest(), BrowserCookies.SESSION).flatMap(sessions::findLive);
+        return BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, config.issuerIsHttps())
+                .flatMap(sessions::findLive);
     }
 
     protected void redirect(String location, int status) {

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 
 /**
  * Backing bean of {@code /consent.xhtml}: the client's name and the requested scopes in plain words, Allow / Deny.
- * Needs a live SSO session; without one the browser goes back through the authorization endpoint (to sign in).
+ * Needs a live SSO session that satisfies the request's prompt=login and max_age; without one the browser goes back
+ * through the authorization endpoint (to sign in).
  */
 @Named("consentBean")
 @RequestScoped
@@ -33,7 +34,7 @@ public class ConsentBean extends AuthorizationPage {
 
     @Override
     protected void onLoad(AuthorizationRequest r) {
-        if (session() == null) {
+        if (session() == null || !flow.consentMayFollow(r, session())) {
             redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 302);
         }
     }

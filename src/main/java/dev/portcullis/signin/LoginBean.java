@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * Backing bean of {@code /login.xhtml}. Wrong credentials, an unknown user, a slow-down and a lock all show the form
  * again with HTTP 200, the username kept and the password never echoed. A successful sign-in starts an SSO session
- * (cookie {@code portcullis_session}) and continues the authorization with a 303.
+ * (cookie {@code portcullis_session}), rotates the CSRF cookie and continues the authorization with a 303.
  */
 @Named("loginBean")
 @RequestScoped
@@ -47,11 +47,13 @@ public class LoginBean extends AuthorizationPage {
         SignInService.Result result = signIn.signIn(username, typed, r.client().clientId(), ip());
         switch (result.outcome()) {
             case SIGNED_IN -> {
-                Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION);
+                Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION,
+                        config.issuerIsHttps());
                 old.ifPresent(sessions::end);
-                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId());
+                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId(), r.fingerprint());
                 BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(),
                         config.sessionMaxTtl(), config.issuerIsHttps());
+                BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());
                 redirect(flow.afterSignIn(r, started.session(), true, ip()).location(), 303);
             }
             case WAIT -> message("login.wait");

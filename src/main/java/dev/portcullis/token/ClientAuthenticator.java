@@ -70,32 +70,32 @@ public class ClientAuthenticator {
         }
         String clientId = usedBasic ? basic.get().clientId() : bodyId.orElse(null);
         if (clientId == null) {
-            throw fail(null, ip, "Client authentication required: send client_id (and the secret of a confidential client)",
-                    false);
+            throw fail(null, ip,
+                    "Client authentication required: send client_id (and the secret of a confidential client)");
         }
         Client client = clients.find(clientId).orElse(null);
         if (client == null) {
-            throw fail(clientId, ip, "Unknown client", usedBasic);
+            throw fail(clientId, ip, "Unknown client");
         }
         Optional<String> secret = usedBasic ? Optional.of(basic.get().secret()) : bodySecret;
         if (!client.confidential()) {
             if (usedBasic || secret.isPresent()) {
-                throw fail(clientId, ip, "This is a public client: it must not send a client secret", usedBasic);
+                throw fail(clientId, ip, "This is a public client: it must not send a client secret");
             }
             return client;
         }
         if (secret.isEmpty()) {
-            throw fail(clientId, ip, "Client authentication required: this client is confidential", false);
+            throw fail(clientId, ip, "Client authentication required: this client is confidential");
         }
         if (!client.secretMatches(secret.get())) {
-            throw fail(clientId, ip, "Client authentication failed", usedBasic);
+            throw fail(clientId, ip, "Client authentication failed");
         }
         return client;
     }
 
-    private OAuthException fail(String clientId, String ip, String description, boolean usedBasic) {
+    private OAuthException fail(String clientId, String ip, String description) {
         audit.failure(AuditEvent.Type.CLIENT_AUTH_FAILURE, clientId, null, ip, description);
-        return OAuthException.invalidClient(description, usedBasic);
+        return OAuthException.invalidClient(description);
     }
 
     /**
@@ -108,7 +108,7 @@ public class ClientAuthenticator {
             return Optional.empty();
         }
         if (header.length() > MAX_HEADER || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
-            throw OAuthException.invalidClient("Unsupported Authorization scheme; use HTTP Basic or client_secret", true);
+            throw OAuthException.invalidClient("Unsupported Authorization scheme; use HTTP Basic or client_secret");
         }
         String decoded;
         try {
@@ -141,6 +141,6 @@ public class ClientAuthenticator {
     }
 
     private static OAuthException malformedBasic() {
-        return OAuthException.invalidClient("Malformed HTTP Basic credentials", true);
+        return OAuthException.invalidClient("Malformed HTTP Basic credentials");
     }
 }

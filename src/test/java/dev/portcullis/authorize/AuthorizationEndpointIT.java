@@ -136,9 +136,11 @@ class AuthorizationEndpointIT extends PortcullisIT {
     @Test
     void redirectUriMayBeOmittedOnlyWithOneRegistered() {
         Admin.TestClient one = confidential();
-        Http.Res r = new UserAgent(BASE).authorize(params(one, "redirect_uri", null));
+        Http.Res r = new UserAgent(BASE).authorize(params(one, "redirect_uri", null, "scope", "profile"));
         assertEquals(302, r.status(), r::toString);
         assertTrue(r.header("Location").startsWith(BASE + "/login.xhtml?"));
+        // OpenID requests always name it (OIDC Core 3.1.2.1)
+        assertErrorPage(new UserAgent(BASE).authorize(params(one, "redirect_uri", null)), "redirect_uri is missing");
 
         Admin.TestClient two = admin.confidentialClient("openid", "https://a.example.com/cb", "https://b.example.com/cb");
         assertErrorPage(new UserAgent(BASE).authorize(params(two, "redirect_uri", null, "scope", "openid")),
@@ -212,6 +214,15 @@ class AuthorizationEndpointIT extends PortcullisIT {
         assertTrue(ua.authorize(params(conf)).header("Location").startsWith(BASE + "/login.xhtml?"));
         assertErrorRedirect(ua.authorize(params(conf, "code_challenge", CHALLENGE, "code_challenge_method", "plain")),
                 conf.redirectUri(), "invalid_request", "st-1");
+    }
+
+    @Test
+    void requestObjectsAreRefusedNotIgnored() {
+        Admin.TestClient c = confidential();
+        assertErrorRedirect(new UserAgent(BASE).authorize(params(c, "request", "eyJhbGciOiJub25lIn0.e30.")),
+                c.redirectUri(), "request_not_supported", "st-1");
+        assertErrorRedirect(new UserAgent(BASE).authorize(params(c, "request_uri", "https://app.example.com/r")),
+                c.redirectUri(), "request_uri_not_supported", "st-1");
     }
 
     @Test
@@ -431,6 +442,60 @@ class AuthorizationEndpointIT extends PortcullisIT {
     }
 
     @Test
+    void theConsentPageCannotSkipPromptLoginOrMaxAge() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = signedIn(c, u, "openid");
+        for (String[] rule : List.of(new String[] {"prompt", "login"}, new String[] {"max_age", "0"})) {
+            Map<String, String> p = params(c, "scope", "openid profile", rule[0], rule[1]);
+            // straight to the consent page with the live session: back to the endpoint, and so to sign-in
+            Http.Res page = ua.get("/consent.xhtml?" + Http.form(p));
+            assertEquals(302, page.status(), page::toString);
+            assertTrue(page.header("Location").startsWith(BASE + "/oauth/authorize?"), page::toString);
+            // the consent form of another request, posted with this request in it (valid CSRF pair): sign in first
+            Http.Res other = ua.follow(ua.authorize(params(c, "scope", "openid profile", "state", "other")));
+            Map<String, String> f = UserAgent.formFields(other.body(), "consent");
+            f.put("consent:authz", Http.form(p));
+            f.put("consent:allow", "Allow");
+            Http.Res forged = ua.submit(other.body(), "consent", f);
+            assertEquals(303, forged.status(), forged::toString);
+            assertTrue(forged.header("Location").startsWith(BASE + "/login.xhtml?"), forged::toString);
+        }
+        assertEquals("openid", Db.rows("SELECT scope FROM consents WHERE client_id = ?", c.clientId()).get(0)
+                .get("scope"), "nothing granted without the sign-in");
+    }
+
+    @Test
+    void signingInForPromptLoginOrMaxAgeAllowsOneConsentForThatRequest() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = signedIn(c, u, "openid");
+        int n = 0;
+        for (String[] rule : List.of(new String[] {"prompt", "login"}, new String[] {"max_age", "0"})) {
+            String scope = n++ == 0 ? "openid profile" : "openid profile email";
+            Map<String, String> p = params(c, "scope", scope, rule[0], rule[1]);
+            Http.Res login = ua.follow(ua.authorize(p));
+            assertTrue(login.body().contains("id=\"login\""), login::toString);
+            Http.Res signedIn = ua.signIn(login, u.username(), u.password());
+            assertTrue(signedIn.header("Location").startsWith(BASE + "/consent.xhtml?"), signedIn::toString);
+            Http.Res consent = ua.follow(signedIn);
+            assertEquals(200, consent.status(), consent::toString);
+            assertNotNull(assertClientRedirect(ua.consent(consent, true), 303, c.redirectUri()).get("code"));
+            // the same answer again: the sign-in was for one consent only
+            Http.Res replay = ua.consent(consent, true);
+            assertEquals(303, replay.status(), replay::toString);
+            assertTrue(replay.header("Location").startsWith(BASE + "/login.xhtml?"), replay::toString);
+        }
+        // a sign-in older than the consent window does not count either
+        Map<String, String> p = params(c, "prompt", "login consent", "state", "late");
+        Http.Res consent = ua.follow(ua.signIn(ua.follow(ua.authorize(p)), u.username(), u.password()));
+        Db.update("UPDATE sso_sessions SET auth_time = auth_time - 601 WHERE session_hash = ?",
+                Secrets.hash(ua.cookie("portcullis_session").orElseThrow()));
+        Http.Res late = ua.consent(consent, true);
+        assertTrue(late.header("Location").startsWith(BASE + "/login.xhtml?"), late::toString);
+    }
+
+    @Test
     void denyingConsentSendsAccessDenied() {
         Admin.TestClient c = confidential();
         Admin.TestUser u = admin.user(PASSWORD);
@@ -529,6 +594,26 @@ class AuthorizationEndpointIT extends PortcullisIT {
         UserAgent attacker = new UserAgent(BASE);
         f.put("login:csrf", ua.cookie("portcullis_csrf").orElseThrow());
         assertEquals(403, attacker.submit(login.body(), "login", f).status());
+    }
+
+    @Test
+    void signingInRotatesTheCsrfCookieAndBindsTheFormTokenToTheSession() {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res login = ua.follow(ua.authorize(params(c)));
+        String before = ua.cookie("portcullis_csrf").orElseThrow();
+        assertEquals(before, UserAgent.formFields(login.body(), "login").get("login:csrf"));
+        Http.Res consent = ua.follow(ua.signIn(login, u.username(), u.password()));
+        String after = ua.cookie("portcullis_csrf").orElseThrow();
+        assertFalse(after.equals(before), "a new CSRF cookie at sign-in");
+        Map<String, String> f = UserAgent.formFields(consent.body(), "consent");
+        assertFalse(f.get("consent:csrf").equals(after), "signed in, the form token is bound to the session");
+        // the cookie's value alone (all a planted or leaked CSRF cookie gives) is refused
+        f.put("consent:csrf", after);
+        f.put("consent:allow", "Allow");
+        assertEquals(403, ua.submit(consent.body(), "consent", f).status());
+        assertNotNull(assertClientRedirect(ua.consent(consent, true), 303, c.redirectUri()).get("code"));
     }
 
     @Test

@@ -74,12 +74,40 @@ class AuthorizationRequestChecksTest {
         assertEquals("error.redirectMissing", e.messageKey());
     }
 
+    // 1c
+    @Test
+    void openIdRequestsMustNameTheirRedirectUri() {
+        UnverifiedRequestException e = assertThrows(UnverifiedRequestException.class,
+                () -> AuthorizationRequestChecks.openIdRequestNamesRedirectUri(Optional.of("profile openid"),
+                        Optional.empty()));
+        assertEquals("error.redirectMissing", e.messageKey());
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.openIdRequestNamesRedirectUri(Optional.of("openid"),
+                Optional.of("https://app.example.com/cb")));
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.openIdRequestNamesRedirectUri(Optional.of("profile"),
+                Optional.empty()));
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.openIdRequestNamesRedirectUri(Optional.empty(),
+                Optional.empty()));
+    }
+
     @Test
     void loopbackRedirectOfPublicClientMayUseAnyPort() {
         assertEquals("http://127.0.0.1:51234/cb",
                 AuthorizationRequestChecks.redirectUriIsRegistered(pub, Optional.of("http://127.0.0.1:51234/cb")));
         assertThrows(UnverifiedRequestException.class,
                 () -> AuthorizationRequestChecks.redirectUriIsRegistered(pub, Optional.of("http://127.0.0.1:51234/other")));
+    }
+
+    // 2 (OIDC Core 6): request objects are not supported, and say so instead of being ignored
+    @Test
+    void requestAndRequestUriAreRefused() {
+        assertEquals(OAuthError.REQUEST_NOT_SUPPORTED, assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.requestObjectsAreNotSupported(Optional.of("eyJhbGciOiJub25lIn0.e30."),
+                        Optional.empty())).error());
+        assertEquals(OAuthError.REQUEST_URI_NOT_SUPPORTED, assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.requestObjectsAreNotSupported(Optional.empty(),
+                        Optional.of("urn:example:request"))).error());
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.requestObjectsAreNotSupported(Optional.empty(),
+                Optional.empty()));
     }
 
     // 2a

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 /** The order of the checks: step-1 failures win over everything, then the first failing step-2 rule. */
 class AuthorizationRequestValidatorTest {
 
-    private final Client pub = TestClients.publicClient("openid", "https://spa.example.com/cb");
+    private static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+    private final Client pub = TestClients.publicClient("openid profile", "https://spa.example.com/cb");
 
     private AuthorizationRequest validate(String query) {
         return AuthorizationRequestValidator.validate(ProtocolParameters.fromForm(query),
@@ -42,11 +44,35 @@ class AuthorizationRequestValidatorTest {
 
     @Test
     void validRequestKeepsOnlyKnownParameters() {
-        AuthorizationRequest r = validate("client_id=pub-1&response_type=code&scope=openid&state=s&foo=bar"
+        AuthorizationRequest r = validate("client_id=pub-1&response_type=code&scope=profile&state=s&foo=bar"
                 + "&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256");
         assertFalse(r.redirectUriGiven());
         assertEquals("https://spa.example.com/cb", r.redirectUri());
         assertFalse(r.parameters().containsKey("foo"));
         assertEquals(r.parameters(), ProtocolParameters.fromForm(r.query()).asMap());
+    }
+
+    @Test
+    void openIdRequestWithoutRedirectUriIsAnErrorPageEvenWithOneRegistered() {
+        UnverifiedRequestException e = assertThrows(UnverifiedRequestException.class,
+                () -> validate("client_id=pub-1&response_type=code&scope=openid&state=s&code_challenge=" + CHALLENGE
+                        + "&code_challenge_method=S256"));
+        assertEquals("error.redirectMissing", e.messageKey());
+    }
+
+    @Test
+    void requestObjectsGoBackToTheVerifiedClient() {
+        String ok = "client_id=pub-1&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcb&response_type=code&scope=openid"
+                + "&state=s1&code_challenge=" + CHALLENGE + "&code_challenge_method=S256";
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(ok + "&request=eyJhbGciOiJub25lIn0.e30."));
+        assertEquals(OAuthError.REQUEST_NOT_SUPPORTED, e.error().error());
+        assertEquals("s1", e.state());
+        e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(ok + "&request_uri=https%3A%2F%2Fspa.example.com%2Freq"));
+        assertEquals(OAuthError.REQUEST_URI_NOT_SUPPORTED, e.error().error());
+        // with an unverified redirect_uri there is nowhere to send it: error page
+        assertThrows(UnverifiedRequestException.class, () -> validate(ok.replace("spa.example.com%2Fcb",
+                "evil.example%2Fcb") + "&request_uri=https%3A%2F%2Fevil.example%2Freq"));
     }
 }

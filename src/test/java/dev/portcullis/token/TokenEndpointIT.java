@@ -451,7 +451,8 @@ class TokenEndpointIT extends PortcullisIT {
         p.remove("client_secret");
         Http.Res r = form(p);
         assertError(r, 401, "invalid_client");
-        assertNull(r.header("WWW-Authenticate"), "no Basic challenge when Basic was not tried");
+        assertTrue(r.header("WWW-Authenticate").startsWith("Basic realm="),
+                "RFC 9110 11.6.1: every 401 names a scheme, also when Basic was not tried");
     }
 
     @Test
@@ -784,6 +785,8 @@ class TokenEndpointIT extends PortcullisIT {
                 d.get("token_endpoint_auth_methods_supported"));
         assertEquals(List.of("RS256"), d.get("id_token_signing_alg_values_supported"));
         assertEquals(true, d.get("authorization_response_iss_parameter_supported"));
+        assertEquals(false, d.get("request_parameter_supported"));
+        assertEquals(false, d.get("request_uri_parameter_supported"));
         assertTrue(((List<?>) d.get("grant_types_supported")).containsAll(List.of("authorization_code", "refresh_token")));
         assertTrue(((List<?>) d.get("scopes_supported")).contains("openid"));
         assertTrue(((List<?>) d.get("claims_supported")).contains("sub"));
