@@ -51,7 +51,9 @@ public class DatabaseConfigSource implements ConfigSource {
     }
 
     /**
-     * H2 in a file under the data directory; AUTO_SERVER lets a second local instance share it. QUERY_CACHE_SIZE:
+     * H2 in a file under the data directory, opened by this server only: no AUTO_SERVER, which would open a TCP
+     * listener on every interface (tests that read the file while the server runs pass their own URL with it; several
+     * instances share PostgreSQL). QUERY_CACHE_SIZE:
      * H2 keeps parsed statements per connection, 8 by default, fewer than one code flow uses, so every statement
      * was parsed again (≈8 % of server CPU in the benchmark's profile). CACHE_SIZE (KiB) and WRITE_DELAY (ms): H2
      * keeps its page cache (16 MiB by default) and the pages written since its last store (every 500 ms by default)
@@ -67,7 +69,7 @@ public class DatabaseConfigSource implements ConfigSource {
     /** The default H2 URL for a data directory (also what the benchmark's H2 probe opens). */
     public static String h2Url(Path dataDir) {
         return "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("portcullis")
-                + ";AUTO_SERVER=TRUE;QUERY_CACHE_SIZE=64;CACHE_SIZE=4096;WRITE_DELAY=100";
+                + ";QUERY_CACHE_SIZE=64;CACHE_SIZE=4096;WRITE_DELAY=100";
     }
 
     static String dataSourceClass(String url) {

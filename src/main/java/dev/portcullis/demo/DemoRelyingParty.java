@@ -46,8 +46,9 @@ import java.util.stream.Stream;
 
 /**
  * {@code /demo/}: a deliberately small relying party — the one place Portcullis speaks as a client. It starts the
- * authorization code flow as {@value DemoSeed#CONFIDENTIAL} (variant A: the page asks for the client secret the log
- * showed once, and only this backend uses it) or {@value DemoSeed#PUBLIC} (variant B: PKCE S256, no secret),
+ * authorization code flow as {@value DemoSeed#CONFIDENTIAL} (variant A: the page asks for the client secret from
+ * {@value DemoSeed#CREDENTIALS_FILE}, and only this backend uses it) or {@value DemoSeed#PUBLIC} (variant B: PKCE
+ * S256, no secret),
  * completes the exchange with the seed's JSON token request, validates the ID token (signature via the JWKS, iss,
  * aud, exp, nonce) and calls {@code /api/v1/me} with the access token. The transaction (state, nonce, verifier,
  * secret) lives in a short-lived HttpOnly cookie scoped to /demo, so any instance can finish what another started.
@@ -67,10 +68,10 @@ public class DemoRelyingParty {
     public Response index() {
         requireDemo();
         return page("Portcullis demo", "<p class=\"lead\">A tiny relying party. Sign in as <code>demo</code> with the "
-                + "password from the server log.</p>"
+                + "password from <code>" + DemoSeed.CREDENTIALS_FILE + "</code> in the server's data directory.</p>"
                 + "<h2>Variant A: confidential client</h2><form method=\"post\" action=\"/demo/start\" id=\"start-a\">"
                 + "<input type=\"hidden\" name=\"variant\" value=\"confidential\"><label for=\"secret\">Client secret of "
-                + "<code>" + DemoSeed.CONFIDENTIAL + "</code> (from the log)</label><input type=\"password\" "
+                + "<code>" + DemoSeed.CONFIDENTIAL + "</code> (from the same file)</label><input type=\"password\" "
                 + "id=\"secret\" name=\"client_secret\" autocomplete=\"off\"><div class=\"actions\"><button "
                 + "type=\"submit\">Sign in with variant A</button></div></form>"
                 + "<h2>Variant B: public client with PKCE</h2><form method=\"post\" action=\"/demo/start\" "

@@ -142,6 +142,54 @@ class PortcullisConfigTest {
     }
 
     @Test
+    void theDefaultH2UrlOpensNoNetworkListener(@TempDir Path dataDir) throws SQLException {
+        String url = DatabaseConfigSource.h2Url(dataDir);
+        assertFalse(url.toUpperCase(java.util.Locale.ROOT).contains("AUTO_SERVER"), url);
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL(url);
+        try (Connection c = ds.getConnection(); ResultSet r = c.createStatement().executeQuery(
+                "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'AUTO_SERVER'")) {
+            assertTrue(!r.next() || "FALSE".equalsIgnoreCase(r.getString(1)), "H2 runs without its TCP server");
+        }
+        assertFalse(Files.exists(dataDir.resolve("portcullis.lock.db")),
+                "no lock file announcing a server address and port");
+    }
+
+    @Test
+    void adminTokenNeedsThirtyTwoCharactersAndIsNotReadmesExample() {
+        ConfigurationException tooShort = assertThrows(ConfigurationException.class,
+                () -> load(Map.of("portcullis.admin.token", "a".repeat(31))));
+        assertTrue(tooShort.getMessage().contains("portcullis.admin.token")
+                && tooShort.getMessage().contains("32"), tooShort.getMessage());
+        ConfigurationException example = assertThrows(ConfigurationException.class,
+                () -> load(Map.of("portcullis.admin.token", "change-me-to-a-long-random-string")));
+        assertTrue(example.getMessage().contains("portcullis.admin.token")
+                && example.getMessage().contains("example"), example.getMessage());
+        assertEquals(Optional.of("b".repeat(32)), load(Map.of("portcullis.admin.token", "b".repeat(32))).adminToken());
+    }
+
+    @Test
+    void demoModeNeedsALoopbackIssuerUnlessForced() {
+        for (String issuer : new String[] {"http://id.example.com", "http://192.168.1.10:8080", "http://[2001:db8::1]"}) {
+            ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
+                    "portcullis.issuer", issuer, "portcullis.demo", "true")), issuer);
+            assertTrue(e.getMessage().contains("portcullis.demo") && e.getMessage().contains("portcullis.demo.force"),
+                    e.getMessage());
+            assertTrue(load(Map.of("portcullis.issuer", issuer, "portcullis.demo", "true",
+                    "portcullis.demo.force", "true")).demo(), issuer);
+        }
+        for (String issuer : new String[] {"http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080"}) {
+            assertTrue(load(Map.of("portcullis.issuer", issuer, "portcullis.demo", "true")).demo(), issuer);
+        }
+    }
+
+    @Test
+    void dataDirectoryIsAbsolute() {
+        assertEquals(Path.of("./data").toAbsolutePath().normalize(), load(Map.of()).dataDir());
+        assertEquals(Path.of("/srv/portcullis"), load(Map.of("portcullis.data-dir", "/srv/portcullis")).dataDir());
+    }
+
+    @Test
     void demoModeIsRefusedWithAnHttpsIssuerUnlessForced() {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
                 "portcullis.issuer", "https://id.example.com", "portcullis.demo", "true")));

@@ -1,6 +1,7 @@
 package dev.portcullis.testing;
 
 import dev.portcullis.config.DatabaseConfigSource;
+import dev.portcullis.crypto.Secrets;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ import org.junit.platform.launcher.LauncherSessionListener;
 public class ItEnvironment implements LauncherSessionListener {
 
     private static final Logger LOG = Logger.getLogger(ItEnvironment.class.getName());
-    public static final String ADMIN_TOKEN = "it-admin-token-" + Long.toHexString(System.nanoTime());
+    public static final String ADMIN_TOKEN = Secrets.newSecret();
 
     private String postgresDatabase;
 
@@ -76,9 +77,11 @@ public class ItEnvironment implements LauncherSessionListener {
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            opts.append(" -Dportcullis.data-dir=").append(dir);
-            // the URL the server derives from this data directory; AUTO_SERVER lets the tests share its database
-            System.setProperty("portcullis.test.jdbc-url", DatabaseConfigSource.h2Url(dir));
+            // the URL the server derives from this data directory plus AUTO_SERVER (tests only; the production
+            // default does not listen), so this JVM and a second instance can open the database the server has open
+            String url = DatabaseConfigSource.h2Url(dir) + ";AUTO_SERVER=TRUE";
+            opts.append(" -Dportcullis.data-dir=").append(dir).append(" -Dportcullis.db.url=").append(url);
+            System.setProperty("portcullis.test.jdbc-url", url);
             System.setProperty("portcullis.test.jdbc-user", "portcullis");
             System.setProperty("portcullis.test.jdbc-password", "portcullis");
         }
