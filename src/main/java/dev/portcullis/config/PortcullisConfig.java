@@ -6,6 +6,9 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -56,6 +59,8 @@ public class PortcullisConfig {
     private Optional<String> jcaProvider;
     private Optional<Duration> auditRetention;
     private Path dataDir;
+    private Optional<byte[]> keysEncryptionKey;
+    private List<byte[]> previousKeysEncryptionKeys;
 
     @PostConstruct
     void load() {
@@ -123,6 +128,14 @@ public class PortcullisConfig {
         auditRetention = retentionDays == 0 ? Optional.empty() : Optional.of(Duration.ofDays(retentionDays));
         dataDir = Path.of(c.getOptionalValue("portcullis.data-dir").map(String::trim).filter(s -> !s.isEmpty())
                 .orElse("./data")).toAbsolutePath().normalize();
+        keysEncryptionKey = c.getOptionalValue("portcullis.keys.encryption-key").map(String::trim)
+                .filter(s -> !s.isEmpty()).map(v -> key32("portcullis.keys.encryption-key", v));
+        previousKeysEncryptionKeys = new ArrayList<>();
+        for (String v : c.getOptionalValue("portcullis.keys.previous-encryption-keys").orElse("").split(",")) {
+            if (!v.isBlank()) {
+                previousKeysEncryptionKeys.add(key32("portcullis.keys.previous-encryption-keys", v.trim()));
+            }
+        }
     }
 
     /** The issuer identifier (OIDC Core 3.1.2.1); every endpoint URL is derived from it. No trailing slash. */
@@ -152,6 +165,16 @@ public class PortcullisConfig {
     /** Directory of the default H2 database and of files the server generates for itself. Absolute. */
     public Path dataDir() {
         return dataDir;
+    }
+
+    /** The key-encryption key of private key material at rest (32 bytes); empty = not configured. */
+    public Optional<byte[]> keysEncryptionKey() {
+        return keysEncryptionKey.map(byte[]::clone);
+    }
+
+    /** Earlier key-encryption keys, still accepted for decryption until everything is re-encrypted. */
+    public List<byte[]> previousKeysEncryptionKeys() {
+        return previousKeysEncryptionKeys.stream().map(byte[]::clone).toList();
     }
 
     /** How long audit events are kept; empty = forever. */
@@ -313,6 +336,21 @@ public class PortcullisConfig {
             }
         }
         return false;
+    }
+
+    /** A 32-byte key given as base64 (or base64url); the message never quotes the value, which is a secret. */
+    private static byte[] key32(String key, String value) {
+        byte[] k;
+        try {
+            k = value.indexOf('-') >= 0 || value.indexOf('_') >= 0 ? Base64.getUrlDecoder().decode(value)
+                    : Base64.getDecoder().decode(value);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(key, "must be base64 of 32 random bytes (openssl rand -base64 32); "
+                    + "the value given is not base64");
+        }
+        require(k.length == 32, key, "must be base64 of 32 random bytes (openssl rand -base64 32), got "
+                + k.length + " bytes");
+        return k;
     }
 
     private static Duration seconds(Source c, String key, long def, long min, long max) {

@@ -1,5 +1,6 @@
 package dev.portcullis.config;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +12,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -180,6 +182,30 @@ class PortcullisConfigTest {
         }
         for (String issuer : new String[] {"http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080"}) {
             assertTrue(load(Map.of("portcullis.issuer", issuer, "portcullis.demo", "true")).demo(), issuer);
+        }
+    }
+
+    @Test
+    void keyEncryptionKeysAreBase64Of32BytesAndNeverQuoted() {
+        String current = Base64.getEncoder().encodeToString(new byte[32]);
+        byte[] previous = new byte[32];
+        previous[0] = 1;
+        PortcullisConfig c = load(Map.of("portcullis.keys.encryption-key", current,
+                "portcullis.keys.previous-encryption-keys", " " + Base64.getUrlEncoder().encodeToString(previous)
+                        + " , " + current));
+        assertArrayEquals(new byte[32], c.keysEncryptionKey().orElseThrow());
+        assertEquals(2, c.previousKeysEncryptionKeys().size());
+        assertArrayEquals(previous, c.previousKeysEncryptionKeys().get(0));
+        assertTrue(load(Map.of()).keysEncryptionKey().isEmpty());
+        assertTrue(load(Map.of()).previousKeysEncryptionKeys().isEmpty());
+
+        String sixteen = Base64.getEncoder().encodeToString(new byte[16]);
+        for (String key : new String[] {"portcullis.keys.encryption-key", "portcullis.keys.previous-encryption-keys"}) {
+            for (String bad : new String[] {sixteen, "not base64 at all!"}) {
+                ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, bad)));
+                assertTrue(e.getMessage().contains(key), e.getMessage());
+                assertFalse(e.getMessage().contains(bad), "the value is a secret: " + e.getMessage());
+            }
         }
     }
 

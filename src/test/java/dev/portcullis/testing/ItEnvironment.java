@@ -1,6 +1,7 @@
 package dev.portcullis.testing;
 
 import dev.portcullis.config.DatabaseConfigSource;
+import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -29,6 +30,8 @@ public class ItEnvironment implements LauncherSessionListener {
 
     private static final Logger LOG = Logger.getLogger(ItEnvironment.class.getName());
     public static final String ADMIN_TOKEN = Secrets.newSecret();
+    /** The key-encryption key of this run's servers, so a test can read and write sealed key rows. */
+    public static final String KEYS_ENCRYPTION_KEY = EncryptionKeys.newKey();
 
     private String postgresDatabase;
 
@@ -56,7 +59,8 @@ public class ItEnvironment implements LauncherSessionListener {
         StringBuilder opts = new StringBuilder()
                 .append("-Xss1m -XX:+UseSerialGC")
                 .append(" -Dportcullis.issuer=").append(base)
-                .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN);
+                .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN)
+                .append(" -Dportcullis.keys.encryption-key=").append(KEYS_ENCRYPTION_KEY);
         String database = System.getProperty("portcullis.test.database", "h2");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"))
                 + "_" + ThreadLocalRandom.current().nextInt(1000, 9999);
@@ -97,6 +101,7 @@ public class ItEnvironment implements LauncherSessionListener {
         System.setProperty("payara.cmdOptions", opts.toString());
         System.setProperty("portcullis.test.base-url", base);
         System.setProperty("portcullis.test.admin-token", ADMIN_TOKEN);
+        System.setProperty("portcullis.test.keys-encryption-key", KEYS_ENCRYPTION_KEY);
         LOG.info(() -> "Integration tests: " + base + " on " + database
                 + (postgresDatabase != null ? " (database " + postgresDatabase + ")" : ""));
     }
