@@ -172,7 +172,8 @@ class PortcullisConfigTest {
 
     @Test
     void demoModeNeedsALoopbackIssuerUnlessForced() {
-        for (String issuer : new String[] {"http://id.example.com", "http://192.168.1.10:8080", "http://[2001:db8::1]"}) {
+        String[] notLoopback = {"http://id.example.com", "http://192.168.1.10:8080", "http://[2001:db8::1]"};
+        for (String issuer : notLoopback) {
             ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
                     "portcullis.issuer", issuer, "portcullis.demo", "true")), issuer);
             assertTrue(e.getMessage().contains("portcullis.demo") && e.getMessage().contains("portcullis.demo.force"),

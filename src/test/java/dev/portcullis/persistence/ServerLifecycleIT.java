@@ -98,7 +98,8 @@ class ServerLifecycleIT {
             }
             JWSObject newIdToken = JWSObject.parse(refreshed.jsonString("id_token"));
             RSAKey signer = RSAKey.parse(clearByKid.get(newIdToken.getHeader().getKeyID()));
-            assertTrue(newIdToken.verify(new RSASSAVerifier(signer.toPublicJWK())), "signed by the key stored in clear");
+            assertTrue(newIdToken.verify(new RSASSAVerifier(signer.toPublicJWK())),
+                    "signed by the key stored in clear");
             assertTrue(second.output().contains("is now encrypted under the current key-encryption key"));
         }
     }
