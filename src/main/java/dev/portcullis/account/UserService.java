@@ -36,6 +36,14 @@ public class UserService {
     }
 
     public User create(NewUser n) {
+        return createWithId(Secrets.newId(), n);
+    }
+
+    /**
+     * Creates a user under a fixed id (demo mode's user, recognisable by it: random ids are 22 characters); otherwise
+     * exactly as {@link #create(NewUser)}.
+     */
+    public User createWithId(String userId, NewUser n) {
         String username = normalizeUsername(n.username());
         checkPassword(n.password());
         if (n.email() != null && (n.email().length() > 254 || !EMAIL.matcher(n.email()).matches())) {
@@ -47,7 +55,7 @@ public class UserService {
         if (users.findByUsername(username).isPresent()) {
             throw new UsernameTakenException(username);
         }
-        User user = new User(Secrets.newId(), username, n.email(), n.name(), hasher.hash(n.password()), clock.instant());
+        User user = new User(userId, username, n.email(), n.name(), hasher.hash(n.password()), clock.instant());
         try {
             users.add(user); // flushes: a concurrent duplicate surfaces here as 409, not at commit
         } catch (PersistenceException e) {

@@ -51,13 +51,14 @@ public class DatabaseConfigSource implements ConfigSource {
     }
 
     /**
-     * H2 in a file under the data directory; AUTO_SERVER lets a second local instance share it. QUERY_CACHE_SIZE:
-     * H2 keeps 8 parsed statements per connection by default, fewer than one code flow uses, so every statement
-     * would be parsed again. CACHE_SIZE (KiB) and WRITE_DELAY (ms): H2 keeps its page cache (16 MiB by default) and
-     * the pages written since its last store (every 500 ms by default) on the server's heap, where under load they
-     * outlive young collections and fill the old generation; a 4 MiB cache and a store every 100 ms keep them short
-     * lived, so the bounded heap needs far fewer full collections (docs/decisions.md). The token path reads recent
-     * rows, which stay cached, and a crash loses at most 100 ms of commits.
+     * H2 in a file under the data directory, opened by this server only: no AUTO_SERVER, which would open a TCP
+     * listener (tests that read the file while the server runs pass their own URL with it; several instances share
+     * PostgreSQL). QUERY_CACHE_SIZE: H2 keeps 8 parsed statements per connection by default, fewer than one code
+     * flow uses, so every statement would be parsed again. CACHE_SIZE (KiB) and WRITE_DELAY (ms): H2 keeps its page
+     * cache (16 MiB by default) and the pages written since its last store (every 500 ms by default) on the server's
+     * heap, where under load they outlive young collections and fill the old generation; a 4 MiB cache and a store
+     * every 100 ms keep them short lived, so the bounded heap needs far fewer full collections (docs/decisions.md).
+     * The token path reads recent rows, which stay cached, and a crash loses at most 100 ms of commits.
      */
     static String defaultUrl() {
         return h2Url(Path.of(lookup(DATA_DIR, "./data")));
@@ -66,7 +67,7 @@ public class DatabaseConfigSource implements ConfigSource {
     /** The default H2 URL for a data directory (also what the benchmark's H2 probe opens). */
     public static String h2Url(Path dataDir) {
         return "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("portcullis")
-                + ";AUTO_SERVER=TRUE;QUERY_CACHE_SIZE=64;CACHE_SIZE=4096;WRITE_DELAY=100";
+                + ";QUERY_CACHE_SIZE=64;CACHE_SIZE=4096;WRITE_DELAY=100";
     }
 
     static String dataSourceClass(String url) {

@@ -2,8 +2,13 @@ package dev.portcullis.config;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.net.InetAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -21,6 +26,10 @@ public class PortcullisConfig {
 
     /** Memory (KiB) times passes of OWASP's weakest recommended Argon2id line, 7 MiB x 5 (the others are above it). */
     static final long OWASP_MIN_MEMORY_KIB_PASSES = 7_168L * 5;
+
+    /** README's example admin token: refused, so a copied command never opens the admin API to anyone who read it. */
+    static final String README_EXAMPLE_ADMIN_TOKEN = "change-me-to-a-long-random-string";
+    static final int MIN_ADMIN_TOKEN_LENGTH = 32;
 
     private URI issuer;
     private Optional<String> adminToken;
@@ -49,6 +58,9 @@ public class PortcullisConfig {
     private Duration metadataMaxAge;
     private Optional<String> jcaProvider;
     private Optional<Duration> auditRetention;
+    private Path dataDir;
+    private Optional<byte[]> keysEncryptionKey;
+    private List<byte[]> previousKeysEncryptionKeys;
 
     @PostConstruct
     void load() {
@@ -60,7 +72,12 @@ public class PortcullisConfig {
     void load(Source c) {
         issuer = issuer(c);
         adminToken = c.getOptionalValue("portcullis.admin.token").map(String::trim).filter(s -> !s.isEmpty());
-        adminToken.ifPresent(t -> require(t.length() >= 16, "portcullis.admin.token", "must be at least 16 characters"));
+        adminToken.ifPresent(t -> {
+            require(t.length() >= MIN_ADMIN_TOKEN_LENGTH, "portcullis.admin.token", "must be at least "
+                    + MIN_ADMIN_TOKEN_LENGTH + " characters (generate one with: openssl rand -base64 32)");
+            require(!t.equals(README_EXAMPLE_ADMIN_TOKEN), "portcullis.admin.token", "is README's example value, "
+                    + "known to everyone (generate one with: openssl rand -base64 32)");
+        });
         codeTtl = seconds(c, "portcullis.code.ttl", 60, 1, 600);
         accessTokenTtl = seconds(c, "portcullis.access-token.ttl", 3600, 1, 86_400);
         refreshTokenTtl = seconds(c, "portcullis.refresh-token.ttl", 2_592_000, 1, 31_536_000);
@@ -91,10 +108,10 @@ public class PortcullisConfig {
         maxBodyBytes = integer(c, "portcullis.http.max-body-bytes", 65_536, 1_024, 10_485_760);
         demo = bool(c, "portcullis.demo", false);
         demoForce = bool(c, "portcullis.demo.force", false);
-        // demo mode seeds a user and clients with known credentials and logs them: never on a real deployment
-        require(!demo || !"https".equals(issuer.getScheme()) || demoForce, "portcullis.demo",
-                "must not be enabled with an https issuer (" + issuer + "); set portcullis.demo.force=true "
-                        + "if this really is a demo");
+        // demo mode seeds a user and clients whose credentials sit in a file on the server: a developer's machine only
+        require(!demo || isLoopback(issuer) || demoForce, "portcullis.demo",
+                "must not be enabled with an issuer that is not loopback (" + issuer + "); set "
+                        + "portcullis.demo.force=true if this really is a demo");
         accessTokenAlg = c.getOptionalValue("portcullis.access-token.alg").map(String::trim)
                 .filter(s -> !s.isEmpty()).orElse("ES256");
         require(accessTokenAlg.equals("ES256") || accessTokenAlg.equals("RS256"), "portcullis.access-token.alg",
@@ -109,6 +126,16 @@ public class PortcullisConfig {
         // 0 = keep forever (for operators whose own archive is the database); otherwise days, as audit policies say
         int retentionDays = integer(c, "portcullis.audit.retention-days", 90, 0, 36_500);
         auditRetention = retentionDays == 0 ? Optional.empty() : Optional.of(Duration.ofDays(retentionDays));
+        dataDir = Path.of(c.getOptionalValue("portcullis.data-dir").map(String::trim).filter(s -> !s.isEmpty())
+                .orElse("./data")).toAbsolutePath().normalize();
+        keysEncryptionKey = c.getOptionalValue("portcullis.keys.encryption-key").map(String::trim)
+                .filter(s -> !s.isEmpty()).map(v -> key32("portcullis.keys.encryption-key", v));
+        previousKeysEncryptionKeys = new ArrayList<>();
+        for (String v : c.getOptionalValue("portcullis.keys.previous-encryption-keys").orElse("").split(",")) {
+            if (!v.isBlank()) {
+                previousKeysEncryptionKeys.add(key32("portcullis.keys.previous-encryption-keys", v.trim()));
+            }
+        }
     }
 
     /** The issuer identifier (OIDC Core 3.1.2.1); every endpoint URL is derived from it. No trailing slash. */
@@ -128,6 +155,26 @@ public class PortcullisConfig {
 
     public boolean issuerIsHttps() {
         return "https".equals(issuer.getScheme());
+    }
+
+    /** Whether the issuer's host is this machine only (localhost, 127.0.0.0/8, ::1): a developer's set-up. */
+    public boolean issuerIsLoopback() {
+        return isLoopback(issuer);
+    }
+
+    /** Directory of the default H2 database and of files the server generates for itself. Absolute. */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** The key-encryption key of private key material at rest (32 bytes); empty = not configured. */
+    public Optional<byte[]> keysEncryptionKey() {
+        return keysEncryptionKey.map(byte[]::clone);
+    }
+
+    /** Earlier key-encryption keys, still accepted for decryption until everything is re-encrypted. */
+    public List<byte[]> previousKeysEncryptionKeys() {
+        return previousKeysEncryptionKeys.stream().map(byte[]::clone).toList();
     }
 
     /** How long audit events are kept; empty = forever. */
@@ -273,6 +320,37 @@ public class PortcullisConfig {
             uri = URI.create(raw.substring(0, raw.length() - 1));
         }
         return uri;
+    }
+
+    private static boolean isLoopback(URI uri) {
+        String host = uri.getHost();
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        // literal addresses only: a name other than localhost is not resolved, since DNS may change after startup
+        if (host.matches("[0-9.]+") || host.startsWith("[")) {
+            try {
+                return InetAddress.getByName(host).isLoopbackAddress();
+            } catch (java.net.UnknownHostException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** A 32-byte key given as base64 (or base64url); the message never quotes the value, which is a secret. */
+    private static byte[] key32(String key, String value) {
+        byte[] k;
+        try {
+            k = value.indexOf('-') >= 0 || value.indexOf('_') >= 0 ? Base64.getUrlDecoder().decode(value)
+                    : Base64.getDecoder().decode(value);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(key, "must be base64 of 32 random bytes (openssl rand -base64 32); "
+                    + "the value given is not base64");
+        }
+        require(k.length == 32, key, "must be base64 of 32 random bytes (openssl rand -base64 32), got "
+                + k.length + " bytes");
+        return k;
     }
 
     private static Duration seconds(Source c, String key, long def, long min, long max) {

@@ -53,8 +53,9 @@ import java.util.stream.Stream;
 
 /**
  * {@code /demo/}: a deliberately small relying party — the one place Portcullis speaks as a client. It starts the
- * authorization code flow as {@value DemoSeed#CONFIDENTIAL} (variant A: the page asks for the client secret the log
- * showed once, and only this backend uses it) or {@value DemoSeed#PUBLIC} (variant B: PKCE S256, no secret),
+ * authorization code flow as {@value DemoSeed#CONFIDENTIAL} (variant A: the page asks for the client secret from
+ * {@value DemoSeed#CREDENTIALS_FILE}, and only this backend uses it) or {@value DemoSeed#PUBLIC} (variant B: PKCE
+ * S256, no secret),
  * completes the exchange with the seed's JSON token request, validates the ID token (signature via the JWKS, iss,
  * aud, exp, nonce) and calls {@code /api/v1/me} with the access token. The transaction (state, nonce, verifier,
  * secret) lives in a short-lived HttpOnly cookie scoped to /demo, so any instance can finish what another started.
@@ -75,11 +76,12 @@ public class DemoRelyingParty {
         requireDemo();
         return page("Portcullis demo", null, List.of(
                 element("p").cls("lead").text("A tiny relying party. Sign in as ").add(code("demo"))
-                        .text(" with the password from the server log."),
+                        .text(" with the password from ")
+                        .add(code(DemoSeed.CREDENTIALS_FILE)).text(" in the server's data directory."),
                 element("h2").text("Variant A: confidential client"),
                 startForm("start-a", "confidential",
                         element("label").attr("for", "secret").text("Client secret of ")
-                                .add(code(DemoSeed.CONFIDENTIAL)).text(" (from the log)"),
+                                .add(code(DemoSeed.CONFIDENTIAL)).text(" (from the same file)"),
                         element("input").attr("type", "password").id("secret").attr("name", "client_secret")
                                 .attr("autocomplete", "off"),
                         actions(button("Sign in with variant A"))),

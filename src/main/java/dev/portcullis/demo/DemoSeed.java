@@ -12,8 +12,17 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
 import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.logging.Logger;
 
 /**
@@ -21,8 +30,13 @@ import java.util.logging.Logger;
  * demo clients exist — {@value #CONFIDENTIAL} (seed variant A) and {@value #PUBLIC} (variant B, PKCE) — redirecting
  * to the relying-party page at {@code /demo/callback}. Idempotent: what exists is left alone. Safe with several
  * instances: each insert is its own transaction, and the instance that loses a race on the primary/unique key just
- * finds the row. Credentials are logged <em>once</em>, by the instance that created them — the only place Portcullis
- * ever logs a secret, and why demo mode is refused with an https issuer unless forced.
+ * finds the row. The credentials are never logged: they go to {@value #CREDENTIALS_FILE} in the data directory,
+ * readable by the server's account only, and the log names that file.
+ *
+ * <p>The seeded rows are tagged by their fixed ids ({@value #USER_ID} and the two client ids; ids Portcullis
+ * generates are 22 random characters, so none can collide). A start <em>without</em> demo mode deletes them (their
+ * sessions, grants and tokens go with them) and the credentials file, so switching demo mode off leaves no known
+ * password behind.
  */
 @Startup
 @Singleton
@@ -32,8 +46,10 @@ public class DemoSeed {
 
     public static final String CONFIDENTIAL = "demo-confidential";
     public static final String PUBLIC = "demo-public";
+    public static final String USER_ID = "demo-user";
     public static final String USERNAME = "demo";
     public static final String CALLBACK = "/demo/callback";
+    public static final String CREDENTIALS_FILE = "demo-credentials.properties";
 
     private static final Logger LOG = Logger.getLogger(DemoSeed.class.getName());
 
@@ -49,6 +65,7 @@ public class DemoSeed {
     @PostConstruct
     void seed() {
         if (!config.demo()) {
+            removeDemoRows();
             return;
         }
         LOG.warning("DEMO MODE is on: a demo user and demo clients exist; never use this on a real deployment");
@@ -58,35 +75,87 @@ public class DemoSeed {
         LOG.warning("DEMO MODE: open " + config.endpoint("/demo/") + " to try both variants");
     }
 
+    /** Where the credentials of what demo mode created are kept (never in the log). */
+    Path credentialsFile() {
+        return config.dataDir().resolve(CREDENTIALS_FILE);
+    }
+
+    private void removeDemoRows() {
+        boolean removed = users.findById(USER_ID).map(u -> users.delete(u.username())).orElse(false);
+        for (String clientId : List.of(CONFIDENTIAL, PUBLIC)) {
+            removed |= clients.delete(clientId);
+        }
+        try {
+            removed |= Files.deleteIfExists(credentialsFile());
+        } catch (IOException e) {
+            LOG.warning(() -> "Could not delete " + credentialsFile() + ": " + e.getMessage());
+        }
+        if (removed) {
+            LOG.warning("Demo mode is off: deleted the demo user, the demo clients and " + credentialsFile());
+        }
+    }
+
     private void seedUser() {
         if (users.findByUsername(USERNAME).isPresent()) {
-            LOG.info("Demo user '" + USERNAME + "' exists; its password was logged when it was created");
+            LOG.info("Demo user '" + USERNAME + "' exists; its password is in " + credentialsFile());
             return;
         }
         String password = Secrets.newSecret().substring(0, 16);
         try {
-            users.create(new UserService.NewUser(USERNAME, password, "demo@example.com", "Demo User"));
-            LOG.warning("DEMO MODE: created user '" + USERNAME + "' with password '" + password + "' (shown once)");
+            users.createWithId(USER_ID, new UserService.NewUser(USERNAME, password, "demo@example.com", "Demo User"));
         } catch (RuntimeException e) {
             notCreated("user '" + USERNAME + "'", users.findByUsername(USERNAME).isPresent(), e);
+            return;
         }
+        saveCredential(USERNAME + ".password", password);
+        LOG.warning("DEMO MODE: created user '" + USERNAME + "'; its password is in " + credentialsFile());
     }
 
     private void seedClient(String clientId, String name, boolean confidential) {
         if (clients.find(clientId).isPresent()) {
-            LOG.info("Demo client '" + clientId + "' exists" + (confidential ? "; its secret was logged when it was "
-                    + "created (new one: POST /admin/clients/" + clientId + "/secret)" : ""));
+            LOG.info("Demo client '" + clientId + "' exists" + (confidential ? "; its secret is in "
+                    + credentialsFile() + " (new one: POST /admin/clients/" + clientId + "/secret)" : ""));
             return;
         }
         ClientService.Registration registration = new ClientService.Registration(name,
                 List.of(config.endpoint(CALLBACK)), List.of(config.endpoint("/demo/")), confidential,
                 String.join(" ", Scopes.ALL), false);
+        Optional<String> secret;
         try {
-            Optional<String> secret = clients.registerWithId(clientId, registration).secret();
-            LOG.warning("DEMO MODE: created client '" + clientId + "'"
-                    + secret.map(s -> " with client secret '" + s + "' (shown once)").orElse(" (public, no secret)"));
+            secret = clients.registerWithId(clientId, registration).secret();
         } catch (RuntimeException e) {
             notCreated("client '" + clientId + "'", clients.find(clientId).isPresent(), e);
+            return;
+        }
+        secret.ifPresent(s -> saveCredential(clientId + ".client_secret", s));
+        LOG.warning("DEMO MODE: created client '" + clientId + "'"
+                + (secret.isPresent() ? "; its client secret is in " + credentialsFile() : " (public, no secret)"));
+    }
+
+    /** Adds one credential to the file, created readable by the server's account only. */
+    private void saveCredential(String name, String value) {
+        Path file = credentialsFile();
+        Properties p = new Properties();
+        try {
+            Files.createDirectories(file.getParent());
+            if (Files.exists(file)) {
+                try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                    p.load(r);
+                }
+            } else {
+                Files.createFile(file);
+                try {
+                    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException e) {
+                    // not a POSIX file system: the data directory's own permissions apply
+                }
+            }
+            p.setProperty(name, value);
+            try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                p.store(w, "Portcullis demo mode: credentials of the seeded demo user and client");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write the demo credentials to " + file, e);
         }
     }
 

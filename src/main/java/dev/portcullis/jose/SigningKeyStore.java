@@ -49,4 +49,18 @@ public class SigningKeyStore {
                 .setParameter("cutoff", dropRetiredBefore.getEpochSecond())
                 .executeUpdate();
     }
+
+    /**
+     * Replaces a key's stored private JWK (encryption of a clear row, re-encryption under a new key-encryption key)
+     * if it still holds {@code expected}; false when another instance changed it first.
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public boolean reseal(String kid, String expected, String replacement) {
+        return em.createQuery("UPDATE SigningKey k SET k.privateJwk = :replacement WHERE k.kid = :kid "
+                        + "AND k.privateJwk = :expected")
+                .setParameter("replacement", replacement)
+                .setParameter("kid", kid)
+                .setParameter("expected", expected)
+                .executeUpdate() == 1;
+    }
 }

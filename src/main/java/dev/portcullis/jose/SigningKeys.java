@@ -16,7 +16,9 @@ import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import dev.portcullis.config.ConfigurationException;
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.crypto.EncryptionKeys;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -46,6 +48,11 @@ import java.util.logging.Logger;
  * <p>Algorithms: RS256 for ID tokens (OIDC's mandatory algorithm) and {@code portcullis.access-token.alg} (ES256 by
  * default) for RFC 9068 access tokens. At first start each algorithm gets key {@code <alg>-1}; the deterministic kid
  * makes concurrent first starts of several instances collide on the primary key, so exactly one key is created.
+ *
+ * <p>Private JWKs are stored sealed by {@link EncryptionKeys} (the kid as associated data) and decrypted once, when
+ * a kid is first loaded, so signing costs what it did before. A row found in clear (written before encryption) or
+ * sealed under a previous key-encryption key is re-sealed under the current one when it is loaded, which
+ * {@link SigningKeyStartup} makes happen at deployment.
  */
 @ApplicationScoped
 public class SigningKeys {
@@ -63,6 +70,7 @@ public class SigningKeys {
     Clock clock;
 
     private Optional<Provider> provider;
+    private EncryptionKeys encryption;
     private volatile Snapshot snapshot;
     private volatile Instant lastUnknownKidReload = Instant.EPOCH;
 
@@ -83,6 +91,7 @@ public class SigningKeys {
     @PostConstruct
     void init() {
         provider = JcaProviders.resolve(config.jcaProvider());
+        encryption = EncryptionKeys.fromConfig(config);
     }
 
     /** Algorithms this issuer keeps keys for: RS256 always (ID tokens), plus the access-token algorithm. */
@@ -250,7 +259,7 @@ public class SigningKeys {
                 }).max().orElse(0) + 1;
     }
 
-    private static SigningKey generate(JWSAlgorithm alg, int generation, Instant now, Instant activeFrom) {
+    private SigningKey generate(JWSAlgorithm alg, int generation, Instant now, Instant activeFrom) {
         String kid = alg.getName().toLowerCase(java.util.Locale.ROOT) + "-" + generation;
         try {
             JWK jwk;
@@ -261,15 +270,16 @@ public class SigningKeys {
             } else {
                 throw new IllegalArgumentException("Unsupported signing algorithm " + alg);
             }
-            return new SigningKey(kid, alg.getName(), jwk.toJSONString(), now, activeFrom);
+            return new SigningKey(kid, alg.getName(), encryption.seal(jwk.toJSONString(), kid), now, activeFrom);
         } catch (JOSEException e) {
             throw new IllegalStateException("Could not generate a " + alg + " key", e);
         }
     }
 
     private LoadedKey load(SigningKey row) {
+        String json = privateJwkJson(row);
         try {
-            JWK jwk = JWK.parse(row.privateJwk());
+            JWK jwk = JWK.parse(json);
             // the private key is translated once into the provider's own key (see JcaProviders.translate); the
             // verifiers take the JDK public key (verification is off the hot path: userinfo matches a stored hash)
             if (jwk instanceof RSAKey rsa) {
@@ -286,6 +296,29 @@ public class SigningKeys {
         } catch (ParseException | JOSEException | GeneralSecurityException e) {
             // the message names the kid only; the exception text could quote key material
             throw new IllegalStateException("Signing key " + row.kid() + " cannot be parsed");
+        }
+    }
+
+    /** The row's private JWK in clear, re-sealing the stored value first if it is not under the current KEK. */
+    private String privateJwkJson(SigningKey row) {
+        String stored = row.privateJwk();
+        if (encryption.isSealedUnderCurrentKey(stored)) {
+            return open(row, stored);
+        }
+        String json = EncryptionKeys.isSealed(stored) ? open(row, stored) : stored;
+        if (store.reseal(row.kid(), stored, encryption.seal(json, row.kid()))) {
+            LOG.info(() -> "Signing key " + row.kid() + " is now encrypted under the current key-encryption key");
+        }
+        return json;
+    }
+
+    private String open(SigningKey row, String stored) {
+        try {
+            return encryption.open(stored, row.kid());
+        } catch (GeneralSecurityException e) {
+            throw new ConfigurationException(EncryptionKeys.CURRENT_KEY, "cannot decrypt signing key " + row.kid()
+                    + " (" + e.getMessage() + "); set the key it was encrypted with as " + EncryptionKeys.CURRENT_KEY
+                    + " or in " + EncryptionKeys.PREVIOUS_KEYS);
         }
     }
 }

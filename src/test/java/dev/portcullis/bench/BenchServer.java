@@ -1,5 +1,6 @@
 package dev.portcullis.bench;
 
+import dev.portcullis.crypto.Secrets;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -53,7 +54,7 @@ final class BenchServer implements AutoCloseable {
         int port = freePort();
         Path runDir = o.outputDir().resolve("run-" + database + "-" + stamp).toAbsolutePath();
         Files.createDirectories(runDir);
-        String adminToken = "bench-admin-" + stamp + "-" + Long.toHexString(System.nanoTime());
+        String adminToken = Secrets.newSecret();
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(o.serverJvmOptions());

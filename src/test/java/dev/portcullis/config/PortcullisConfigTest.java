@@ -1,5 +1,6 @@
 package dev.portcullis.config;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +12,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -139,6 +141,79 @@ class PortcullisConfigTest {
         assertEquals("4", settings.get("info.CACHE_MAX_SIZE"), "page cache in MiB");
         assertEquals("100", settings.get("WRITE_DELAY"));
         assertTrue(Files.exists(dataDir.resolve("portcullis.mv.db")));
+    }
+
+    @Test
+    void theDefaultH2UrlOpensNoNetworkListener(@TempDir Path dataDir) throws SQLException {
+        String url = DatabaseConfigSource.h2Url(dataDir);
+        assertFalse(url.toUpperCase(java.util.Locale.ROOT).contains("AUTO_SERVER"), url);
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL(url);
+        try (Connection c = ds.getConnection(); ResultSet r = c.createStatement().executeQuery(
+                "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'AUTO_SERVER'")) {
+            assertTrue(!r.next() || "FALSE".equalsIgnoreCase(r.getString(1)), "H2 runs without its TCP server");
+        }
+        assertFalse(Files.exists(dataDir.resolve("portcullis.lock.db")),
+                "no lock file announcing a server address and port");
+    }
+
+    @Test
+    void adminTokenNeedsThirtyTwoCharactersAndIsNotReadmesExample() {
+        ConfigurationException tooShort = assertThrows(ConfigurationException.class,
+                () -> load(Map.of("portcullis.admin.token", "a".repeat(31))));
+        assertTrue(tooShort.getMessage().contains("portcullis.admin.token")
+                && tooShort.getMessage().contains("32"), tooShort.getMessage());
+        ConfigurationException example = assertThrows(ConfigurationException.class,
+                () -> load(Map.of("portcullis.admin.token", "change-me-to-a-long-random-string")));
+        assertTrue(example.getMessage().contains("portcullis.admin.token")
+                && example.getMessage().contains("example"), example.getMessage());
+        assertEquals(Optional.of("b".repeat(32)), load(Map.of("portcullis.admin.token", "b".repeat(32))).adminToken());
+    }
+
+    @Test
+    void demoModeNeedsALoopbackIssuerUnlessForced() {
+        String[] notLoopback = {"http://id.example.com", "http://192.168.1.10:8080", "http://[2001:db8::1]"};
+        for (String issuer : notLoopback) {
+            ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
+                    "portcullis.issuer", issuer, "portcullis.demo", "true")), issuer);
+            assertTrue(e.getMessage().contains("portcullis.demo") && e.getMessage().contains("portcullis.demo.force"),
+                    e.getMessage());
+            assertTrue(load(Map.of("portcullis.issuer", issuer, "portcullis.demo", "true",
+                    "portcullis.demo.force", "true")).demo(), issuer);
+        }
+        for (String issuer : new String[] {"http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080"}) {
+            assertTrue(load(Map.of("portcullis.issuer", issuer, "portcullis.demo", "true")).demo(), issuer);
+        }
+    }
+
+    @Test
+    void keyEncryptionKeysAreBase64Of32BytesAndNeverQuoted() {
+        String current = Base64.getEncoder().encodeToString(new byte[32]);
+        byte[] previous = new byte[32];
+        previous[0] = 1;
+        PortcullisConfig c = load(Map.of("portcullis.keys.encryption-key", current,
+                "portcullis.keys.previous-encryption-keys", " " + Base64.getUrlEncoder().encodeToString(previous)
+                        + " , " + current));
+        assertArrayEquals(new byte[32], c.keysEncryptionKey().orElseThrow());
+        assertEquals(2, c.previousKeysEncryptionKeys().size());
+        assertArrayEquals(previous, c.previousKeysEncryptionKeys().get(0));
+        assertTrue(load(Map.of()).keysEncryptionKey().isEmpty());
+        assertTrue(load(Map.of()).previousKeysEncryptionKeys().isEmpty());
+
+        String sixteen = Base64.getEncoder().encodeToString(new byte[16]);
+        for (String key : new String[] {"portcullis.keys.encryption-key", "portcullis.keys.previous-encryption-keys"}) {
+            for (String bad : new String[] {sixteen, "not base64 at all!"}) {
+                ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, bad)));
+                assertTrue(e.getMessage().contains(key), e.getMessage());
+                assertFalse(e.getMessage().contains(bad), "the value is a secret: " + e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void dataDirectoryIsAbsolute() {
+        assertEquals(Path.of("./data").toAbsolutePath().normalize(), load(Map.of()).dataDir());
+        assertEquals(Path.of("/srv/portcullis"), load(Map.of("portcullis.data-dir", "/srv/portcullis")).dataDir());
     }
 
     @Test

@@ -4,31 +4,49 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ItEnvironment;
 import dev.portcullis.testing.PayaraProcess;
 import dev.portcullis.testing.UserAgent;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * Demo mode on a Payara Micro started with {@code portcullis.demo=true}: the seeded user and clients, credentials
- * logged once, the relying-party page completing both variants (token response, validated ID token, /api/v1/me),
- * and a restart that seeds nothing again. (Demo mode off: ResourceEndpointsIT; https refusal: PortcullisConfigTest.)
+ * in a file the log names (never in the log), the relying-party page completing both variants (token response,
+ * validated ID token, /api/v1/me), a restart that seeds nothing again, and a start without demo mode that deletes
+ * the demo rows and the credentials file. (Demo mode off: ResourceEndpointsIT; non-loopback refusal:
+ * PortcullisConfigTest.)
  */
 class DemoModeIT {
 
     @Test
-    void demoModeSeedsOnceAndTheRelyingPartyCompletesBothVariants() {
+    void demoModeSeedsOnceAndTheRelyingPartyCompletesBothVariants() throws Exception {
         int port = ItEnvironment.freePort();
+        Path credentials;
         try (PayaraProcess p = PayaraProcess.start(port, "-Dportcullis.demo=true")) {
             String log = p.output();
-            String password = find(log, "created user 'demo' with password '([^']+)'");
-            String secret = find(log, "created client 'demo-confidential' with client secret '([^']+)'");
+            String file = "(\\S+" + Pattern.quote(DemoSeed.CREDENTIALS_FILE) + ")";
+            credentials = Path.of(find(log, "created user 'demo'; its password is in " + file));
+            assertEquals(credentials, Path.of(find(log, "created client 'demo-confidential'; its client secret is in "
+                    + file)));
+            Properties saved = new Properties();
+            try (Reader r = Files.newBufferedReader(credentials)) {
+                saved.load(r);
+            }
+            String password = saved.getProperty("demo.password");
+            String secret = saved.getProperty("demo-confidential.client_secret");
+            assertTrue(password != null && secret != null, saved::toString);
+            assertFalse(log.contains(password) || log.contains(secret), "no credential in the server log");
             assertTrue(log.contains("created client 'demo-public' (public, no secret)"), log);
 
             Http.Res index = p.http().get("/demo/");
@@ -55,6 +73,14 @@ class DemoModeIT {
             assertFalse(log.contains("created user") || log.contains("created client"), "seeding is idempotent: " + log);
             assertTrue(log.contains("Demo user 'demo' exists") && log.contains("Demo client 'demo-confidential' exists"));
             assertEquals(200, again.http().get("/demo/").status());
+        }
+        try (PayaraProcess off = PayaraProcess.start(port)) {
+            assertTrue(off.output().contains("Demo mode is off: deleted the demo user, the demo clients"), off::output);
+            assertEquals(0, Db.count("SELECT COUNT(*) FROM clients WHERE client_id LIKE 'demo-%'"));
+            assertEquals(0, Db.count("SELECT COUNT(*) FROM users WHERE user_id = ? OR username = ?",
+                    DemoSeed.USER_ID, DemoSeed.USERNAME));
+            assertFalse(Files.exists(credentials), "no known password left behind");
+            assertEquals(404, off.http().get("/demo/").status());
         }
     }
 

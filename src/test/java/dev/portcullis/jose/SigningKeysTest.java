@@ -3,11 +3,21 @@ package dev.portcullis.jose;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSObject;
+import com.nimbusds.jose.Payload;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import dev.portcullis.config.ConfigurationException;
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.crypto.EncryptionKeys;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,9 +79,22 @@ class SigningKeysTest {
             }
             rows.put(next.kid(), next);
         }
+
+        @Override
+        public synchronized boolean reseal(String kid, String expected, String replacement) {
+            SigningKey k = rows.get(kid);
+            if (k == null || !k.privateJwk().equals(expected)) {
+                return false;
+            }
+            setField(k, "privateJwk", replacement);
+            return true;
+        }
     }
 
     static class Config extends PortcullisConfig {
+        byte[] kek = new byte[32];
+        List<byte[]> previousKeks = List.of();
+
         @Override
         public String accessTokenAlg() {
             return "ES256";
@@ -88,15 +111,29 @@ class SigningKeysTest {
         }
 
         @Override
+        public Optional<byte[]> keysEncryptionKey() {
+            return Optional.of(kek);
+        }
+
+        @Override
+        public List<byte[]> previousKeysEncryptionKeys() {
+            return previousKeks;
+        }
+
+        @Override
         public Optional<String> jcaProvider() {
             return Optional.of("NoSuchProviderInstalled"); // falls back to the JDK's provider
         }
     }
 
     private static SigningKeys instance(SigningKeyStore store, Clock clock) {
+        return instance(store, clock, new Config());
+    }
+
+    private static SigningKeys instance(SigningKeyStore store, Clock clock, Config config) {
         SigningKeys k = new SigningKeys();
         k.store = store;
-        k.config = new Config();
+        k.config = config;
         k.clock = clock;
         k.init();
         return k;
@@ -155,6 +192,93 @@ class SigningKeysTest {
         assertEquals(2, published.size());
         published.forEach(k -> assertFalse(k.isPrivate()));
         assertNotEquals(published.get(0).getKeyID(), published.get(1).getKeyID());
+    }
+
+    @Test
+    void privateKeysAreStoredEncryptedAndDecryptedOnceWhenLoaded() throws Exception {
+        FakeStore store = new FakeStore();
+        SigningKeys keys = instance(store, Clock.systemUTC());
+        SigningKeys.ActiveKey rs = keys.signingKey(JWSAlgorithm.RS256);
+        for (SigningKey row : store.rows.values()) {
+            assertTrue(EncryptionKeys.isSealed(row.privateJwk()), row.kid());
+            assertFalse(row.privateJwk().contains("\"d\""), "no private exponent in clear");
+        }
+        assertSame(rs.signer(), keys.signingKey(JWSAlgorithm.RS256).signer(), "one signer per key, not per token");
+        assertSigns(keys, JWSAlgorithm.RS256);
+        assertSigns(keys, JWSAlgorithm.ES256);
+    }
+
+    @Test
+    void aKeyStoredInClearIsEncryptedAtTheNextLoadAndStillSigns() throws Exception {
+        FakeStore store = new FakeStore();
+        Instant now = Instant.now();
+        RSAKey clear = new RSAKeyGenerator(2048).keyID("rs256-1").algorithm(JWSAlgorithm.RS256).generate();
+        store.rows.put("rs256-1", new SigningKey("rs256-1", "RS256", clear.toJSONString(), now, now));
+        Config config = new Config();
+        SigningKeys keys = instance(store, Clock.systemUTC(), config);
+        keys.refresh();
+
+        String stored = store.rows.get("rs256-1").privateJwk();
+        assertTrue(EncryptionKeys.isSealed(stored), "encrypted at load");
+        assertEquals(clear.toJSONString(), new EncryptionKeys(config.kek, List.of()).open(stored, "rs256-1"));
+        assertEquals("rs256-1", keys.signingKey(JWSAlgorithm.RS256).kid(), "the same key signs");
+        JWSObject jws = sign(keys, JWSAlgorithm.RS256);
+        assertTrue(jws.verify(new RSASSAVerifier(clear.toPublicJWK())), "with the private key stored before");
+    }
+
+    @Test
+    void rotatingTheKeyEncryptionKeyReEncryptsEveryKeyUnderTheNewOne() throws Exception {
+        FakeStore store = new FakeStore();
+        Config old = new Config();
+        old.kek = new byte[32];
+        java.util.Arrays.fill(old.kek, (byte) 1);
+        instance(store, Clock.systemUTC(), old).refresh();
+        Map<String, String> sealedUnderOld = new LinkedHashMap<>();
+        store.rows.values().forEach(r -> sealedUnderOld.put(r.kid(), r.privateJwk()));
+
+        Config onlyNew = new Config();
+        onlyNew.kek = new byte[32];
+        onlyNew.kek[0] = 7;
+        ConfigurationException e = assertThrows(ConfigurationException.class,
+                () -> instance(store, Clock.systemUTC(), onlyNew).refresh(), "the old key is still needed");
+        assertTrue(e.getMessage().contains(EncryptionKeys.CURRENT_KEY) && e.getMessage().contains("rs256-1"),
+                e.getMessage());
+        assertEquals(sealedUnderOld.get("rs256-1"), store.rows.get("rs256-1").privateJwk(), "nothing changed");
+
+        Config rotated = new Config();
+        rotated.kek = onlyNew.kek;
+        rotated.previousKeks = List.of(old.kek);
+        SigningKeys keys = instance(store, Clock.systemUTC(), rotated);
+        keys.refresh();
+        EncryptionKeys newOnly = new EncryptionKeys(onlyNew.kek, List.of());
+        for (SigningKey row : store.rows.values()) {
+            assertNotEquals(sealedUnderOld.get(row.kid()), row.privateJwk());
+            assertTrue(newOnly.isSealedUnderCurrentKey(row.privateJwk()), row.kid() + " re-encrypted");
+        }
+        assertEquals(List.of("rs256-1", "es256-1"), new ArrayList<>(store.rows.keySet()), "the same keys");
+        assertSigns(instance(store, Clock.systemUTC(), onlyNew), JWSAlgorithm.RS256);
+    }
+
+    private static JWSObject sign(SigningKeys keys, JWSAlgorithm alg) throws Exception {
+        SigningKeys.ActiveKey key = keys.signingKey(alg);
+        JWSObject jws = new JWSObject(new JWSHeader.Builder(alg).keyID(key.kid()).build(), new Payload("{}"));
+        jws.sign(key.signer());
+        return jws;
+    }
+
+    private static void assertSigns(SigningKeys keys, JWSAlgorithm alg) throws Exception {
+        JWSObject jws = sign(keys, alg);
+        assertTrue(jws.verify(keys.verifier(jws.getHeader().getKeyID(), alg).orElseThrow()), alg.getName());
+    }
+
+    private static void setField(Object target, String name, Object value) {
+        try {
+            var f = target.getClass().getDeclaredField(name);
+            f.setAccessible(true);
+            f.set(target, value);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static List<String> kids(SigningKeys keys) {

@@ -7,18 +7,24 @@ import com.nimbusds.jose.JWSObject;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
+import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ItEnvironment;
 import dev.portcullis.testing.PayaraProcess;
 import dev.portcullis.testing.UserAgent;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * The server's life cycle, with Payara Micro processes started directly: invalid settings stop the deployment
  * with a message naming the key, and a restart keeps everything (H2 file or PostgreSQL) without migrating again:
- * users, clients, the browser's sign-in, refresh tokens and signing keys.
+ * users, clients, the browser's sign-in, refresh tokens and signing keys (and key rows found in clear, as written
+ * before private keys were encrypted, are encrypted at the next start).
  */
 class ServerLifecycleIT {
 
@@ -51,6 +57,18 @@ class ServerLifecycleIT {
             tokens = first.http().postJson("/oauth/token", client.codeExchangeJson(code));
             assertEquals(200, tokens.status(), tokens::toString);
         }
+        // every private key is stored encrypted; put them back in clear, as a release before encryption wrote them
+        EncryptionKeys kek = new EncryptionKeys(
+                Base64.getDecoder().decode(System.getProperty("portcullis.test.keys-encryption-key")), List.of());
+        Map<String, String> clearByKid = new HashMap<>();
+        for (Map<String, Object> row : Db.rows("SELECT kid, private_jwk FROM signing_keys")) {
+            String kid = (String) row.get("kid");
+            String stored = (String) row.get("private_jwk");
+            assertTrue(EncryptionKeys.isSealed(stored) && !stored.contains("\"d\""), kid + " is encrypted at rest");
+            clearByKid.put(kid, kek.open(stored, kid));
+            Db.update("UPDATE signing_keys SET private_jwk = ? WHERE kid = ?", clearByKid.get(kid), kid);
+        }
+        assertTrue(clearByKid.size() >= 2, clearByKid.keySet()::toString);
         try (PayaraProcess second = PayaraProcess.start(port)) {
             assertTrue(second.output().contains("Database schema is up to date"), "a second start migrates nothing");
             Admin admin = new Admin(second.http(), adminToken);
@@ -71,6 +89,18 @@ class ServerLifecycleIT {
             RSAKey key = (RSAKey) JWKSet.parse(second.http().get("/oauth/discovery/keys").body())
                     .getKeyByKeyId(idToken.getHeader().getKeyID());
             assertTrue(key != null && idToken.verify(new RSASSAVerifier(key)), "signing keys survive the restart");
+
+            // the rows written in clear were encrypted at this start, and the same keys still sign
+            for (Map<String, Object> row : Db.rows("SELECT kid, private_jwk FROM signing_keys")) {
+                String kid = (String) row.get("kid");
+                assertTrue(kek.isSealedUnderCurrentKey((String) row.get("private_jwk")), kid + " encrypted again");
+                assertEquals(clearByKid.get(kid), kek.open((String) row.get("private_jwk"), kid));
+            }
+            JWSObject newIdToken = JWSObject.parse(refreshed.jsonString("id_token"));
+            RSAKey signer = RSAKey.parse(clearByKid.get(newIdToken.getHeader().getKeyID()));
+            assertTrue(newIdToken.verify(new RSASSAVerifier(signer.toPublicJWK())),
+                    "signed by the key stored in clear");
+            assertTrue(second.output().contains("is now encrypted under the current key-encryption key"));
         }
     }
 

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * Direct JDBC access to the database the server under test uses, for assertions about what is (not) stored:
- * hashes instead of secrets, no half-written rows. H2 runs with AUTO_SERVER, so the test JVM can open the same file.
+ * hashes instead of secrets, no half-written rows. The ITs' H2 URL has AUTO_SERVER (see ItEnvironment), so the
+ * test JVM can open the file the server has open.
  */
 public final class Db {
 

@@ -1,6 +1,8 @@
 package dev.portcullis.testing;
 
 import dev.portcullis.config.DatabaseConfigSource;
+import dev.portcullis.crypto.EncryptionKeys;
+import dev.portcullis.crypto.Secrets;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -27,7 +29,9 @@ import org.junit.platform.launcher.LauncherSessionListener;
 public class ItEnvironment implements LauncherSessionListener {
 
     private static final Logger LOG = Logger.getLogger(ItEnvironment.class.getName());
-    public static final String ADMIN_TOKEN = "it-admin-token-" + Long.toHexString(System.nanoTime());
+    public static final String ADMIN_TOKEN = Secrets.newSecret();
+    /** The key-encryption key of this run's servers, so a test can read and write sealed key rows. */
+    public static final String KEYS_ENCRYPTION_KEY = EncryptionKeys.newKey();
 
     private String postgresDatabase;
 
@@ -55,7 +59,8 @@ public class ItEnvironment implements LauncherSessionListener {
         StringBuilder opts = new StringBuilder()
                 .append("-Xss1m -XX:+UseSerialGC")
                 .append(" -Dportcullis.issuer=").append(base)
-                .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN);
+                .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN)
+                .append(" -Dportcullis.keys.encryption-key=").append(KEYS_ENCRYPTION_KEY);
         String database = System.getProperty("portcullis.test.database", "h2");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"))
                 + "_" + ThreadLocalRandom.current().nextInt(1000, 9999);
@@ -76,9 +81,11 @@ public class ItEnvironment implements LauncherSessionListener {
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             }
-            opts.append(" -Dportcullis.data-dir=").append(dir);
-            // the URL the server derives from this data directory; AUTO_SERVER lets the tests share its database
-            System.setProperty("portcullis.test.jdbc-url", DatabaseConfigSource.h2Url(dir));
+            // the URL the server derives from this data directory plus AUTO_SERVER (tests only; the production
+            // default does not listen), so this JVM and a second instance can open the database the server has open
+            String url = DatabaseConfigSource.h2Url(dir) + ";AUTO_SERVER=TRUE";
+            opts.append(" -Dportcullis.data-dir=").append(dir).append(" -Dportcullis.db.url=").append(url);
+            System.setProperty("portcullis.test.jdbc-url", url);
             System.setProperty("portcullis.test.jdbc-user", "portcullis");
             System.setProperty("portcullis.test.jdbc-password", "portcullis");
         }
@@ -94,6 +101,7 @@ public class ItEnvironment implements LauncherSessionListener {
         System.setProperty("payara.cmdOptions", opts.toString());
         System.setProperty("portcullis.test.base-url", base);
         System.setProperty("portcullis.test.admin-token", ADMIN_TOKEN);
+        System.setProperty("portcullis.test.keys-encryption-key", KEYS_ENCRYPTION_KEY);
         LOG.info(() -> "Integration tests: " + base + " on " + database
                 + (postgresDatabase != null ? " (database " + postgresDatabase + ")" : ""));
     }

@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,16 @@ class AccessTokenVerifierTest {
         @Override
         public Duration keyRefreshInterval() {
             return Duration.ofSeconds(60);
+        }
+
+        @Override
+        public Optional<byte[]> keysEncryptionKey() {
+            return Optional.of(new byte[32]);
+        }
+
+        @Override
+        public List<byte[]> previousKeysEncryptionKeys() {
+            return List.of();
         }
 
         @Override
