@@ -69,6 +69,9 @@ public class SigningKeys {
     @Inject
     Clock clock;
 
+    /** How far another instance's clock may lag behind the one that created the first key of an algorithm. */
+    static final Duration FIRST_KEY_CLOCK_SKEW = Duration.ofMinutes(1);
+
     private Optional<Provider> provider;
     private EncryptionKeys encryption;
     private volatile Snapshot snapshot;
@@ -232,7 +235,9 @@ public class SigningKeys {
         for (JWSAlgorithm alg : algorithms()) {
             boolean hasKey = rows.stream().anyMatch(k -> k.alg().equals(alg.getName()) && k.retiredAt() == null);
             if (!hasKey) {
-                SigningKey key = generate(alg, nextGeneration(rows, alg), now, now);
+                // active a little before its creation: another instance whose clock is behind the creator's, or that
+                // lost the race to create it, must be able to sign with it at once
+                SigningKey key = generate(alg, nextGeneration(rows, alg), now, now.minus(FIRST_KEY_CLOCK_SKEW));
                 try {
                     store.insert(key);
                     LOG.info(() -> "Created signing key " + key.kid());

@@ -160,6 +160,18 @@ class SigningKeysTest {
     }
 
     @Test
+    void anInstanceWhoseClockIsBehindTheCreatorsSignsWithTheFirstKeyAtOnce() {
+        // the loser of the first-start race reads the winner's key, created at the winner's (later) "now"
+        FakeStore store = new FakeStore();
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        SigningKeys creator = instance(store, Clock.fixed(t, ZoneOffset.UTC));
+        SigningKeys behind = instance(store, Clock.fixed(t.minusSeconds(5), ZoneOffset.UTC));
+        String kid = creator.signingKey(JWSAlgorithm.RS256).kid();
+        assertEquals(kid, behind.signingKey(JWSAlgorithm.RS256).kid());
+        assertEquals(1, store.rows.values().stream().filter(k -> k.alg().equals("RS256")).count(), "no second key");
+    }
+
+    @Test
     void rotatedKeyIsPublishedAtOnceButSignsOnlyAfterTheDelayAndTheOldStaysPublished() throws Exception {
         FakeStore store = new FakeStore();
         MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
