@@ -1,0 +1,67 @@
+package dev.portcullis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The table → owner list of {@link ArchitectureTest} against the sources: it names every table the migrations
+ * create, and SQL naming a hot-path table appears in its owner class only.
+ */
+class TableOwnersTest {
+
+    private static final Path MAIN = Path.of("src/main/java");
+    private static final Path MIGRATIONS = Path.of("src/main/resources/db/migration");
+
+    @Test
+    void everyTableHasAnOwner() throws IOException {
+        Set<String> created = new TreeSet<>();
+        Pattern create = Pattern.compile("CREATE TABLE (\\w+)", Pattern.CASE_INSENSITIVE);
+        for (Path sql : files(MIGRATIONS, ".sql")) {
+            Matcher m = create.matcher(Files.readString(sql));
+            while (m.find()) {
+                created.add(m.group(1).toLowerCase(Locale.ROOT));
+            }
+        }
+        Set<String> owned = new TreeSet<>(ArchitectureTest.JDBC_TABLE_OWNERS.keySet());
+        owned.addAll(ArchitectureTest.JPA_TABLE_OWNERS.keySet());
+        assertEquals(created, owned);
+    }
+
+    @Test
+    void onlyTheOwnerWritesSqlOnAHotPathTable() throws IOException {
+        Set<String> offenders = new HashSet<>();
+        for (Path java : files(MAIN, ".java")) {
+            String source = Files.readString(java);
+            String className = MAIN.relativize(java).toString().replace('/', '.').replaceFirst("\\.java$", "");
+            ArchitectureTest.JDBC_TABLE_OWNERS.forEach((table, owner) -> {
+                Pattern inSql = Pattern.compile("(FROM|INTO|UPDATE|JOIN|deleteInChunks\\(\")\\s*" + table + "\\b");
+                if (!className.equals(owner) && inSql.matcher(source).find()) {
+                    offenders.add(className + " → " + table);
+                }
+            });
+        }
+        assertTrue(offenders.isEmpty(), "SQL on a table outside its owner: " + offenders);
+    }
+
+    private static List<Path> files(Path root, String suffix) {
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.filter(p -> p.toString().endsWith(suffix)).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
