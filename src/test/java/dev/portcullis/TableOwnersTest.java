@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The table → owner list of {@link ArchitectureTest} against the sources: it names every table the migrations
- * create, and SQL naming a hot-path table appears in its owner class only.
+ * create, SQL naming a hot-path table appears in its owner class only, and the persistence unit lists exactly the
+ * entity classes.
  */
 class TableOwnersTest {
 
@@ -55,6 +56,24 @@ class TableOwnersTest {
             });
         }
         assertTrue(offenders.isEmpty(), "SQL on a table outside its owner: " + offenders);
+    }
+
+    @Test
+    void persistenceUnitListsExactlyTheEntities() throws IOException {
+        Set<String> entities = new TreeSet<>();
+        for (Path java : files(MAIN, ".java")) {
+            String source = Files.readString(java);
+            if (source.contains("\n@Entity") || source.contains("\n@Converter")) {
+                entities.add(MAIN.relativize(java).toString().replace('/', '.').replaceFirst("\\.java$", ""));
+            }
+        }
+        Set<String> listed = new TreeSet<>();
+        Matcher m = Pattern.compile("<class>([\\w.]+)</class>")
+                .matcher(Files.readString(Path.of("src/main/resources/META-INF/persistence.xml")));
+        while (m.find()) {
+            listed.add(m.group(1));
+        }
+        assertEquals(entities, listed);
     }
 
     private static List<Path> files(Path root, String suffix) {
