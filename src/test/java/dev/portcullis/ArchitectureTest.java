@@ -1,17 +1,33 @@
 package dev.portcullis;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import dev.portcullis.persistence.Jdbc;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EntityManager;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The package rules of docs/decisions.md ("Packages"), checked on the compiled classes: primitives at the bottom,
  * features above them without cycles, the application assembly ({@code app}) on top, and the sign-in pages above
- * the flows they drive.
+ * the flows they drive; and the persistence rule ("Who owns which table"): every table has one owner class and one
+ * access technology.
  */
 @AnalyzeClasses(packages = "dev.portcullis", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -61,4 +77,63 @@ class ArchitectureTest {
     static final ArchRule onlyTheRendererAnswersHtml = noClasses().that()
             .doNotHaveFullyQualifiedName("dev.portcullis.page.HtmlPage")
             .should().accessField(jakarta.ws.rs.core.MediaType.class, "TEXT_HTML_TYPE");
+
+    /** Hot-path tables: plain records, one plain-JDBC owner each ({@link TableOwnersTest} checks the SQL). */
+    static final Map<String, String> JDBC_TABLE_OWNERS = Map.of(
+            "authorization_codes", "dev.portcullis.authorize.AuthorizationCodes",
+            "token_grants", "dev.portcullis.token.TokenGrants",
+            "access_tokens", "dev.portcullis.token.TokenGrants",
+            "refresh_tokens", "dev.portcullis.token.TokenGrants",
+            "sso_sessions", "dev.portcullis.session.SsoSessions",
+            "audit_events", "dev.portcullis.audit.AuditLog",
+            "login_throttle", "dev.portcullis.account.SignInThrottle");
+
+    /** The aggregates an administrator edits: JPA entities, one repository each. */
+    static final Map<String, String> JPA_TABLE_OWNERS = Map.of(
+            "clients", "dev.portcullis.client.ClientRepository",
+            "users", "dev.portcullis.account.UserRepository",
+            "consents", "dev.portcullis.consent.Consents",
+            "signing_keys", "dev.portcullis.jose.SigningKeyStore");
+
+    @ArchTest
+    static final ArchRule noClassUsesJdbcAndJpa = classes()
+            .should(notDependOnBoth(Jdbc.class.getName(), EntityManager.class.getName()));
+
+    @ArchTest
+    static final ArchRule entitiesAreTheAdministeredAggregates = classes().that().areAnnotatedWith(Entity.class)
+            .should().resideInAnyPackage("dev.portcullis.client", "dev.portcullis.account", "dev.portcullis.consent",
+                    "dev.portcullis.jose");
+
+    @ArchTest
+    static final ArchRule onlyTheJdbcOwnersRunStatements = methods().that().areDeclaredIn(Jdbc.class)
+            .and().areNotStatic().should().onlyBeCalled()
+            .byClassesThat(inAnyOf(Set.of(Jdbc.class.getName()), JDBC_TABLE_OWNERS.values()));
+
+    @ArchTest
+    static final ArchRule onlyTheJpaOwnersUseTheEntityManager = noClasses()
+            .that(DescribedPredicate.not(inAnyOf(Set.of(), JPA_TABLE_OWNERS.values())))
+            .should().dependOnClassesThat().areAssignableTo(EntityManager.class);
+
+    /** The class is one of {@code a} or {@code b}, or nested in one (lambdas and inner classes of an owner). */
+    private static DescribedPredicate<JavaClass> inAnyOf(Collection<String> a, Collection<String> b) {
+        Set<String> names = new HashSet<>(a);
+        names.addAll(b);
+        return DescribedPredicate.describe("are one of " + names,
+                c -> names.contains(c.getName()) || names.contains(c.getName().replaceFirst("\\$.*", "")));
+    }
+
+    private static ArchCondition<JavaClass> notDependOnBoth(String one, String other) {
+        return new ArchCondition<>("not depend on both " + one + " and " + other) {
+            @Override
+            public void check(JavaClass c, ConditionEvents events) {
+                Set<String> targets = new HashSet<>();
+                for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                    targets.add(d.getTargetClass().getName());
+                }
+                if (targets.contains(one) && targets.contains(other)) {
+                    events.add(SimpleConditionEvent.violated(c, c.getName() + " uses both " + one + " and " + other));
+                }
+            }
+        };
+    }
 }

@@ -1,26 +1,25 @@
 package dev.portcullis.account;
 
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Locale;
 
 /**
  * Applies {@link ThrottlePolicy} to sign-in, with counters in the database (table login_throttle) so every instance
  * sees the same numbers. Two independent counters: per account name (whether or not the account exists, so the
- * answer never reveals that) and per client IP (one source trying many accounts).
+ * answer never reveals that) and per client IP (one source trying many accounts). The one owner of login_throttle,
+ * in plain JDBC; a row is a {@link ThrottlePolicy.Counter} under its key ("user:name" or "ip:addr").
  */
 @ApplicationScoped
 public class SignInThrottle {
 
-    @PersistenceContext(unitName = "portcullis")
-    EntityManager em;
+    @Inject
+    Jdbc jdbc;
 
     @Inject
     PortcullisConfig config;
@@ -29,7 +28,6 @@ public class SignInThrottle {
     Clock clock;
 
     /** ALLOW, or why not: WAIT (slow-down) or LOCKED. The stricter of the account and the IP counter. */
-    @Transactional(Transactional.TxType.SUPPORTS)
     public ThrottlePolicy.Verdict check(String username, String ip) {
         long now = clock.instant().getEpochSecond();
         ThrottlePolicy.Verdict byAccount = verdict(accountKey(username), accountLimits(), now);
@@ -50,49 +48,55 @@ public class SignInThrottle {
     /** A successful sign-in clears the account's counter (not the IP's: one good account must not unlock an IP). */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void recordSuccess(String username) {
-        em.createQuery("DELETE FROM LoginThrottleEntry e WHERE e.key = :k")
-                .setParameter("k", accountKey(username)).executeUpdate();
+        jdbc.update("DELETE FROM login_throttle WHERE throttle_key = ?", accountKey(username));
     }
 
-    /** Deletes counters that no longer matter: not blocked now and their window is over. */
-    @Transactional
+    /**
+     * Deletes counters that no longer matter: not blocked now and their window is over. Outside a transaction, in
+     * chunks that commit on their own.
+     */
     public int purgeStale() {
         long now = clock.instant().getEpochSecond();
         long windowStart = now - Math.max(config.loginFailureWindow().getSeconds(), config.loginLockout().getSeconds());
-        return em.createQuery("DELETE FROM LoginThrottleEntry e WHERE (e.lockedUntil IS NULL OR e.lockedUntil <= :now)"
-                        + " AND e.firstFailureAt <= :windowStart")
-                .setParameter("now", now).setParameter("windowStart", windowStart).executeUpdate();
+        return jdbc.deleteInChunks("login_throttle", "throttle_key",
+                "(locked_until IS NULL OR locked_until <= ?) AND first_failure_at <= ?", now, windowStart);
     }
 
     private ThrottlePolicy.Verdict verdict(String key, ThrottlePolicy.Limits limits, long now) {
-        LoginThrottleEntry e = em.find(LoginThrottleEntry.class, key);
-        if (e == null) {
+        ThrottlePolicy.Counter c = jdbc.one("SELECT " + COLUMNS + " FROM login_throttle WHERE throttle_key = ?",
+                SignInThrottle::counter, key).orElse(null);
+        if (c == null) {
             return ThrottlePolicy.Verdict.ALLOW;
         }
-        ThrottlePolicy.Counter c = e.counter();
         return ThrottlePolicy.check(c, now) == ThrottlePolicy.Verdict.ALLOW
                 ? ThrottlePolicy.Verdict.ALLOW : ThrottlePolicy.blockKind(c, limits);
     }
 
+    /** Counts a failure on one counter; the row stays locked (FOR UPDATE) until the caller's transaction ends. */
     private ThrottlePolicy.Counter fail(String key, ThrottlePolicy.Limits limits, long now) {
-        LoginThrottleEntry e = em.find(LoginThrottleEntry.class, key, LockModeType.PESSIMISTIC_WRITE);
-        ThrottlePolicy.Counter next;
-        if (e == null) {
-            next = ThrottlePolicy.afterFailure(null, now, limits);
-            e = new LoginThrottleEntry(key);
-            e.set(next);
-            try {
-                em.persist(e);
-                em.flush();
-            } catch (PersistenceException raced) {
-                // another instance inserted the same key at the same moment; its count stands (one lost failure)
-                return next;
-            }
-        } else {
-            next = ThrottlePolicy.afterFailure(e.counter(), now, limits);
-            e.set(next);
+        jdbc.requireTransaction();
+        ThrottlePolicy.Counter current = jdbc.one("SELECT " + COLUMNS + " FROM login_throttle WHERE throttle_key = ? "
+                + "FOR UPDATE", SignInThrottle::counter, key).orElse(null);
+        ThrottlePolicy.Counter next = ThrottlePolicy.afterFailure(current, now, limits);
+        if (current != null) {
+            jdbc.update("UPDATE login_throttle SET failures = ?, first_failure_at = ?, locked_until = ? "
+                    + "WHERE throttle_key = ?", next.failures(), next.firstFailureAt(), next.lockedUntil(), key);
+            return next;
+        }
+        try {
+            jdbc.update("INSERT INTO login_throttle (throttle_key, failures, first_failure_at, locked_until) "
+                    + "VALUES (?,?,?,?)", key, next.failures(), next.firstFailureAt(), next.lockedUntil());
+        } catch (Jdbc.PersistenceFailure raced) {
+            // another instance inserted the same key at the same moment; its count stands (one lost failure)
         }
         return next;
+    }
+
+    private static final String COLUMNS = "failures, first_failure_at, locked_until";
+
+    static ThrottlePolicy.Counter counter(Jdbc.Row row) throws SQLException {
+        return new ThrottlePolicy.Counter((int) row.longValue("failures"), row.longValue("first_failure_at"),
+                row.nullableLong("locked_until"));
     }
 
     ThrottlePolicy.Limits accountLimits() {

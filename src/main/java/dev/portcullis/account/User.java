@@ -3,13 +3,20 @@ package dev.portcullis.account;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 import java.time.Instant;
 
 /** An end user who signs in in the browser. {@code userId} is the OIDC {@code sub}: random and never reused. */
 @Entity
 @Table(name = "users")
+@NamedQuery(name = User.BY_ID, query = "SELECT u FROM User u WHERE u.userId = :id")
+@NamedQuery(name = User.BY_USERNAME, query = "SELECT u FROM User u WHERE u.username = :u")
 public class User {
+
+    /** The reads of {@link UserRepository}, parsed once at deployment. */
+    static final String BY_ID = "User.byId";
+    static final String BY_USERNAME = "User.byUsername";
 
     @Id
     @Column(name = "user_id")
@@ -41,18 +48,6 @@ public class User {
         this.passwordHash = passwordHash;
         this.createdAt = now.getEpochSecond();
         this.updatedAt = createdAt;
-    }
-
-    /** A row read back by {@link UserRepository#findById} (plain JDBC: the token and userinfo path). */
-    User(String userId, String username, String email, String name, String passwordHash, long createdAt,
-         long updatedAt) {
-        this.userId = userId;
-        this.username = username;
-        this.email = email;
-        this.name = name;
-        this.passwordHash = passwordHash;
-        this.createdAt = createdAt;
-        this.updatedAt = updatedAt;
     }
 
     public String userId() {

@@ -1,51 +1,62 @@
 package dev.portcullis.account;
 
-import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.persistence.Jpa;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import java.util.List;
+import jakarta.persistence.TypedQuery;
+import jakarta.transaction.Transactional;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Persistence of {@link User}s. Usernames are stored lower-case, so lookups are case-insensitive. */
+/**
+ * The one owner of the users table (JPA). Usernames are stored lower-case, so lookups are case-insensitive. Reads
+ * ({@link #findById}, {@link #findByUsername}) return objects that are not managed: changing them saves nothing.
+ * Changes go through {@link #findForChange}, {@link #add} and {@link #remove}, which run in the caller's transaction.
+ */
 @ApplicationScoped
 public class UserRepository {
 
     @PersistenceContext(unitName = "portcullis")
     EntityManager em;
 
-    @Inject
-    Jdbc jdbc;
-
-    /** The user, read-only (plain JDBC: the token and userinfo path; changes go through {@link #findByUsername}). */
+    /** The user, read-only (the token and userinfo path: a prepared named query, no unit-of-work clone). */
     public Optional<User> findById(String userId) {
         if (userId == null || userId.isEmpty() || userId.length() > 64) {
             return Optional.empty();
         }
-        return jdbc.one("SELECT user_id, username, email, name, password_hash, created_at, updated_at FROM users "
-                        + "WHERE user_id = ?",
-                row -> new User(row.string("user_id"), row.string("username"), row.string("email"),
-                        row.string("name"), row.string("password_hash"), row.longValue("created_at"),
-                        row.longValue("updated_at")), userId);
+        return Jpa.readOnly(em.createNamedQuery(User.BY_ID, User.class)).setParameter("id", userId)
+                .getResultList().stream().findFirst();
     }
 
+    /** The user, read-only. */
     public Optional<User> findByUsername(String username) {
+        return byUsername(username).map(q -> Jpa.readOnly(q).getResultList().stream().findFirst())
+                .orElse(Optional.empty());
+    }
+
+    /** The managed user, for changes that commit with the caller's transaction. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Optional<User> findForChange(String username) {
+        return byUsername(username).flatMap(q -> q.getResultList().stream().findFirst());
+    }
+
+    private Optional<TypedQuery<User>> byUsername(String username) {
         if (username == null || username.isEmpty() || username.length() > UserService.MAX_USERNAME) {
             return Optional.empty();
         }
-        List<User> found = em.createQuery("SELECT u FROM User u WHERE u.username = :u", User.class)
-                .setParameter("u", username.toLowerCase(Locale.ROOT)).getResultList();
-        return found.stream().findFirst();
+        return Optional.of(em.createNamedQuery(User.BY_USERNAME, User.class)
+                .setParameter("u", username.toLowerCase(Locale.ROOT)));
     }
 
     /** Inserts now (flush), so a unique-constraint violation is raised to the caller. */
+    @Transactional(Transactional.TxType.MANDATORY)
     public void add(User user) {
         em.persist(user);
         em.flush();
     }
 
+    @Transactional(Transactional.TxType.MANDATORY)
     public void remove(User user) {
         em.remove(user);
     }

@@ -74,14 +74,14 @@ public class UserService {
 
     public boolean changePassword(String username, String password) {
         checkPassword(password);
-        Optional<User> user = users.findByUsername(username);
+        Optional<User> user = users.findForChange(username);
         user.ifPresent(u -> u.changePasswordHash(hasher.hash(password), clock.instant()));
         return user.isPresent();
     }
 
     /** Deletes the user; sessions, consents, codes, grants and tokens go with it (ON DELETE CASCADE). */
     public boolean delete(String username) {
-        Optional<User> user = users.findByUsername(username);
+        Optional<User> user = users.findForChange(username);
         user.ifPresent(users::remove);
         return user.isPresent();
     }
@@ -96,7 +96,7 @@ public class UserService {
             hasher.verifyAgainstDummy("");
             return Optional.empty();
         }
-        Optional<User> user = users.findByUsername(username);
+        Optional<User> user = users.findForChange(username); // managed: an outdated hash is replaced below
         if (user.isEmpty()) {
             hasher.verifyAgainstDummy(password);
             return Optional.empty();

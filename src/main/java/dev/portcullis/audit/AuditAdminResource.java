@@ -4,11 +4,9 @@ import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.TypedQuery;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -31,8 +29,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 @SecurityRequirement(name = "adminToken")
 public class AuditAdminResource {
 
-    @PersistenceContext(unitName = "portcullis")
-    EntityManager em;
+    @Inject
+    AuditLog audit;
 
     @GET
     @Operation(summary = "Read the security audit trail, paged, optionally filtered by time and event type")
@@ -41,14 +39,8 @@ public class AuditAdminResource {
         long sinceMs = parseSince(since);
         long afterId = after == null || after.isEmpty() ? 0 : Paging.offset(after);
         int max = Paging.limit(limit, 1000);
-        String jpql = "SELECT e FROM AuditEvent e WHERE e.occurredAtMs >= :since AND e.id > :after"
-                + (type == null || type.isEmpty() ? "" : " AND e.type = :type") + " ORDER BY e.id";
-        TypedQuery<AuditEvent> q = em.createQuery(jpql, AuditEvent.class)
-                .setParameter("since", sinceMs).setParameter("after", afterId).setMaxResults(max);
-        if (type != null && !type.isEmpty()) {
-            q.setParameter("type", checkType(type));
-        }
-        List<AuditEvent> events = q.getResultList();
+        List<AuditEvent> events = audit.list(sinceMs, afterId,
+                type == null || type.isEmpty() ? null : checkType(type), max);
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         events.forEach(e -> a.add(describe(e)));
         JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder().add("events", a);

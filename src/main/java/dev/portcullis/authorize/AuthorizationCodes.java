@@ -8,6 +8,7 @@ import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -15,8 +16,8 @@ import java.util.Optional;
 /**
  * Issue, look up and redeem authorization codes. A code is a {@link SplitToken}: a time-ordered id and 256 random
  * bits, handed to the browser once; the database holds the id and the secret's hash. Redemption is one conditional
- * UPDATE, so of any number of concurrent redemptions on any number of instances exactly one wins. Plain JDBC: this
- * is the token path (docs/decisions.md).
+ * UPDATE, so of any number of concurrent redemptions on any number of instances exactly one wins. The one owner of
+ * authorization_codes, in plain JDBC: this is the token path (docs/decisions.md, "Who owns which table").
  */
 @ApplicationScoped
 public class AuthorizationCodes {
@@ -57,13 +58,16 @@ public class AuthorizationCodes {
         }
         SplitToken presented = SplitToken.parse(code);
         return jdbc.one("SELECT " + COLUMNS + " FROM authorization_codes WHERE code_id = ?",
-                row -> new AuthorizationCode(row.string("code_id"), row.string("secret_hash"),
-                        row.string("client_id"), row.string("user_id"), row.string("redirect_uri"),
-                        row.bool("redirect_uri_given"), row.string("scope"), row.string("nonce"),
-                        row.string("code_challenge"), row.string("code_challenge_method"), row.longValue("auth_time"),
-                        row.string("session_hash"), row.longValue("created_at"), row.longValue("expires_at"),
-                        row.nullableLong("redeemed_at"), row.string("grant_id")),
-                presented.id()).filter(found -> presented.matches(found.secretHash()));
+                AuthorizationCodes::code, presented.id()).filter(found -> presented.matches(found.secretHash()));
+    }
+
+    static AuthorizationCode code(Jdbc.Row row) throws SQLException {
+        return new AuthorizationCode(row.string("code_id"), row.string("secret_hash"), row.string("client_id"),
+                row.string("user_id"), row.string("redirect_uri"), row.bool("redirect_uri_given"), row.string("scope"),
+                Optional.ofNullable(row.string("nonce")), Optional.ofNullable(row.string("code_challenge")),
+                Optional.ofNullable(row.string("code_challenge_method")), row.instant("auth_time"),
+                Optional.ofNullable(row.string("session_hash")), row.instant("created_at"), row.instant("expires_at"),
+                row.nullableInstant("redeemed_at"), Optional.ofNullable(row.string("grant_id")));
     }
 
     /**

@@ -5,6 +5,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.List;
@@ -16,7 +17,11 @@ import java.util.Set;
  */
 @Entity
 @Table(name = "clients")
+@NamedQuery(name = Client.BY_ID, query = "SELECT c FROM Client c WHERE c.clientId = :id")
 public class Client {
+
+    /** The primary-key read of {@link ClientRepository#find}, parsed once at deployment. */
+    static final String BY_ID = "Client.byId";
 
     @Id
     @Column(name = "client_id")
@@ -63,21 +68,6 @@ public class Client {
         this.skipConsent = skipConsent;
         this.createdAt = now.getEpochSecond();
         this.updatedAt = createdAt;
-    }
-
-    /** A row read back by {@link ClientRepository#find} (plain JDBC: the token and authorization path). */
-    Client(String clientId, String name, boolean confidential, String secretHash, List<String> redirectUris,
-           List<String> postLogoutRedirectUris, String scopes, boolean skipConsent, long createdAt, long updatedAt) {
-        this.clientId = clientId;
-        this.name = name;
-        this.confidential = confidential;
-        this.secretHash = secretHash;
-        this.redirectUris = redirectUris;
-        this.postLogoutRedirectUris = postLogoutRedirectUris;
-        this.scopes = scopes;
-        this.skipConsent = skipConsent;
-        this.createdAt = createdAt;
-        this.updatedAt = updatedAt;
     }
 
     public String clientId() {

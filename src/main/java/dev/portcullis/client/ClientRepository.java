@@ -1,17 +1,21 @@
 package dev.portcullis.client;
 
-import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.persistence.Jpa;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Persistence of {@link Client}s. One primary-key read per lookup; clients are never cached across requests (a
- * deleted client or rotated secret takes effect on every instance at once). {@link #find} is plain JDBC and returns
- * a detached copy (it is on the token and authorization path); changes go through {@link #findForChange} (JPA).
+ * The one owner of the clients table (JPA). Reads ({@link #find}, {@link #list}, {@link #namesOf}) return objects
+ * that are not managed: changing them saves nothing. Changes go through {@link #findForChange}, {@link #add} and
+ * {@link #remove}, which run in the caller's transaction. One primary-key read per lookup, no second-level cache:
+ * a deleted client or rotated secret takes effect on every instance at once.
  */
 @ApplicationScoped
 public class ClientRepository {
@@ -19,25 +23,17 @@ public class ClientRepository {
     @PersistenceContext(unitName = "portcullis")
     EntityManager em;
 
-    @Inject
-    Jdbc jdbc;
-
-    /** The client, read-only (changes to the returned object are not saved). */
+    /** The client, read-only (the token and authorization path: a prepared named query, no unit-of-work clone). */
     public Optional<Client> find(String clientId) {
         if (!plausibleId(clientId)) {
             return Optional.empty();
         }
-        return jdbc.one("SELECT client_id, client_name, confidential, secret_hash, redirect_uris, "
-                        + "post_logout_redirect_uris, scopes, skip_consent, created_at, updated_at FROM clients "
-                        + "WHERE client_id = ?",
-                row -> new Client(row.string("client_id"), row.string("client_name"), row.bool("confidential"),
-                        row.string("secret_hash"), UriListConverter.parse(row.string("redirect_uris")),
-                        UriListConverter.parse(row.string("post_logout_redirect_uris")), row.string("scopes"),
-                        row.bool("skip_consent"), row.longValue("created_at"), row.longValue("updated_at")),
-                clientId);
+        return Jpa.readOnly(em.createNamedQuery(Client.BY_ID, Client.class)).setParameter("id", clientId)
+                .getResultList().stream().findFirst();
     }
 
-    /** The managed entity, for changes inside the caller's transaction. */
+    /** The managed client, for changes that commit with the caller's transaction. */
+    @Transactional(Transactional.TxType.MANDATORY)
     public Optional<Client> findForChange(String clientId) {
         return plausibleId(clientId) ? Optional.ofNullable(em.find(Client.class, clientId)) : Optional.empty();
     }
@@ -46,15 +42,31 @@ public class ClientRepository {
         return clientId != null && !clientId.isEmpty() && clientId.length() <= 64;
     }
 
+    /** A page of clients, read-only, oldest first. */
     public List<Client> list(int offset, int limit) {
-        return em.createQuery("SELECT c FROM Client c ORDER BY c.createdAt, c.clientId", Client.class)
+        return Jpa.readOnly(em.createQuery("SELECT c FROM Client c ORDER BY c.createdAt, c.clientId", Client.class))
                 .setFirstResult(offset).setMaxResults(limit).getResultList();
     }
 
+    /** Client id → display name of those of {@code clientIds} that exist (one query). */
+    public Map<String, String> namesOf(Collection<String> clientIds) {
+        Map<String, String> names = new HashMap<>();
+        if (clientIds.isEmpty()) {
+            return names;
+        }
+        for (Object[] r : em.createQuery("SELECT c.clientId, c.name FROM Client c WHERE c.clientId IN :ids",
+                Object[].class).setParameter("ids", clientIds).getResultList()) {
+            names.put((String) r[0], (String) r[1]);
+        }
+        return names;
+    }
+
+    @Transactional(Transactional.TxType.MANDATORY)
     public void add(Client client) {
         em.persist(client);
     }
 
+    @Transactional(Transactional.TxType.MANDATORY)
     public void remove(Client client) {
         em.remove(client);
     }

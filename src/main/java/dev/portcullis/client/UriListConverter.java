@@ -21,7 +21,7 @@ public class UriListConverter implements AttributeConverter<List<String>, String
         return parse(column);
     }
 
-    /** The column's list (also for rows read with plain JDBC). */
+    /** The column's list. */
     static List<String> parse(String column) {
         return column == null || column.isEmpty() ? List.of() : List.of(column.split("\n"));
     }

@@ -6,6 +6,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
 import java.io.Serializable;
+import java.time.Instant;
 import java.util.Objects;
 
 /** The scopes a user has granted to a client (remembered consent). */
@@ -37,8 +38,17 @@ public class Consent {
         this.grantedAt = grantedAt;
     }
 
+    public String clientId() {
+        return clientId;
+    }
+
     public String scope() {
         return scope;
+    }
+
+    /** When consent was (last) given. */
+    public Instant grantedAt() {
+        return Instant.ofEpochSecond(grantedAt);
     }
 
     void replace(String scope, long grantedAt) {

@@ -1,6 +1,7 @@
 package dev.portcullis.consent;
 
 import dev.portcullis.client.Scopes;
+import dev.portcullis.persistence.Jpa;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -8,9 +9,13 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
-/** Remembered consent: which scopes a user granted to a client. Granting more scopes later widens the record. */
+/**
+ * Remembered consent: which scopes a user granted to a client. Granting more scopes later widens the record. The one
+ * owner of the consents table (JPA); {@link #listOf} returns objects that are not managed.
+ */
 @ApplicationScoped
 public class Consents {
 
@@ -25,6 +30,20 @@ public class Consents {
     public boolean covers(String userId, String clientId, Set<String> scopes) {
         Consent c = em.find(Consent.class, new Consent.Key(userId, clientId));
         return c != null && Scopes.parse(c.scope()).containsAll(scopes);
+    }
+
+    /** The user's consents, read-only, in the order they were (last) given. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public List<Consent> listOf(String userId) {
+        return Jpa.readOnly(em.createQuery("SELECT c FROM Consent c WHERE c.userId = :u ORDER BY c.grantedAt, "
+                + "c.clientId", Consent.class)).setParameter("u", userId).getResultList();
+    }
+
+    /** Deletes the user's consent to the client, in the caller's transaction; returns whether there was one. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public boolean withdraw(String userId, String clientId) {
+        return em.createQuery("DELETE FROM Consent c WHERE c.userId = :u AND c.clientId = :c")
+                .setParameter("u", userId).setParameter("c", clientId).executeUpdate() > 0;
     }
 
     @Transactional

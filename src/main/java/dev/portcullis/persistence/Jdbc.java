@@ -11,17 +11,19 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
- * Plain JDBC for the hot path: authorization codes, token families, SSO sessions and audit writes (see
- * docs/decisions.md, "JDBC on the token path"). Statements run on the application's datasource, so inside a JTA
+ * Plain JDBC for the hot-path tables (authorization codes, token families, SSO sessions, the audit trail, sign-in
+ * throttling), each used by its one owner class only (docs/decisions.md, "Who owns which table"). Statements run on the application's datasource, so inside a JTA
  * transaction ({@code @Transactional}) they use the transaction's enlisted connection and commit or roll back with
  * it, together with any JPA work; outside one they auto-commit. Every statement is a {@link PreparedStatement} with
  * bound parameters (never concatenated values). Errors surface as {@link PersistenceFailure}, which the web layer
@@ -38,8 +40,8 @@ public class Jdbc {
 
     /**
      * A result-set row with typed, null-aware getters, by column name. The names are resolved to positions once per
-     * statement text ({@link #COLUMNS_BY_SQL}): the drivers' own name lookup builds a name map per result set (H2
-     * upper-cases every label, PostgreSQL lower-cases them), ≈ 3 % of a userinfo call's CPU.
+     * statement text ({@link #COLUMNS_BY_SQL}), because the drivers' own name lookup builds a name map for every
+     * result set.
      */
     public static final class Row {
         private final ResultSet rs;
@@ -70,6 +72,17 @@ public class Jdbc {
 
         public boolean bool(String column) throws SQLException {
             return rs.getBoolean(index(column));
+        }
+
+        /** A NOT NULL column of epoch seconds. */
+        public Instant instant(String column) throws SQLException {
+            return Instant.ofEpochSecond(rs.getLong(index(column)));
+        }
+
+        /** A nullable column of epoch seconds. */
+        public Instant nullableInstant(String column) throws SQLException {
+            Long v = nullableLong(column);
+            return v == null ? null : Instant.ofEpochSecond(v);
         }
     }
 
@@ -164,6 +177,23 @@ public class Jdbc {
         });
     }
 
+    /** Every row a query returns, in its order. */
+    public <T> List<T> list(String sql, RowMapper<T> mapper, Object... params) {
+        return execute(sql, params, ps -> {
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> rows = new ArrayList<>();
+                Map<String, Integer> columns = null;
+                while (rs.next()) {
+                    if (columns == null) {
+                        columns = columns(sql, rs);
+                    }
+                    rows.add(mapper.map(new Row(rs, columns)));
+                }
+                return rows;
+            }
+        });
+    }
+
     /** Runs an INSERT, UPDATE or DELETE; returns the number of rows it changed. */
     public int update(String sql, Object... params) {
         return execute(sql, params, PreparedStatement::executeUpdate);
@@ -191,30 +221,6 @@ public class Jdbc {
         return total;
     }
 
-    /**
-     * Runs several reads outside a transaction on one pooled connection instead of one per statement (a pool
-     * checkout is ≈ 3 % of a userinfo call). Nested calls share the outer connection; inside a JTA transaction the
-     * transaction's connection wins as always. Reads only: statements auto-commit, as they would without this.
-     */
-    public <T> T onOneConnection(Supplier<T> reads) {
-        if (SHARED.get() != null) {
-            return reads.get();
-        }
-        try (Connection c = dataSource.getConnection()) {
-            SHARED.set(c);
-            try {
-                return reads.get();
-            } finally {
-                SHARED.remove();
-            }
-        } catch (SQLException e) {
-            throw new PersistenceFailure("connection for reads", e);
-        }
-    }
-
-    /** The connection of the current {@link #onOneConnection} call on this thread, if any. */
-    private static final ThreadLocal<Connection> SHARED = new ThreadLocal<>();
-
     /** What a statement does once prepared with its parameters. */
     @FunctionalInterface
     private interface StatementWork<T> {
@@ -226,9 +232,6 @@ public class Jdbc {
         Connection own = null;
         try {
             Connection c = transactionConnection();
-            if (c == null) {
-                c = SHARED.get();
-            }
             if (c == null) {
                 c = own = dataSource.getConnection();
             }
@@ -244,8 +247,8 @@ public class Jdbc {
 
     /**
      * Inside a JTA transaction: one connection handle for all of its statements, taken at the first one and closed
-     * when the transaction completes (a handle per statement cost ≈10 % of the server's CPU on the token path: pool
-     * lookup, enlistment bookkeeping, close events). Null outside a transaction.
+     * when the transaction completes, because a handle per statement repeats the pool lookup, enlistment bookkeeping
+     * and close events on every statement of the token path. Null outside a transaction.
      */
     private Connection transactionConnection() throws SQLException {
         if (transactions.getTransactionKey() == null) {

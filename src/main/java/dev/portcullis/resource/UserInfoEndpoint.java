@@ -3,7 +3,6 @@ package dev.portcullis.resource;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.OAuthError;
@@ -44,9 +43,6 @@ public class UserInfoEndpoint {
     @Inject
     UserRepository users;
 
-    @Inject
-    Jdbc jdbc;
-
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response get(@Context HttpHeaders headers, @Context UriInfo uriInfo) {
@@ -80,12 +76,8 @@ public class UserInfoEndpoint {
         return headerToken.or(() -> formToken).orElseThrow(BearerToken::missing);
     }
 
+    /** Two reads, each through its owner: the token's record and grant (JDBC), then the user (JPA, read-only). */
     private Response answer(String token) {
-        // token record and user on one pooled connection: two reads, one checkout
-        return jdbc.onOneConnection(() -> claims(token));
-    }
-
-    private Response claims(String token) {
         VerifiedAccessToken t = verifier.verify(token);
         if (!t.scopes().contains(Scopes.OPENID)) {
             throw BearerToken.insufficientScope(Scopes.OPENID);

@@ -5,6 +5,7 @@ import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -12,7 +13,8 @@ import java.util.Optional;
 /**
  * Server-side SSO sessions in the database, so any instance can read them and a restart keeps users signed in.
  * Lifetime: {@code portcullis.session.idle-ttl} since last use, at most {@code portcullis.session.max-ttl} in all.
- * Plain JDBC (every authorization request reads one), each operation a single statement.
+ * The one owner of sso_sessions, in plain JDBC (every authorization request reads one), each operation a single
+ * statement.
  */
 @ApplicationScoped
 public class SsoSessions {
@@ -36,11 +38,12 @@ public class SsoSessions {
      */
     public Started start(String userId, String signInRequest) {
         String id = Secrets.newSecret();
-        Instant now = clock.instant();
-        SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now.plus(config.sessionMaxTtl()), signInRequest);
+        Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now, now, now.plus(config.sessionMaxTtl()),
+                signInRequest);
         jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
                 + "sign_in_request) VALUES (?,?,?,?,?,?,?)", s.sessionHash(), userId, now.getEpochSecond(),
-                now.getEpochSecond(), s.lastSeenAt(), s.expiresAt(), signInRequest);
+                now.getEpochSecond(), now.getEpochSecond(), s.expiresAt().getEpochSecond(), signInRequest);
         return new Started(id, s);
     }
 
@@ -57,7 +60,7 @@ public class SsoSessions {
 
     /**
      * The live session named by a cookie value. An expired session is deleted when met; a live one's last use is
-     * written at most once a minute ({@link SsoSession#touch}), so most requests only read.
+     * written at most once a minute ({@link SsoSession#dueForTouch}), so most requests only read.
      */
     public Optional<SsoSession> findLive(String cookieValue) {
         if (cookieValue == null || cookieValue.length() != 43) {
@@ -65,11 +68,8 @@ public class SsoSessions {
         }
         String hash = Secrets.hash(cookieValue);
         SsoSession s = jdbc.one("SELECT session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-                        + "sign_in_request FROM sso_sessions WHERE session_hash = ?",
-                row -> new SsoSession(row.string("session_hash"), row.string("user_id"), row.longValue("auth_time"),
-                        row.longValue("created_at"), row.longValue("last_seen_at"), row.longValue("expires_at"),
-                        row.string("sign_in_request")),
-                hash).orElse(null);
+                        + "sign_in_request FROM sso_sessions WHERE session_hash = ?", SsoSessions::session, hash)
+                .orElse(null);
         if (s == null) {
             return Optional.empty();
         }
@@ -78,11 +78,19 @@ public class SsoSessions {
             jdbc.update("DELETE FROM sso_sessions WHERE session_hash = ?", hash);
             return Optional.empty();
         }
-        if (s.touch(now)) {
+        if (s.dueForTouch(now)) {
+            s = s.seenAt(now);
+            long seen = s.lastSeenAt().getEpochSecond();
             jdbc.update("UPDATE sso_sessions SET last_seen_at = ? WHERE session_hash = ? AND last_seen_at < ?",
-                    s.lastSeenAt(), hash, s.lastSeenAt());
+                    seen, hash, seen);
         }
         return Optional.of(s);
+    }
+
+    static SsoSession session(Jdbc.Row row) throws SQLException {
+        return new SsoSession(row.string("session_hash"), row.string("user_id"), row.instant("auth_time"),
+                row.instant("created_at"), row.instant("last_seen_at"), row.instant("expires_at"),
+                row.string("sign_in_request"));
     }
 
     public void end(String cookieValue) {

@@ -5,8 +5,10 @@ import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,8 +16,8 @@ import java.util.Optional;
  * The two race-deciding steps are single conditional UPDATEs ({@link #markRefreshTokenUsed}, and
  * {@code AuthorizationCodes.markRedeemed}), so exactly one of any number of concurrent requests on any number of
  * instances wins. Revocation is its own transaction, so it commits even when the request that detected the attack
- * fails. Plain JDBC, on the enlisted connection of the caller's transaction: this is the token path
- * (docs/decisions.md).
+ * fails. The one owner of token_grants, refresh_tokens and access_tokens, in plain JDBC on the enlisted connection of
+ * the caller's transaction: this is the token path (docs/decisions.md, "Who owns which table").
  */
 @ApplicationScoped
 public class TokenGrants {
@@ -38,7 +40,7 @@ public class TokenGrants {
         jdbc.requireTransaction();
         TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant());
         jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at) "
-                + "VALUES (?,?,?,?,?,?,NULL)", grantId, clientId, userId, scope, authTime.getEpochSecond(),
+                + "VALUES (?,?,?,?,?,?,NULL)", grantId, clientId, userId, scope, g.authTime().getEpochSecond(),
                 g.createdAt().getEpochSecond());
         return g;
     }
@@ -84,8 +86,8 @@ public class TokenGrants {
                         + "r.expires_at, r.used_at, " + GRANT_COLUMNS + " FROM refresh_tokens r JOIN token_grants g "
                         + "ON g.grant_id = r.grant_id WHERE r.token_id = ?",
                 row -> new RefreshTokenStatus(new RefreshToken(row.string("token_id"), row.string("secret_hash"),
-                        row.string("grant_id"), row.string("r_scope"), row.longValue("r_created_at"),
-                        row.longValue("expires_at"), row.nullableLong("used_at")), grant(row)),
+                        row.string("grant_id"), row.string("r_scope"), row.instant("r_created_at"),
+                        row.instant("expires_at"), row.nullableInstant("used_at")), grant(row)),
                 presented.id()).filter(found -> presented.matches(found.token().secretHash()));
     }
 
@@ -98,8 +100,8 @@ public class TokenGrants {
                         + "a.revoked_at AS a_revoked_at, a.token_hash, " + GRANT_COLUMNS + " FROM access_tokens a "
                         + "JOIN token_grants g ON g.grant_id = a.grant_id WHERE a.jti = ?",
                 row -> new AccessTokenStatus(new AccessTokenRecord(row.string("jti"), row.string("grant_id"),
-                        row.string("a_scope"), row.longValue("a_created_at"), row.longValue("expires_at"),
-                        row.nullableLong("a_revoked_at"), row.string("token_hash")), grant(row)),
+                        row.string("a_scope"), row.instant("a_created_at"), row.instant("expires_at"),
+                        row.nullableInstant("a_revoked_at"), row.string("token_hash")), grant(row)),
                 jti);
     }
 
@@ -107,10 +109,16 @@ public class TokenGrants {
     private static final String GRANT_COLUMNS =
             "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at";
 
-    private static TokenGrant grant(Jdbc.Row row) throws java.sql.SQLException {
+    static TokenGrant grant(Jdbc.Row row) throws SQLException {
         return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
-                row.string("scope"), row.longValue("auth_time"), row.longValue("created_at"),
-                row.nullableLong("revoked_at"));
+                row.string("scope"), row.instant("auth_time"), row.instant("created_at"),
+                row.nullableInstant("revoked_at"));
+    }
+
+    /** The user's live (unrevoked) grants, oldest first. */
+    public List<TokenGrant> liveGrantsOf(String userId) {
+        return jdbc.list("SELECT " + GRANT_COLUMNS + " FROM token_grants g WHERE g.user_id = ? AND g.revoked_at IS NULL "
+                + "ORDER BY g.created_at, g.client_id", TokenGrants::grant, userId);
     }
 
     /**
@@ -129,11 +137,27 @@ public class TokenGrants {
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public boolean revokeGrant(String grantId) {
-        long now = clock.instant().getEpochSecond();
-        int grants = jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL",
-                now, grantId);
-        jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE grant_id = ? AND revoked_at IS NULL", now, grantId);
-        return grants == 1;
+        return revokeGrants("grant_id = ?", grantId) == 1;
+    }
+
+    /**
+     * Revokes every grant of {@code userId} for {@code clientId} with all their access tokens (their refresh tokens
+     * die with the grant), inside the caller's transaction. Returns the number of grants that were active.
+     */
+    public int revokeGrantsOf(String userId, String clientId) {
+        jdbc.requireTransaction();
+        return revokeGrants("user_id = ? AND client_id = ?", userId, clientId);
+    }
+
+    /** Revokes the grants that {@code condition} (a constant over token_grants) selects, and their access tokens. */
+    private int revokeGrants(String condition, String... params) {
+        Object[] withTime = new Object[params.length + 1];
+        withTime[0] = clock.instant().getEpochSecond();
+        System.arraycopy(params, 0, withTime, 1, params.length);
+        jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND grant_id IN "
+                + "(SELECT grant_id FROM token_grants WHERE " + condition + ")", withTime);
+        return jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE " + condition + " AND revoked_at IS NULL",
+                withTime);
     }
 
     /** Deletes access-token records that expired before {@code expiredBefore}: their tokens fail on expiry anyway. */

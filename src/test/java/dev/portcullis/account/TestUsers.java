@@ -1,5 +1,7 @@
 package dev.portcullis.account;
 
+import java.time.Instant;
+
 /** Users for plain unit tests (the row constructor is package-private). */
 public final class TestUsers {
 
@@ -7,6 +9,6 @@ public final class TestUsers {
     }
 
     public static User user(String userId, String username, String email, String name) {
-        return new User(userId, username, email, name, "$argon2id$not-a-real-hash", 0, 0);
+        return new User(userId, username, email, name, "$argon2id$not-a-real-hash", Instant.EPOCH);
     }
 }

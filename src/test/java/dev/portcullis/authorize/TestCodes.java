@@ -1,6 +1,7 @@
 package dev.portcullis.authorize;
 
 import java.time.Instant;
+import java.util.Optional;
 
 /** Authorization codes for plain unit tests (the row constructor is package-private). */
 public final class TestCodes {
@@ -12,8 +13,9 @@ public final class TestCodes {
     public static AuthorizationCode code(String clientId, String redirectUri, boolean redirectUriGiven,
                                          String codeChallenge, Instant expiresAt, boolean redeemed, String grantId) {
         return new AuthorizationCode("code-id", "secret-hash", clientId, "user-1", redirectUri, redirectUriGiven,
-                "openid profile", "n-1", codeChallenge, codeChallenge == null ? null : "S256",
-                expiresAt.getEpochSecond() - 600, null, expiresAt.getEpochSecond() - 60, expiresAt.getEpochSecond(),
-                redeemed ? expiresAt.getEpochSecond() - 30 : null, grantId);
+                "openid profile", Optional.of("n-1"), Optional.ofNullable(codeChallenge),
+                Optional.ofNullable(codeChallenge == null ? null : "S256"), expiresAt.minusSeconds(600),
+                Optional.empty(), expiresAt.minusSeconds(60), expiresAt, redeemed ? expiresAt.minusSeconds(30) : null,
+                Optional.ofNullable(grantId));
     }
 }

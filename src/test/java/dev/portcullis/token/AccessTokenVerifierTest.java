@@ -20,8 +20,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -109,20 +109,23 @@ class AccessTokenVerifierTest {
                 now.minusSeconds(1), expiresAt));
         AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt, token);
         if (grantRevoked) {
-            setRevoked(grant, TokenGrant.class);
+            grant = new TokenGrant(grant.grantId(), grant.clientId(), grant.userId(), grant.scope(), grant.authTime(),
+                    grant.createdAt(), now);
         }
         if (tokenRevoked) {
-            setRevoked(record, AccessTokenRecord.class);
+            record = new AccessTokenRecord(record.jti(), record.grantId(), record.scope(), record.createdAt(),
+                    record.expiresAt(), now, record.tokenHash());
         }
         rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(record, grant));
         return token;
     }
 
     /** A record written before V2 (no token hash): the verifier falls back to the signature. */
-    private void forgetHash(String jti) throws Exception {
-        var f = AccessTokenRecord.class.getDeclaredField("tokenHash");
-        f.setAccessible(true);
-        f.set(rows.byJti.get(jti).token(), null);
+    private void forgetHash(String jti) {
+        TokenGrants.AccessTokenStatus s = rows.byJti.get(jti);
+        AccessTokenRecord r = s.token();
+        rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(new AccessTokenRecord(r.jti(), r.grantId(), r.scope(),
+                r.createdAt(), r.expiresAt(), r.revokedAt(), null), s.grant()));
     }
 
     @Test
@@ -133,12 +136,6 @@ class AccessTokenVerifierTest {
         String[] parts = good.split("\\.");
         String forgedSignature = parts[2].substring(0, 10) + (parts[2].charAt(10) == 'A' ? 'B' : 'A') + parts[2].substring(11);
         assertTrue(verifier.check(parts[0] + "." + parts[1] + "." + forgedSignature).isEmpty());
-    }
-
-    private static void setRevoked(Object o, Class<?> type) throws Exception {
-        var f = type.getDeclaredField("revokedAt");
-        f.setAccessible(true);
-        f.set(o, 1L);
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.portcullis.client.TestClients;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -34,12 +35,16 @@ class RefreshTokenGrantTest {
         grant.clock = GrantFakes.CLOCK;
     }
 
+    private static Instant at(long epochSecond) {
+        return Instant.ofEpochSecond(epochSecond);
+    }
+
     /** Stores a refresh token "rt" of grant "grant-1". */
     private RefreshToken stored(String clientId, boolean revoked, boolean used, long expiresAt) {
-        TokenGrant g = new TokenGrant("grant-1", clientId, "user-1", "openid profile", NOW - 600, NOW - 600,
-                revoked ? NOW - 10 : null);
-        RefreshToken t = new RefreshToken("rt-id", "hash", "grant-1", "openid profile", NOW - 60, expiresAt,
-                used ? NOW - 5 : null);
+        TokenGrant g = new TokenGrant("grant-1", clientId, "user-1", "openid profile", at(NOW - 600), at(NOW - 600),
+                revoked ? at(NOW - 10) : null);
+        RefreshToken t = new RefreshToken("rt-id", "hash", "grant-1", "openid profile", at(NOW - 60), at(expiresAt),
+                used ? at(NOW - 5) : null);
         grants.refreshTokens.put("rt", new TokenGrants.RefreshTokenStatus(t, g));
         return t;
     }

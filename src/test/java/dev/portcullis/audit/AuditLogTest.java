@@ -1,0 +1,46 @@
+package dev.portcullis.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.portcullis.persistence.TestDatabase;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link AuditLog} on H2 with the real schema: events written, then read back in pages, by time and by type. */
+class AuditLogTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-31T12:00:00.123Z");
+
+    private final TestDatabase db = new TestDatabase();
+    private final AuditLog audit = new AuditLog();
+
+    AuditLogTest() {
+        audit.jdbc = db.jdbc;
+        audit.clock = Clock.fixed(T0, ZoneOffset.UTC);
+    }
+
+    @Test
+    void eventsReadBackInPagesByTimeAndType() {
+        audit.success(AuditEvent.Type.USER_CREATED, null, "admin", "192.0.2.1", "user alice");
+        audit.clock = Clock.fixed(T0.plusSeconds(10), ZoneOffset.UTC);
+        audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, "c1", "alice", null, "x".repeat(2000));
+        audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, "c1", "alice", "192.0.2.1", null);
+
+        List<AuditEvent> all = audit.list(0, 0, null, 10);
+        assertEquals(3, all.size());
+        AuditEvent first = all.get(0);
+        assertEquals(new AuditEvent(first.id(), T0, "USER_CREATED", "success", null, "admin", "192.0.2.1",
+                "user alice"), first);
+        assertEquals(1000, all.get(1).detail().length(), "clipped to the column");
+
+        List<AuditEvent> page1 = audit.list(0, 0, null, 2);
+        List<AuditEvent> page2 = audit.list(0, page1.get(1).id(), null, 2);
+        assertEquals(all, List.of(page1.get(0), page1.get(1), page2.get(0)));
+        assertEquals(2, audit.list(T0.plusSeconds(10).toEpochMilli(), 0, null, 10).size());
+        assertEquals(List.of("SIGN_IN_FAILURE"),
+                audit.list(0, 0, "SIGN_IN_FAILURE", 10).stream().map(AuditEvent::type).toList());
+    }
+}

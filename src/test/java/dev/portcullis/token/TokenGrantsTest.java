@@ -1,0 +1,102 @@
+package dev.portcullis.token;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.portcullis.persistence.TestDatabase;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link TokenGrants} on H2 with the real schema: rows written and mapped back, revocation by grant and by client. */
+class TokenGrantsTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
+
+    private final TestDatabase db = new TestDatabase();
+    private final TokenGrants grants = new TokenGrants();
+
+    TokenGrantsTest() {
+        grants.jdbc = db.jdbc;
+        grants.clock = Clock.fixed(NOW, ZoneOffset.UTC);
+        for (String client : List.of("c1", "c2")) {
+            db.jdbc.update("INSERT INTO clients (client_id, client_name, confidential, redirect_uris, "
+                    + "post_logout_redirect_uris, scopes, skip_consent, created_at, updated_at) "
+                    + "VALUES (?, ?, FALSE, 'https://a/cb', '', 'openid', FALSE, 0, 0)", client, client);
+        }
+        db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
+                + "VALUES ('u1', 'alice', 'x', 0, 0)");
+        db.inTransaction = true;
+    }
+
+    private TokenGrant grant(String id, String client) {
+        return grants.createGrant(id, client, "u1", "openid profile", NOW.minusSeconds(30));
+    }
+
+    private String accessToken(TokenGrant g, String jti) {
+        grants.recordAccessToken(new AccessTokenRecord(jti, g.grantId(), "openid", NOW, NOW.plusSeconds(600),
+                "token-" + jti));
+        return "token-" + jti;
+    }
+
+    @Test
+    void rowsReadBackAsWritten() {
+        TokenGrant g = grant("g1", "c1");
+        String token = accessToken(g, "j1");
+        TokenGrants.AccessTokenStatus s = grants.accessTokenStatus("j1").orElseThrow();
+        assertEquals(g, s.grant());
+        assertEquals(new TokenGrant("g1", "c1", "u1", "openid profile", NOW.minusSeconds(30), NOW, null), s.grant());
+        assertEquals("openid", s.token().scope());
+        assertEquals(NOW.plusSeconds(600), s.token().expiresAt());
+        assertTrue(s.token().isExactly(token).orElseThrow());
+        assertTrue(s.isActive(NOW));
+
+        String refresh = grants.newRefreshToken(g, NOW, NOW.plusSeconds(3600));
+        TokenGrants.RefreshTokenStatus r = grants.findRefreshToken(refresh).orElseThrow();
+        assertEquals(g, r.grant());
+        assertFalse(r.token().isUsed());
+        assertTrue(grants.markRefreshTokenUsed(r.token()));
+        assertFalse(grants.markRefreshTokenUsed(r.token()), "used once only");
+        assertEquals(NOW, grants.findRefreshToken(refresh).orElseThrow().token().usedAt());
+        assertTrue(grants.findRefreshToken(refresh + "x").isEmpty(), "wrong secret");
+    }
+
+    @Test
+    void familyStatementsNeedTheCallersTransaction() {
+        db.inTransaction = false;
+        assertThrows(IllegalStateException.class, () -> grant("g0", "c1"));
+        assertThrows(IllegalStateException.class, () -> grants.revokeGrantsOf("u1", "c1"));
+    }
+
+    @Test
+    void revokingAGrantRevokesItsAccessTokensOnly() {
+        TokenGrant g1 = grant("g1", "c1");
+        TokenGrant g2 = grant("g2", "c1");
+        accessToken(g1, "j1");
+        accessToken(g2, "j2");
+        assertTrue(grants.revokeGrant("g1"));
+        assertFalse(grants.revokeGrant("g1"), "already revoked");
+        assertEquals(NOW, grants.accessTokenStatus("j1").orElseThrow().token().revokedAt());
+        assertTrue(grants.accessTokenStatus("j1").orElseThrow().grant().isRevoked());
+        assertNull(grants.accessTokenStatus("j2").orElseThrow().token().revokedAt());
+        assertEquals(List.of("g2"), grants.liveGrantsOf("u1").stream().map(TokenGrant::grantId).toList());
+    }
+
+    @Test
+    void revokingAUsersGrantsOfOneClientLeavesTheOtherClients() {
+        accessToken(grant("g1", "c1"), "j1");
+        accessToken(grant("g2", "c1"), "j2");
+        accessToken(grant("g3", "c2"), "j3");
+        assertEquals(2, grants.revokeGrantsOf("u1", "c1"));
+        assertEquals(0, grants.revokeGrantsOf("u1", "c1"));
+        assertFalse(grants.accessTokenStatus("j1").orElseThrow().isActive(NOW));
+        assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
+        assertTrue(grants.accessTokenStatus("j3").orElseThrow().isActive(NOW));
+        assertEquals(List.of("g3"), grants.liveGrantsOf("u1").stream().map(TokenGrant::grantId).toList());
+    }
+}
