@@ -14,6 +14,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.app.AdminApplication;
+import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Db;
@@ -30,6 +31,7 @@ import java.lang.reflect.Method;
 import java.net.http.HttpRequest;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -587,9 +589,12 @@ class ResourceEndpointsIT extends PortcullisIT {
         UserAgent ua = new UserAgent(BASE);
         SignedJWT original = SignedJWT.parse(signInAndGetIdToken(ua, rp));
         String kid = original.getHeader().getKeyID();
-        // re-sign the same claims, an hour past expiry, with the server's own key (read from the database)
-        RSAKey key = RSAKey.parse((String) Db.rows("SELECT private_jwk FROM signing_keys WHERE kid = ?", kid).get(0)
-                .get("private_jwk"));
+        // re-sign the same claims, an hour past expiry, with the server's own key (read from the database, where
+        // it is sealed under the key-encryption key the ITs give the server)
+        EncryptionKeys kek = new EncryptionKeys(
+                Base64.getDecoder().decode(System.getProperty("portcullis.test.keys-encryption-key")), List.of());
+        RSAKey key = RSAKey.parse(kek.open((String) Db.rows("SELECT private_jwk FROM signing_keys WHERE kid = ?", kid)
+                .get(0).get("private_jwk"), kid));
         long now = Instant.now().getEpochSecond();
         JWTClaimsSet claims = new JWTClaimsSet.Builder(original.getJWTClaimsSet())
                 .issueTime(new Date((now - 7200) * 1000)).expirationTime(new Date((now - 3600) * 1000)).build();
