@@ -763,6 +763,22 @@ class TokenEndpointIT extends PortcullisIT {
         assertError(refresh(c, r.jsonString("refresh_token"), null), 401, "invalid_client");
     }
 
+    @Test
+    void aRedeemedCodePresentedByAnotherClientIsInvalidGrantAndRevokesNothing() throws Exception {
+        String code = confidentialCode("openid", null);
+        Http.Res first = variantA(code);
+        assertEquals(200, first.status(), first::toString);
+        String grantId = grantOf(first.jsonString("access_token"));
+        Admin.TestClient other = admin.confidentialClient("openid", REDIRECT);
+
+        assertError(form(codeForm(other, code, REDIRECT)), 400, "invalid_grant");
+        assertFalse(grantRevoked(grantId), "only the client the code was issued to can trigger the revocation");
+        assertFalse(accessTokenRevoked(first.jsonString("access_token")));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CODE_REPLAYED' "
+                + "AND client_id = ?", other.clientId()));
+        assertEquals(200, refresh(confidential, first.jsonString("refresh_token"), null).status());
+    }
+
     // ---------------------------------------------------------------- discovery, JWKS, keys
 
     @Test
