@@ -779,6 +779,33 @@ class TokenEndpointIT extends PortcullisIT {
         assertEquals(200, refresh(confidential, first.jsonString("refresh_token"), null).status());
     }
 
+    @Test
+    void aRefreshTokenFamilyEndsAtItsMaximumLifetimeHoweverOftenItIsRefreshed() throws Exception {
+        long day = 86_400;
+        long maxLifetime = 90 * day; // portcullis.refresh-token.max-lifetime's default
+        Http.Res first = variantA(confidentialCode("openid", null));
+        assertEquals(200, first.status(), first::toString);
+        String grantId = grantOf(first.jsonString("access_token"));
+
+        // refreshed daily for 80 days: the next token expires with the family, not a full ttl later
+        Db.update("UPDATE token_grants SET created_at = created_at - ? WHERE grant_id = ?", 80 * day, grantId);
+        Http.Res second = refresh(confidential, first.jsonString("refresh_token"), null);
+        assertEquals(200, second.status(), second::toString);
+        long createdAt = ((Number) Db.rows("SELECT created_at FROM token_grants WHERE grant_id = ?", grantId)
+                .get(0).get("created_at")).longValue();
+        long expiresAt = ((Number) Db.rows("SELECT expires_at FROM refresh_tokens WHERE token_id = ?",
+                SplitToken.parse(second.jsonString("refresh_token")).id()).get(0).get("expires_at")).longValue();
+        assertEquals(createdAt + maxLifetime, expiresAt);
+
+        // past the family's end: refused with a reason, although the presented token itself has not expired
+        Db.update("UPDATE token_grants SET created_at = created_at - ? WHERE grant_id = ?", 10 * day, grantId);
+        Db.update("UPDATE refresh_tokens SET expires_at = expires_at + ? WHERE token_id = ?", 10 * day,
+                SplitToken.parse(second.jsonString("refresh_token")).id());
+        Http.Res third = refresh(confidential, second.jsonString("refresh_token"), null);
+        assertError(third, 400, "invalid_grant");
+        assertTrue(third.jsonString("error_description").contains("maximum lifetime"), third::toString);
+    }
+
     // ---------------------------------------------------------------- discovery, JWKS, keys
 
     @Test
