@@ -753,14 +753,25 @@ class TokenEndpointIT extends PortcullisIT {
     @Test
     void deletingTheClientKillsItsTokens() throws Exception {
         fixtures();
-        Admin.TestClient c = admin.confidentialClient("openid", REDIRECT);
-        String code = CodeFixture.issue(c.clientId(), user.userId(), REDIRECT, "openid", null, null);
+        Admin.TestClient c = admin.confidentialClient("openid read_user", REDIRECT);
+        String code = CodeFixture.issue(c.clientId(), user.userId(), REDIRECT, "openid read_user", null, null);
         Http.Res r = form(codeForm(c, code, REDIRECT));
         assertEquals(200, r.status(), r::toString);
-        String jti = claims(r.jsonString("access_token")).getJWTID();
+        String accessToken = r.jsonString("access_token");
+        String jti = claims(accessToken).getJWTID();
+        assertEquals(200, http.get("/oauth/userinfo", "Authorization", "Bearer " + accessToken).status());
         assertEquals(204, admin.delete("/admin/clients/" + c.clientId()).status());
         assertEquals(0, Db.count("SELECT COUNT(*) FROM access_tokens WHERE jti = ?", jti));
         assertError(refresh(c, r.jsonString("refresh_token"), null), 401, "invalid_client");
+        // at once, on every endpoint that reads them
+        assertEquals(401, http.get("/oauth/userinfo", "Authorization", "Bearer " + accessToken).status());
+        assertEquals(401, http.get("/api/v1/me", "Authorization", "Bearer " + accessToken).status());
+        for (String token : List.of(accessToken, r.jsonString("refresh_token"))) {
+            Http.Res introspected = http.postForm("/oauth/introspect", Map.of("token", token,
+                    "client_id", confidential.clientId(), "client_secret", confidential.secret()));
+            assertEquals(Boolean.FALSE, introspected.json().get("active"), introspected::toString);
+        }
+        assertError(refresh(confidential, r.jsonString("refresh_token"), null), 400, "invalid_grant");
     }
 
     @Test
