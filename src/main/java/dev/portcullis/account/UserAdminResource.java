@@ -20,6 +20,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Optional;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
@@ -85,14 +86,17 @@ public class UserAdminResource {
     @PUT
     @Path("{username}/password")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Set a user's password", description = "Body: {\"password\": \"...\"}")
+    @Operation(summary = "Set a user's password, end their sessions and revoke all their tokens",
+            description = "Body: {\"password\": \"...\"}")
     public Response setPassword(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("password"));
-        if (!service.changePassword(username, json.string("password", 100_000).orElse(null))) {
+        Optional<PasswordChanged> changed = service.changePassword(username,
+                json.string("password", 100_000).orElse(null));
+        if (changed.isEmpty()) {
             return notFound();
         }
         audit.success(AuditEvent.Type.USER_PASSWORD_CHANGED, null, username.toLowerCase(java.util.Locale.ROOT),
-                request.getRemoteAddr(), null);
+                request.getRemoteAddr(), changed.get().consequences());
         return Response.noContent().build();
     }
 

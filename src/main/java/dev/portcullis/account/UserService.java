@@ -3,6 +3,7 @@ package dev.portcullis.account;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
@@ -31,6 +32,9 @@ public class UserService {
 
     @Inject
     Clock clock;
+
+    @Inject
+    Event<PasswordChanged> passwordChanged;
 
     public record NewUser(String username, String password, String email, String name) {
     }
@@ -72,11 +76,19 @@ public class UserService {
         return users.findById(userId);
     }
 
-    public boolean changePassword(String username, String password) {
+    /**
+     * Sets a user's password and, in the same transaction, ends their SSO sessions and revokes their token families
+     * ({@link PasswordChanged}). Empty when there is no such user; otherwise what was ended, for the audit trail.
+     */
+    public Optional<PasswordChanged> changePassword(String username, String password) {
         checkPassword(password);
         Optional<User> user = users.findForChange(username);
-        user.ifPresent(u -> u.changePasswordHash(hasher.hash(password), clock.instant()));
-        return user.isPresent();
+        return user.map(u -> {
+            u.changePasswordHash(hasher.hash(password), clock.instant());
+            PasswordChanged changed = new PasswordChanged(u.userId());
+            passwordChanged.fire(changed);
+            return changed;
+        });
     }
 
     /** Deletes the user; sessions, consents, codes, grants and tokens go with it (ON DELETE CASCADE). */

@@ -36,6 +36,7 @@ public class PortcullisConfig {
     private Duration codeTtl;
     private Duration accessTokenTtl;
     private Duration refreshTokenTtl;
+    private Duration refreshTokenMaxLifetime;
     private Duration sessionIdleTtl;
     private Duration sessionMaxTtl;
     private boolean redirectAllowHttp;
@@ -81,6 +82,9 @@ public class PortcullisConfig {
         codeTtl = seconds(c, "portcullis.code.ttl", 60, 1, 600);
         accessTokenTtl = seconds(c, "portcullis.access-token.ttl", 3600, 1, 86_400);
         refreshTokenTtl = seconds(c, "portcullis.refresh-token.ttl", 2_592_000, 1, 31_536_000);
+        refreshTokenMaxLifetime = seconds(c, "portcullis.refresh-token.max-lifetime", 7_776_000, 60, 315_360_000);
+        require(refreshTokenTtl.compareTo(refreshTokenMaxLifetime) <= 0, "portcullis.refresh-token.ttl",
+                "must not exceed portcullis.refresh-token.max-lifetime");
         sessionIdleTtl = seconds(c, "portcullis.session.idle-ttl", 28_800, 60, 31_536_000);
         sessionMaxTtl = seconds(c, "portcullis.session.max-ttl", 86_400, 60, 31_536_000);
         require(sessionIdleTtl.compareTo(sessionMaxTtl) <= 0, "portcullis.session.idle-ttl",
@@ -197,6 +201,14 @@ public class PortcullisConfig {
 
     public Duration refreshTokenTtl() {
         return refreshTokenTtl;
+    }
+
+    /**
+     * How long a refresh-token family (one sign-in's grant) lives in all, however often it is refreshed: counted
+     * from the code redemption that created it.
+     */
+    public Duration refreshTokenMaxLifetime() {
+        return refreshTokenMaxLifetime;
     }
 
     public Duration sessionIdleTtl() {

@@ -1,9 +1,11 @@
 package dev.portcullis.session;
 
+import dev.portcullis.account.PasswordChanged;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -97,6 +99,17 @@ public class SsoSessions {
         if (cookieValue != null && cookieValue.length() == 43) {
             jdbc.update("DELETE FROM sso_sessions WHERE session_hash = ?", Secrets.hash(cookieValue));
         }
+    }
+
+    /** Ends every session of {@code userId} (on every browser); returns how many there were. */
+    public int endAllOf(String userId) {
+        return jdbc.update("DELETE FROM sso_sessions WHERE user_id = ?", userId);
+    }
+
+    /** A new password signs the user out everywhere, in the transaction that stores it. */
+    void passwordChanged(@Observes PasswordChanged change) {
+        int n = endAllOf(change.userId());
+        change.report(n + (n == 1 ? " SSO session" : " SSO sessions") + " ended");
     }
 
     /** Deletes sessions past their absolute end or idle for longer than the idle timeout. */

@@ -49,8 +49,8 @@ public class AuthorizationCodeGrant implements GrantHandler {
         Optional<String> verifier = p.get("code_verifier");
         Pkce.verifierIsWellFormed(verifier);
         AuthorizationCode code = codeIsKnown(value);
+        codeBelongsToClient(code, client); // first: only the code's own client may trigger the replay revocation
         codeIsUnused(code, client, ip);
-        codeBelongsToClient(code, client);
         codeIsUnexpired(code, clock.instant());
         redirectUriRepeatsTheAuthorizationRequest(code, redirectUri);
         Pkce.verifierAnswersChallenge(code.codeChallenge(), code.codeChallengeMethod(), verifier,
@@ -62,7 +62,10 @@ public class AuthorizationCodeGrant implements GrantHandler {
         return codes.find(value).orElseThrow(() -> OAuthException.invalidGrant("Unknown authorization code"));
     }
 
-    /** RFC 6749 4.1.2: a second use is denied and revokes every token already issued from the code. */
+    /**
+     * RFC 6749 4.1.2: a second use is denied and revokes every token already issued from the code. Runs after
+     * {@link #codeBelongsToClient}, so another client holding a leaked code cannot revoke the owner's grant.
+     */
     private void codeIsUnused(AuthorizationCode code, Client client, String ip) {
         if (code.isRedeemed()) {
             throw replayed(code, client, ip);

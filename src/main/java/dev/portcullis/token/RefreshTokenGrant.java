@@ -4,6 +4,7 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
+import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,7 +19,8 @@ import java.util.Set;
  * {@link #handle}, in order, then the presented token is marked used by one conditional UPDATE and a new one is
  * issued. Presenting a used token again — a replay, or the loser of two parallel refreshes — revokes the whole
  * family. An optional {@code scope} may narrow the new access token within the originally granted scope, never
- * widen it; the new refresh token keeps the granted scope.
+ * widen it; the new refresh token keeps the granted scope. A family lives at most
+ * {@code portcullis.refresh-token.max-lifetime} from the redemption that created it, and no token outlives it.
  */
 @ApplicationScoped
 public class RefreshTokenGrant implements GrantHandler {
@@ -35,6 +37,9 @@ public class RefreshTokenGrant implements GrantHandler {
     @Inject
     Clock clock;
 
+    @Inject
+    PortcullisConfig config;
+
     @Override
     public String grantType() {
         return "refresh_token";
@@ -50,7 +55,9 @@ public class RefreshTokenGrant implements GrantHandler {
         grantBelongsToClient(grant, client);
         grantIsNotRevoked(grant);
         tokenIsUnused(token, grant, ip);
-        tokenIsUnexpired(token, clock.instant());
+        Instant now = clock.instant();
+        tokenIsUnexpired(token, now);
+        familyIsWithinItsLifetime(grant, now);
         String scope = narrow(grant.scope(), requestedScope);
         try {
             return issuer.rotate(token, grant, scope, ip).response();
@@ -85,6 +92,14 @@ public class RefreshTokenGrant implements GrantHandler {
     static void tokenIsUnexpired(RefreshToken token, Instant now) {
         if (token.isExpired(now)) {
             throw OAuthException.invalidGrant("The refresh token has expired");
+        }
+    }
+
+    /** A family refreshed every day still ends: {@code portcullis.refresh-token.max-lifetime} after the sign-in. */
+    private void familyIsWithinItsLifetime(TokenGrant grant, Instant now) {
+        if (!now.isBefore(grant.endsAt(config.refreshTokenMaxLifetime()))) {
+            throw OAuthException.invalidGrant("The refresh token's grant has reached its maximum lifetime of "
+                    + config.refreshTokenMaxLifetime().toSeconds() + " seconds; the user must sign in again");
         }
     }
 

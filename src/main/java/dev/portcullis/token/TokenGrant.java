@@ -1,5 +1,6 @@
 package dev.portcullis.token;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -15,6 +16,18 @@ public record TokenGrant(String grantId, String clientId, String userId, String 
     TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now) {
         this(grantId, clientId, userId, scope, Instant.ofEpochSecond(authTime.getEpochSecond()),
                 Instant.ofEpochSecond(now.getEpochSecond()), null);
+    }
+
+    /** When the family ends, however often it is refreshed ({@code portcullis.refresh-token.max-lifetime}). */
+    public Instant endsAt(Duration maxLifetime) {
+        return createdAt.plus(maxLifetime);
+    }
+
+    /** Expiry of a new refresh token of this family: {@code ttl} from now, but never past the family's end. */
+    Instant refreshTokenExpiry(Instant now, Duration ttl, Duration maxLifetime) {
+        Instant full = now.plus(ttl);
+        Instant end = endsAt(maxLifetime);
+        return full.isAfter(end) ? end : full;
     }
 
     public boolean isRevoked() {

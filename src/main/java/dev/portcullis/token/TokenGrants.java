@@ -1,8 +1,10 @@
 package dev.portcullis.token;
 
+import dev.portcullis.account.PasswordChanged;
 import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.sql.SQLException;
@@ -147,6 +149,21 @@ public class TokenGrants {
     public int revokeGrantsOf(String userId, String clientId) {
         jdbc.requireTransaction();
         return revokeGrants("user_id = ? AND client_id = ?", userId, clientId);
+    }
+
+    /**
+     * Revokes every grant of {@code userId}, whatever the client, with all their access tokens, inside the caller's
+     * transaction. Returns the number of grants that were active.
+     */
+    public int revokeAllGrantsOf(String userId) {
+        jdbc.requireTransaction();
+        return revokeGrants("user_id = ?", userId);
+    }
+
+    /** A new password revokes every token family the old one opened, in the transaction that stores it. */
+    void passwordChanged(@Observes PasswordChanged change) {
+        int n = revokeAllGrantsOf(change.userId());
+        change.report(n + (n == 1 ? " token grant" : " token grants") + " revoked");
     }
 
     /** Revokes the grants that {@code condition} (a constant over token_grants) selects, and their access tokens. */

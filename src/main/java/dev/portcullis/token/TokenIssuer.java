@@ -92,7 +92,8 @@ public class TokenIssuer {
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
                 grant.clientId(), scope, grant.authTime(), now, accessExpiry));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
-        String refreshToken = grants.newRefreshToken(grant, now, now.plus(config.refreshTokenTtl()));
+        String refreshToken = grants.newRefreshToken(grant, now,
+                grant.refreshTokenExpiry(now, config.refreshTokenTtl(), config.refreshTokenMaxLifetime()));
         Set<String> scopes = Scopes.parse(scope);
         Optional<String> idToken = Optional.empty();
         if (scopes.contains(Scopes.OPENID)) {

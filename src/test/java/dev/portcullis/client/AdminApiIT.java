@@ -11,6 +11,7 @@ import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PortcullisIT;
+import dev.portcullis.testing.UserAgent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -163,6 +164,48 @@ class AdminApiIT extends PortcullisIT {
             assertTrue(r.header("WWW-Authenticate").startsWith("Bearer"));
             assertEquals("invalid_token", r.jsonString("error"));
         }
+    }
+
+    @Test
+    void settingAPasswordEndsTheUsersSessionsAndRevokesTheirTokens() {
+        Admin.TestClient rp = admin.confidentialClient("openid", "https://app.example.com/cb");
+        Admin.TestUser user = admin.user("the old passphrase");
+        Admin.TestUser bystander = admin.user("another passphrase");
+        UserAgent browser = new UserAgent(BASE);
+        Map<String, String> redirect = browser.authorizeAndGetRedirectParams(rp, user, Map.of());
+        Http.Res tokens = http.postForm("/oauth/token", Map.of("grant_type", "authorization_code",
+                "code", redirect.get("code"), "redirect_uri", rp.redirectUri(), "client_id", rp.clientId(),
+                "client_secret", rp.secret()));
+        assertEquals(200, tokens.status(), tokens::toString);
+        new UserAgent(BASE).authorizeAndGetRedirectParams(rp, bystander, Map.of());
+        String sessionsOf = "SELECT COUNT(*) FROM sso_sessions WHERE user_id = ?";
+        assertEquals(1, Db.count(sessionsOf, user.userId()));
+
+        Http.Res pw = http.send(http.request("/admin/users/" + user.username() + "/password")
+                .header("Authorization", admin.authorization()).header("Content-Type", "application/json")
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{\"password\":\"the new passphrase\"}"))
+                .build());
+        assertEquals(204, pw.status(), pw::toString);
+
+        assertEquals(0, Db.count(sessionsOf, user.userId()), "every SSO session of the user ended");
+        assertEquals(1, Db.count(sessionsOf, bystander.userId()), "other users stay signed in");
+        Http.Res login = browser.authorize(Map.of("client_id", rp.clientId(), "redirect_uri", rp.redirectUri(),
+                "response_type", "code", "scope", "openid", "state", "s"));
+        String location = login.header("Location");
+        assertTrue(location == null || !location.startsWith(rp.redirectUri()),
+                "the browser's session cookie no longer signs it in: " + login);
+        Http.Res refresh = http.postForm("/oauth/token", Map.of("grant_type", "refresh_token",
+                "refresh_token", tokens.jsonString("refresh_token"), "client_id", rp.clientId(),
+                "client_secret", rp.secret()));
+        assertEquals(400, refresh.status(), refresh::toString);
+        assertEquals("invalid_grant", refresh.jsonString("error"));
+        assertEquals(401, http.get("/oauth/userinfo", "Authorization", "Bearer "
+                + tokens.jsonString("access_token")).status(), "the access token is revoked with its family");
+        List<Map<String, Object>> audit = Db.rows("SELECT detail FROM audit_events WHERE "
+                + "event_type = 'USER_PASSWORD_CHANGED' AND subject = ?", user.username());
+        assertEquals(1, audit.size());
+        String detail = (String) audit.get(0).get("detail");
+        assertTrue(detail.contains("1 SSO session ended") && detail.contains("1 token grant revoked"), detail);
     }
 
     @Test

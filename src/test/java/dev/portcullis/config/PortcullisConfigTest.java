@@ -38,6 +38,7 @@ class PortcullisConfigTest {
         assertEquals(Duration.ofSeconds(60), c.codeTtl());
         assertEquals(Duration.ofSeconds(3600), c.accessTokenTtl());
         assertEquals(Duration.ofDays(30), c.refreshTokenTtl());
+        assertEquals(Duration.ofDays(90), c.refreshTokenMaxLifetime());
         assertFalse(c.redirectAllowHttp());
         assertEquals(7_168, c.passwordMemoryKib());
         assertEquals(5, c.passwordIterations());
@@ -100,6 +101,9 @@ class PortcullisConfigTest {
         "portcullis.code.ttl|ten|PORTCULLIS_CODE_TTL",
         "portcullis.access-token.ttl|-1|PORTCULLIS_ACCESS_TOKEN_TTL",
         "portcullis.refresh-token.ttl|1.5|PORTCULLIS_REFRESH_TOKEN_TTL",
+        "portcullis.refresh-token.max-lifetime|59|PORTCULLIS_REFRESH_TOKEN_MAX_LIFETIME",
+        "portcullis.refresh-token.max-lifetime|315360001|PORTCULLIS_REFRESH_TOKEN_MAX_LIFETIME",
+        "portcullis.refresh-token.max-lifetime|90d|PORTCULLIS_REFRESH_TOKEN_MAX_LIFETIME",
         "portcullis.redirect.allow-http|yes|PORTCULLIS_REDIRECT_ALLOW_HTTP",
         "portcullis.admin.token|short|PORTCULLIS_ADMIN_TOKEN",
         "portcullis.password.argon2.memory-kib|1024|PORTCULLIS_PASSWORD_ARGON2_MEMORY_KIB",
@@ -110,6 +114,19 @@ class PortcullisConfigTest {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, value)));
         assertTrue(e.getMessage().contains(key), e.getMessage());
         assertTrue(e.getMessage().contains(env), e.getMessage());
+    }
+
+    @Test
+    void refreshTokenMaxLifetimeIsSecondsAndNotShorterThanOneToken() {
+        assertEquals(Duration.ofDays(365), load(Map.of("portcullis.refresh-token.max-lifetime", "31536000"))
+                .refreshTokenMaxLifetime());
+        PortcullisConfig both = load(Map.of("portcullis.refresh-token.ttl", "3600",
+                "portcullis.refresh-token.max-lifetime", "3600"));
+        assertEquals(Duration.ofHours(1), both.refreshTokenMaxLifetime());
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
+                "portcullis.refresh-token.ttl", "31536000")));
+        assertTrue(e.getMessage().contains("portcullis.refresh-token.ttl")
+                && e.getMessage().contains("portcullis.refresh-token.max-lifetime"), e.getMessage());
     }
 
     @Test

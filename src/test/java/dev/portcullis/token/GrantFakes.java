@@ -4,7 +4,9 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
 import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.config.PortcullisConfig;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
@@ -86,6 +88,22 @@ final class GrantFakes {
             issuedFor.add(token);
             rotatedScope = scope;
             return new Issued(grant, ISSUED);
+        }
+    }
+
+    /** The refresh-token lifetimes of the default configuration. */
+    static final class Config extends PortcullisConfig {
+        static final Duration TTL = Duration.ofDays(30);
+        static final Duration MAX_LIFETIME = Duration.ofDays(90);
+
+        @Override
+        public Duration refreshTokenTtl() {
+            return TTL;
+        }
+
+        @Override
+        public Duration refreshTokenMaxLifetime() {
+            return MAX_LIFETIME;
         }
     }
 

@@ -11,6 +11,7 @@ import dev.portcullis.client.TestClients;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -33,6 +34,7 @@ class RefreshTokenGrantTest {
         grant.issuer = issuer;
         grant.audit = audit;
         grant.clock = GrantFakes.CLOCK;
+        grant.config = new GrantFakes.Config();
     }
 
     private static Instant at(long epochSecond) {
@@ -41,8 +43,13 @@ class RefreshTokenGrantTest {
 
     /** Stores a refresh token "rt" of grant "grant-1". */
     private RefreshToken stored(String clientId, boolean revoked, boolean used, long expiresAt) {
-        TokenGrant g = new TokenGrant("grant-1", clientId, "user-1", "openid profile", at(NOW - 600), at(NOW - 600),
-                revoked ? at(NOW - 10) : null);
+        return stored(clientId, revoked, used, expiresAt, NOW - 600);
+    }
+
+    /** Stores a refresh token "rt" of grant "grant-1", the grant (the family) created at {@code grantCreatedAt}. */
+    private RefreshToken stored(String clientId, boolean revoked, boolean used, long expiresAt, long grantCreatedAt) {
+        TokenGrant g = new TokenGrant("grant-1", clientId, "user-1", "openid profile", at(grantCreatedAt),
+                at(grantCreatedAt), revoked ? at(NOW - 10) : null);
         RefreshToken t = new RefreshToken("rt-id", "hash", "grant-1", "openid profile", at(NOW - 60), at(expiresAt),
                 used ? at(NOW - 5) : null);
         grants.refreshTokens.put("rt", new TokenGrants.RefreshTokenStatus(t, g));
@@ -121,6 +128,37 @@ class RefreshTokenGrantTest {
         OAuthException e = refused("refresh_token=rt");
         assertEquals(OAuthError.INVALID_GRANT, e.error());
         assertTrue(e.description().contains("expired"), e.description());
+    }
+
+    @Test
+    void refreshWhenTheFamilyReachedItsMaximumLifetimeThenInvalidGrantAndNothingIssued() {
+        long familyEnd = GrantFakes.Config.MAX_LIFETIME.toSeconds();
+        stored(client.clientId(), false, false, NOW + 3600, NOW - familyEnd);
+        OAuthException e = refused("refresh_token=rt");
+        assertEquals(OAuthError.INVALID_GRANT, e.error());
+        assertTrue(e.description().contains("maximum lifetime"), e.description());
+        assertTrue(issuer.issuedFor.isEmpty());
+        assertTrue(grants.revoked.isEmpty(), "an old family is refused, not treated as an attack");
+    }
+
+    @Test
+    void refreshWhenTheFamilyEndsInASecondThenRotated() {
+        long familyEnd = GrantFakes.Config.MAX_LIFETIME.toSeconds();
+        RefreshToken t = stored(client.clientId(), false, false, NOW + 3600, NOW - familyEnd + 1);
+        assertSame(GrantFakes.ISSUED, refresh("refresh_token=rt"));
+        assertEquals(List.of(t), issuer.issuedFor);
+    }
+
+    @Test
+    void aRotatedRefreshTokenNeverOutlivesItsFamily() {
+        Duration ttl = Duration.ofDays(30);
+        Duration max = Duration.ofDays(90);
+        TokenGrant young = new TokenGrant("g", "c", "u", "openid", at(NOW), at(NOW), null);
+        assertEquals(at(NOW).plus(ttl), young.refreshTokenExpiry(at(NOW), ttl, max), "a young family: the full ttl");
+        TokenGrant old = new TokenGrant("g", "c", "u", "openid", at(NOW - Duration.ofDays(80).toSeconds()),
+                at(NOW - Duration.ofDays(80).toSeconds()), null);
+        assertEquals(old.createdAt().plus(max), old.refreshTokenExpiry(at(NOW), ttl, max),
+                "ten days before the family's end: the token expires with the family");
     }
 
     @Test

@@ -753,14 +753,68 @@ class TokenEndpointIT extends PortcullisIT {
     @Test
     void deletingTheClientKillsItsTokens() throws Exception {
         fixtures();
-        Admin.TestClient c = admin.confidentialClient("openid", REDIRECT);
-        String code = CodeFixture.issue(c.clientId(), user.userId(), REDIRECT, "openid", null, null);
+        Admin.TestClient c = admin.confidentialClient("openid read_user", REDIRECT);
+        String code = CodeFixture.issue(c.clientId(), user.userId(), REDIRECT, "openid read_user", null, null);
         Http.Res r = form(codeForm(c, code, REDIRECT));
         assertEquals(200, r.status(), r::toString);
-        String jti = claims(r.jsonString("access_token")).getJWTID();
+        String accessToken = r.jsonString("access_token");
+        String jti = claims(accessToken).getJWTID();
+        assertEquals(200, http.get("/oauth/userinfo", "Authorization", "Bearer " + accessToken).status());
         assertEquals(204, admin.delete("/admin/clients/" + c.clientId()).status());
         assertEquals(0, Db.count("SELECT COUNT(*) FROM access_tokens WHERE jti = ?", jti));
         assertError(refresh(c, r.jsonString("refresh_token"), null), 401, "invalid_client");
+        // at once, on every endpoint that reads them
+        assertEquals(401, http.get("/oauth/userinfo", "Authorization", "Bearer " + accessToken).status());
+        assertEquals(401, http.get("/api/v1/me", "Authorization", "Bearer " + accessToken).status());
+        for (String token : List.of(accessToken, r.jsonString("refresh_token"))) {
+            Http.Res introspected = http.postForm("/oauth/introspect", Map.of("token", token,
+                    "client_id", confidential.clientId(), "client_secret", confidential.secret()));
+            assertEquals(Boolean.FALSE, introspected.json().get("active"), introspected::toString);
+        }
+        assertError(refresh(confidential, r.jsonString("refresh_token"), null), 400, "invalid_grant");
+    }
+
+    @Test
+    void aRedeemedCodePresentedByAnotherClientIsInvalidGrantAndRevokesNothing() throws Exception {
+        String code = confidentialCode("openid", null);
+        Http.Res first = variantA(code);
+        assertEquals(200, first.status(), first::toString);
+        String grantId = grantOf(first.jsonString("access_token"));
+        Admin.TestClient other = admin.confidentialClient("openid", REDIRECT);
+
+        assertError(form(codeForm(other, code, REDIRECT)), 400, "invalid_grant");
+        assertFalse(grantRevoked(grantId), "only the client the code was issued to can trigger the revocation");
+        assertFalse(accessTokenRevoked(first.jsonString("access_token")));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CODE_REPLAYED' "
+                + "AND client_id = ?", other.clientId()));
+        assertEquals(200, refresh(confidential, first.jsonString("refresh_token"), null).status());
+    }
+
+    @Test
+    void aRefreshTokenFamilyEndsAtItsMaximumLifetimeHoweverOftenItIsRefreshed() throws Exception {
+        long day = 86_400;
+        long maxLifetime = 90 * day; // portcullis.refresh-token.max-lifetime's default
+        Http.Res first = variantA(confidentialCode("openid", null));
+        assertEquals(200, first.status(), first::toString);
+        String grantId = grantOf(first.jsonString("access_token"));
+
+        // refreshed daily for 80 days: the next token expires with the family, not a full ttl later
+        Db.update("UPDATE token_grants SET created_at = created_at - ? WHERE grant_id = ?", 80 * day, grantId);
+        Http.Res second = refresh(confidential, first.jsonString("refresh_token"), null);
+        assertEquals(200, second.status(), second::toString);
+        long createdAt = ((Number) Db.rows("SELECT created_at FROM token_grants WHERE grant_id = ?", grantId)
+                .get(0).get("created_at")).longValue();
+        long expiresAt = ((Number) Db.rows("SELECT expires_at FROM refresh_tokens WHERE token_id = ?",
+                SplitToken.parse(second.jsonString("refresh_token")).id()).get(0).get("expires_at")).longValue();
+        assertEquals(createdAt + maxLifetime, expiresAt);
+
+        // past the family's end: refused with a reason, although the presented token itself has not expired
+        Db.update("UPDATE token_grants SET created_at = created_at - ? WHERE grant_id = ?", 10 * day, grantId);
+        Db.update("UPDATE refresh_tokens SET expires_at = expires_at + ? WHERE token_id = ?", 10 * day,
+                SplitToken.parse(second.jsonString("refresh_token")).id());
+        Http.Res third = refresh(confidential, second.jsonString("refresh_token"), null);
+        assertError(third, 400, "invalid_grant");
+        assertTrue(third.jsonString("error_description").contains("maximum lifetime"), third::toString);
     }
 
     // ---------------------------------------------------------------- discovery, JWKS, keys

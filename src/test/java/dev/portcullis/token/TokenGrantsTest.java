@@ -31,6 +31,8 @@ class TokenGrantsTest {
         }
         db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
                 + "VALUES ('u1', 'alice', 'x', 0, 0)");
+        db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
+                + "VALUES ('u2', 'bob', 'x', 0, 0)");
         db.inTransaction = true;
     }
 
@@ -98,5 +100,20 @@ class TokenGrantsTest {
         assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
         assertTrue(grants.accessTokenStatus("j3").orElseThrow().isActive(NOW));
         assertEquals(List.of("g3"), grants.liveGrantsOf("u1").stream().map(TokenGrant::grantId).toList());
+    }
+
+    @Test
+    void revokingEveryGrantOfAUserLeavesOtherUsers() {
+        accessToken(grant("g1", "c1"), "j1");
+        accessToken(grant("g2", "c2"), "j2");
+        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW), "j3");
+        assertEquals(2, grants.revokeAllGrantsOf("u1"));
+        assertEquals(0, grants.revokeAllGrantsOf("u1"));
+        assertFalse(grants.accessTokenStatus("j1").orElseThrow().isActive(NOW));
+        assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
+        assertTrue(grants.accessTokenStatus("j3").orElseThrow().isActive(NOW));
+        assertTrue(grants.liveGrantsOf("u1").isEmpty());
+        db.inTransaction = false;
+        assertThrows(IllegalStateException.class, () -> grants.revokeAllGrantsOf("u1"), "joins the password change");
     }
 }
