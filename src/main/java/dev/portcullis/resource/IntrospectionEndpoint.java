@@ -91,11 +91,14 @@ public class IntrospectionEndpoint {
                     .add("jti", t.jti()));
         }
         PresentedToken.Refresh r = (PresentedToken.Refresh) found;
-        if (!r.isActive(clock.instant())) {
+        if (!r.isActive(clock.instant(), config.refreshTokenMaxLifetime())) {
             return Optional.empty();
         }
-        return users.findById(r.grant().userId()).map(user -> common(user, r.clientId(), r.token().scope(),
-                r.token().expiresAt(), r.token().createdAt()));
+        // tokens issued before the family lifetime existed may expire after the family ends: report the earlier
+        Instant familyEnd = r.grant().endsAt(config.refreshTokenMaxLifetime());
+        Instant exp = r.token().expiresAt().isAfter(familyEnd) ? familyEnd : r.token().expiresAt();
+        return users.findById(r.grant().userId()).map(user -> common(user, r.clientId(), r.token().scope(), exp,
+                r.token().createdAt()));
     }
 
     private JsonObjectBuilder common(User user, String clientId, String scope, Instant exp, Instant iat) {

@@ -44,9 +44,10 @@ public class PresentedToken {
             return grant.clientId();
         }
 
-        /** Usable now: not yet rotated, not expired, grant not revoked. */
-        public boolean isActive(java.time.Instant now) {
-            return !token.isUsed() && !token.isExpired(now) && !grant.isRevoked();
+        /** Usable now: not yet rotated, not expired, grant not revoked, family within its absolute lifetime. */
+        public boolean isActive(java.time.Instant now, java.time.Duration familyMaxLifetime) {
+            return !token.isUsed() && !token.isExpired(now) && !grant.isRevoked()
+                    && now.isBefore(grant.endsAt(familyMaxLifetime));
         }
     }
 

@@ -808,10 +808,13 @@ class TokenEndpointIT extends PortcullisIT {
                 SplitToken.parse(second.jsonString("refresh_token")).id()).get(0).get("expires_at")).longValue();
         assertEquals(createdAt + maxLifetime, expiresAt);
 
-        // past the family's end: refused with a reason, although the presented token itself has not expired
+        // past the family's end: introspection says inactive too: refused with a reason, although the presented token itself has not expired
         Db.update("UPDATE token_grants SET created_at = created_at - ? WHERE grant_id = ?", 10 * day, grantId);
         Db.update("UPDATE refresh_tokens SET expires_at = expires_at + ? WHERE token_id = ?", 10 * day,
                 SplitToken.parse(second.jsonString("refresh_token")).id());
+        Http.Res introspected = http.postForm("/oauth/introspect", Map.of("token", second.jsonString("refresh_token"),
+                "client_id", confidential.clientId(), "client_secret", confidential.secret()));
+        assertEquals(Boolean.FALSE, introspected.json().get("active"), introspected::toString);
         Http.Res third = refresh(confidential, second.jsonString("refresh_token"), null);
         assertError(third, 400, "invalid_grant");
         assertTrue(third.jsonString("error_description").contains("maximum lifetime"), third::toString);
