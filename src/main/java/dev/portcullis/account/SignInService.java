@@ -38,9 +38,12 @@ public class SignInService {
 
     public Result signIn(String username, String password, String clientId, String ip) {
         String name = username == null ? "" : username.strip();
-        if (throttle.checkAddress(ip) != ThrottlePolicy.Verdict.ALLOW) {
-            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip, "wait (address)");
-            return new Result(Outcome.WAIT, Optional.empty());
+        ThrottlePolicy.Verdict byAddress = throttle.checkAddress(ip, name);
+        if (byAddress != ThrottlePolicy.Verdict.ALLOW) {
+            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip,
+                    byAddress.name().toLowerCase() + " (address)");
+            return new Result(byAddress == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
+                    Optional.empty());
         }
         SignInThrottle.Reservation attempt = throttle.reserve(name);
         if (!attempt.allowed()) {

@@ -58,10 +58,18 @@ public class SignInThrottle {
         }
     }
 
-    /** ALLOW, or WAIT while the client address is slowed down. Never LOCKED: an address is never locked out. */
-    public ThrottlePolicy.Verdict checkAddress(String ip) {
-        ThrottlePolicy.Counter c = read(ipKey(ip)).orElse(null);
-        return ThrottlePolicy.check(c, now());
+    /**
+     * ALLOW, or WAIT while the client address is slowed down (an address is never locked out); when it is, whether
+     * the account is locked too, so the answer names the stricter reason.
+     */
+    public ThrottlePolicy.Verdict checkAddress(String ip, String username) {
+        long now = now();
+        if (ThrottlePolicy.check(read(ipKey(ip)).orElse(null), now) == ThrottlePolicy.Verdict.ALLOW) {
+            return ThrottlePolicy.Verdict.ALLOW;
+        }
+        ThrottlePolicy.Counter account = read(accountKey(username)).orElse(null);
+        return ThrottlePolicy.check(account, now) == ThrottlePolicy.Verdict.ALLOW ? ThrottlePolicy.Verdict.WAIT
+                : ThrottlePolicy.blockKind(account, accountLimits());
     }
 
     /** Counts one attempt on the account before its password is verified, if the account is not blocked. */

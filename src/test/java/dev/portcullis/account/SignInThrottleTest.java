@@ -118,17 +118,24 @@ class SignInThrottleTest {
     @Test
     void anAddressIsSlowedDownButNeverLocked() {
         throttle.recordAddressFailure("192.0.2.1");
-        assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.1"));
+        assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.1", "x"));
         throttle.recordAddressFailure("192.0.2.1");
-        assertEquals(Verdict.WAIT, throttle.checkAddress("192.0.2.1"), "from ip-max-failures on, a delay");
-        assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.2"));
+        assertEquals(Verdict.WAIT, throttle.checkAddress("192.0.2.1", "x"), "from ip-max-failures on, a delay");
+        assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.2", "x"));
+        at(NOW.minusSeconds(2));
+        throttle.reserve("erin");
+        throttle.reserve("erin");
+        at(NOW.minusSeconds(1));
+        assertTrue(throttle.reserve("erin").locks());
+        at(NOW);
+        assertEquals(Verdict.LOCKED, throttle.checkAddress("192.0.2.1", "erin"), "the stricter reason is named");
         Instant t = NOW;
         for (int i = 0; i < 100; i++) { // far beyond any account maximum: still only delays
             t = t.plusSeconds(31);
             at(t);
-            assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.1"), "the delay is at most 30 s");
+            assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.1", "x"), "the delay is at most 30 s");
             throttle.recordAddressFailure("192.0.2.1");
-            assertNotEquals(Verdict.LOCKED, throttle.checkAddress("192.0.2.1"));
+            assertNotEquals(Verdict.LOCKED, throttle.checkAddress("192.0.2.1", "x"));
         }
     }
 
@@ -136,9 +143,9 @@ class SignInThrottleTest {
     void ipv6AddressesAreCountedPerSlash64() {
         throttle.recordAddressFailure("2001:db8:1:2:0:0:0:1");
         throttle.recordAddressFailure("2001:db8:1:2:ffff:0:0:9");
-        assertEquals(Verdict.WAIT, throttle.checkAddress("2001:db8:1:2:abcd:0:0:1"));
-        assertEquals(Verdict.ALLOW, throttle.checkAddress("2001:db8:1:3:0:0:0:1"));
-        assertFalse(throttle.checkAddress("2001:db8:1:3:0:0:0:1") == Verdict.WAIT);
+        assertEquals(Verdict.WAIT, throttle.checkAddress("2001:db8:1:2:abcd:0:0:1", "x"));
+        assertEquals(Verdict.ALLOW, throttle.checkAddress("2001:db8:1:3:0:0:0:1", "x"));
+        assertFalse(throttle.checkAddress("2001:db8:1:3:0:0:0:1", "x") == Verdict.WAIT);
     }
 
     @Test
