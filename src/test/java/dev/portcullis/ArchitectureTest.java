@@ -78,6 +78,13 @@ class ArchitectureTest {
             .doNotHaveFullyQualifiedName("dev.portcullis.page.HtmlPage")
             .should().accessField(jakarta.ws.rs.core.MediaType.class, "TEXT_HTML_TYPE");
 
+    /** The audit trail and throttling see the client behind a trusted proxy, so nothing reads the peer directly. */
+    @ArchTest
+    static final ArchRule onlyClientAddressReadsThePeer = noClasses().that()
+            .doNotHaveFullyQualifiedName("dev.portcullis.protocol.ClientAddress")
+            .should().callMethod(jakarta.servlet.ServletRequest.class, "getRemoteAddr")
+            .orShould().callMethod(jakarta.servlet.http.HttpServletRequest.class, "getRemoteAddr");
+
     /** Hot-path tables: plain records, one plain-JDBC owner each ({@link TableOwnersTest} checks the SQL). */
     static final Map<String, String> JDBC_TABLE_OWNERS = Map.of(
             "authorization_codes", "dev.portcullis.authorize.AuthorizationCodes",

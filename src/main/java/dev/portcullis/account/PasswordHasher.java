@@ -7,8 +7,10 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
@@ -22,7 +24,9 @@ import org.bouncycastle.crypto.params.Argon2Parameters;
  *
  * <p>At most {@code portcullis.password.argon2.concurrency} hashes run at once (default: one per core); the others
  * wait their turn. Each one holds memory-kib of memory, so a burst of sign-ins cannot exhaust a bounded heap, and
- * running more hashes than cores would only make each one slower.
+ * running more hashes than cores would only make each one slower. A sign-in waits at most {@link #SIGN_IN_WAIT} for
+ * its turn and is then refused as busy ({@link BusyException}), so a flood of sign-ins cannot queue requests (and
+ * their threads) without end.
  */
 @ApplicationScoped
 public class PasswordHasher {
@@ -35,13 +39,27 @@ public class PasswordHasher {
     private static final int SALT_BYTES = 16;
     private static final int HASH_BYTES = 32;
 
+    /** How long a sign-in's hash waits for a free slot before the sign-in is answered "busy, try again". */
+    static final Duration SIGN_IN_WAIT = Duration.ofSeconds(5);
+
+    /** No hash could start within the wait: nothing was verified; the caller answers "busy, try again". */
+    public static final class BusyException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BusyException() {
+            super("Too many password checks at once", null, false, false);
+        }
+    }
+
     @Inject
     PortcullisConfig config;
+
+    Duration signInWait = SIGN_IN_WAIT;
 
     /** A real hash of a random password, verified against when the username is unknown: same work, same timing. */
     private String dummyHash;
 
-    private Semaphore permits;
+    Semaphore permits;
 
     @PostConstruct
     void init() {
@@ -57,12 +75,12 @@ public class PasswordHasher {
         int m = config.passwordMemoryKib();
         int t = config.passwordIterations();
         int p = config.passwordParallelism();
-        byte[] hash = argon2(password, salt, m, t, p, HASH_BYTES);
+        byte[] hash = argon2(password, salt, m, t, p, HASH_BYTES, false);
         return "$argon2id$v=19$m=" + m + ",t=" + t + ",p=" + p + "$" + B64.encodeToString(salt) + "$"
                 + B64.encodeToString(hash);
     }
 
-    /** Constant-time verification; a malformed stored hash never matches. */
+    /** Constant-time verification; a malformed stored hash never matches. Throws {@link BusyException}. */
     public boolean verify(String password, String stored) {
         Matcher mt = stored == null ? null : PHC.matcher(stored);
         if (mt == null || !mt.matches()) {
@@ -71,7 +89,7 @@ public class PasswordHasher {
         byte[] salt = B64D.decode(mt.group(4));
         byte[] expected = B64D.decode(mt.group(5));
         byte[] actual = argon2(password, salt, Integer.parseInt(mt.group(1)), Integer.parseInt(mt.group(2)),
-                Integer.parseInt(mt.group(3)), expected.length);
+                Integer.parseInt(mt.group(3)), expected.length, true);
         return MessageDigest.isEqual(expected, actual);
     }
 
@@ -101,12 +119,26 @@ public class PasswordHasher {
         return permits.availablePermits();
     }
 
-    private byte[] argon2(String password, byte[] salt, int memoryKib, int iterations, int parallelism, int length) {
-        permits.acquireUninterruptibly();
+    private byte[] argon2(String password, byte[] salt, int memoryKib, int iterations, int parallelism, int length,
+                          boolean bounded) {
+        if (!bounded) {
+            permits.acquireUninterruptibly();
+        } else if (!tryAcquire()) {
+            throw new BusyException();
+        }
         try {
             return computeArgon2(password, salt, memoryKib, iterations, parallelism, length);
         } finally {
             permits.release();
+        }
+    }
+
+    private boolean tryAcquire() {
+        try {
+            return permits.tryAcquire(signInWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

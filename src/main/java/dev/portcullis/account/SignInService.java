@@ -7,8 +7,13 @@ import jakarta.inject.Inject;
 import java.util.Optional;
 
 /**
- * One sign-in attempt: throttle check, credential check (same cost for unknown users), counters and audit. The
- * answer never tells a wrong password from an unknown account.
+ * One sign-in attempt: throttle, credential check (same cost for unknown users), counters and audit. The answer
+ * never tells a wrong password from an unknown account.
+ *
+ * <p>The attempt is counted on the account <em>before</em> the password is verified ({@link SignInThrottle#reserve}),
+ * so however many attempts arrive at once, at most {@code portcullis.login.max-failures} passwords are verified per
+ * account and window; a success clears the count. No transaction and no database connection is held while the
+ * hash is computed.
  */
 @ApplicationScoped
 public class SignInService {
@@ -20,37 +25,53 @@ public class SignInService {
     UserService users;
 
     @Inject
+    PasswordHasher hasher;
+
+    @Inject
     AuditLog audit;
 
-    public enum Outcome { SIGNED_IN, INVALID, WAIT, LOCKED }
+    /** BUSY: too many password hashes queued, nothing was checked; the caller answers "try again" (HTTP 503). */
+    public enum Outcome { SIGNED_IN, INVALID, WAIT, LOCKED, BUSY }
 
     public record Result(Outcome outcome, Optional<User> user) {
     }
 
     public Result signIn(String username, String password, String clientId, String ip) {
         String name = username == null ? "" : username.strip();
-        ThrottlePolicy.Verdict verdict = throttle.check(name, ip);
-        if (verdict != ThrottlePolicy.Verdict.ALLOW) {
-            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip, verdict.name().toLowerCase());
-            return new Result(verdict == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
+        ThrottlePolicy.Verdict byAddress = throttle.checkAddress(ip, name);
+        if (byAddress != ThrottlePolicy.Verdict.ALLOW) {
+            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip,
+                    byAddress.name().toLowerCase() + " (address)");
+            return new Result(byAddress == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
                     Optional.empty());
         }
-        Optional<User> user = name.isEmpty() ? Optional.empty() : users.checkCredentials(name, password);
+        SignInThrottle.Reservation attempt = throttle.reserve(name);
+        if (!attempt.allowed()) {
+            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip,
+                    attempt.verdict().name().toLowerCase());
+            return new Result(attempt.verdict() == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
+                    Optional.empty());
+        }
+        Optional<User> user;
+        try {
+            user = name.isEmpty() ? Optional.empty() : users.checkCredentials(name, password);
+        } catch (PasswordHasher.BusyException busy) {
+            throttle.giveBack(attempt);
+            return new Result(Outcome.BUSY, Optional.empty());
+        }
         if (user.isEmpty()) {
-            ThrottlePolicy.Verdict after;
-            try {
-                after = throttle.recordFailure(name, ip);
-            } catch (RuntimeException raced) {
-                // two first failures for the same key at once: one insert lost; the row exists now, count again
-                after = throttle.recordFailure(name, ip);
-            }
+            throttle.recordAddressFailure(ip);
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, clip(name), ip, null);
-            if (after == ThrottlePolicy.Verdict.LOCKED) {
+            if (attempt.locks()) {
                 audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip, "lock started");
             }
             return new Result(Outcome.INVALID, Optional.empty());
         }
         throttle.recordSuccess(name);
+        String stored = user.get().passwordHash();
+        if (hasher.needsRehash(stored)) {
+            users.replaceOutdatedHash(user.get().username(), stored, hasher.hash(password));
+        }
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.get().userId(), ip, null);
         return new Result(Outcome.SIGNED_IN, user);
     }

@@ -2,21 +2,35 @@ package dev.portcullis.account;
 
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.protocol.ClientAddress;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Applies {@link ThrottlePolicy} to sign-in, with counters in the database (table login_throttle) so every instance
- * sees the same numbers. Two independent counters: per account name (whether or not the account exists, so the
- * answer never reveals that) and per client IP (one source trying many accounts). The one owner of login_throttle,
- * in plain JDBC; a row is a {@link ThrottlePolicy.Counter} under its key ("user:name" or "ip:addr").
+ * sees the same numbers. The one owner of login_throttle, in plain JDBC; a row is a {@link ThrottlePolicy.Counter}
+ * under its key ("user:name" or "ip:address"). Two counters:
+ *
+ * <ul>
+ *   <li>per account name (whether or not the account exists, so the answer never reveals that): an attempt is
+ *       {@linkplain #reserve reserved} before the password is verified, by one conditional statement that only
+ *       succeeds while the account is not blocked, so concurrent attempts cannot overtake the count; a success
+ *       {@linkplain #recordSuccess clears} it. It slows down, then locks the account.</li>
+ *   <li>per client address (IPv6 per /64): counted after a wrong password, and it only ever slows down (growing
+ *       delay), since many people can share one address behind a NAT or a proxy.</li>
+ * </ul>
+ *
+ * Every statement commits on its own (no transaction, no connection held while a hash is computed).
  */
 @ApplicationScoped
 public class SignInThrottle {
+
+    /** Compare-and-set rounds before a reservation gives up (and refuses, as a wait) under extreme contention. */
+    static final int MAX_ROUNDS = 20;
 
     @Inject
     Jdbc jdbc;
@@ -27,26 +41,79 @@ public class SignInThrottle {
     @Inject
     Clock clock;
 
-    /** ALLOW, or why not: WAIT (slow-down) or LOCKED. The stricter of the account and the IP counter. */
-    public ThrottlePolicy.Verdict check(String username, String ip) {
-        long now = clock.instant().getEpochSecond();
-        ThrottlePolicy.Verdict byAccount = verdict(accountKey(username), accountLimits(), now);
-        ThrottlePolicy.Verdict byIp = verdict(ipKey(ip), ipLimits(), now);
-        return byAccount.compareTo(byIp) >= 0 ? byAccount : byIp;
+    /**
+     * One reserved attempt on an account: ALLOW with the counter before and after the reservation, or why not
+     * (WAIT, LOCKED).
+     */
+    public record Reservation(ThrottlePolicy.Verdict verdict, String key, ThrottlePolicy.Counter before,
+                              ThrottlePolicy.Counter after, int maxFailures) {
+
+        public boolean allowed() {
+            return verdict == ThrottlePolicy.Verdict.ALLOW;
+        }
+
+        /** Whether this attempt is the one that locked the account (when its password is wrong). */
+        public boolean locks() {
+            return allowed() && after.failures() >= maxFailures;
+        }
     }
 
-    /** Counts a failed attempt on both counters; returns LOCKED when this failure started a lock. */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public ThrottlePolicy.Verdict recordFailure(String username, String ip) {
-        long now = clock.instant().getEpochSecond();
-        ThrottlePolicy.Counter account = fail(accountKey(username), accountLimits(), now);
-        ThrottlePolicy.Counter byIp = fail(ipKey(ip), ipLimits(), now);
-        return account.failures() >= accountLimits().maxFailures() || byIp.failures() >= ipLimits().maxFailures()
-                ? ThrottlePolicy.Verdict.LOCKED : ThrottlePolicy.Verdict.ALLOW;
+    /**
+     * ALLOW, or WAIT while the client address is slowed down (an address is never locked out); when it is, whether
+     * the account is locked too, so the answer names the stricter reason.
+     */
+    public ThrottlePolicy.Verdict checkAddress(String ip, String username) {
+        long now = now();
+        if (ThrottlePolicy.check(read(ipKey(ip)).orElse(null), now) == ThrottlePolicy.Verdict.ALLOW) {
+            return ThrottlePolicy.Verdict.ALLOW;
+        }
+        ThrottlePolicy.Counter account = read(accountKey(username)).orElse(null);
+        return ThrottlePolicy.check(account, now) == ThrottlePolicy.Verdict.ALLOW ? ThrottlePolicy.Verdict.WAIT
+                : ThrottlePolicy.blockKind(account, accountLimits());
     }
 
-    /** A successful sign-in clears the account's counter (not the IP's: one good account must not unlock an IP). */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    /** Counts one attempt on the account before its password is verified, if the account is not blocked. */
+    public Reservation reserve(String username) {
+        String key = accountKey(username);
+        ThrottlePolicy.Limits limits = accountLimits();
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            long now = now();
+            ThrottlePolicy.Counter current = read(key).orElse(null);
+            if (ThrottlePolicy.check(current, now) != ThrottlePolicy.Verdict.ALLOW) {
+                return new Reservation(ThrottlePolicy.blockKind(current, limits), key, current, current,
+                        limits.maxFailures());
+            }
+            ThrottlePolicy.Counter next = ThrottlePolicy.afterFailure(current, now, limits);
+            if (compareAndSet(key, current, next)) {
+                return new Reservation(ThrottlePolicy.Verdict.ALLOW, key, current, next, limits.maxFailures());
+            }
+        }
+        return new Reservation(ThrottlePolicy.Verdict.WAIT, key, null, null, limits.maxFailures());
+    }
+
+    /**
+     * Gives a reservation back when no password was verified for it (the hash was too busy to run), if nothing
+     * counted on the account since: otherwise it stays counted, which only errs on the careful side.
+     */
+    public void giveBack(Reservation r) {
+        if (r.allowed()) {
+            compareAndSet(r.key(), r.after(), r.before());
+        }
+    }
+
+    /** Counts a wrong password on the client address; the delay grows from the address maximum on. */
+    public void recordAddressFailure(String ip) {
+        String key = ipKey(ip);
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            ThrottlePolicy.Counter current = read(key).orElse(null);
+            if (compareAndSet(key, current, ThrottlePolicy.afterFailure(current, now(), ipLimits()))) {
+                return;
+            }
+        }
+        // lost every race: other failures from this address were counted meanwhile, which slows it down anyway
+    }
+
+    /** A successful sign-in clears the account's counter (not the address's: one good account must not unlock it). */
     public void recordSuccess(String username) {
         jdbc.update("DELETE FROM login_throttle WHERE throttle_key = ?", accountKey(username));
     }
@@ -56,43 +123,46 @@ public class SignInThrottle {
      * chunks that commit on their own.
      */
     public int purgeStale() {
-        long now = clock.instant().getEpochSecond();
+        long now = now();
         long windowStart = now - Math.max(config.loginFailureWindow().getSeconds(), config.loginLockout().getSeconds());
         return jdbc.deleteInChunks("login_throttle", "throttle_key",
                 "(locked_until IS NULL OR locked_until <= ?) AND first_failure_at <= ?", now, windowStart);
     }
 
-    private ThrottlePolicy.Verdict verdict(String key, ThrottlePolicy.Limits limits, long now) {
-        ThrottlePolicy.Counter c = jdbc.one("SELECT " + COLUMNS + " FROM login_throttle WHERE throttle_key = ?",
-                SignInThrottle::counter, key).orElse(null);
-        if (c == null) {
-            return ThrottlePolicy.Verdict.ALLOW;
-        }
-        return ThrottlePolicy.check(c, now) == ThrottlePolicy.Verdict.ALLOW
-                ? ThrottlePolicy.Verdict.ALLOW : ThrottlePolicy.blockKind(c, limits);
+    private long now() {
+        return clock.instant().getEpochSecond();
     }
 
-    /** Counts a failure on one counter; the row stays locked (FOR UPDATE) until the caller's transaction ends. */
-    private ThrottlePolicy.Counter fail(String key, ThrottlePolicy.Limits limits, long now) {
-        jdbc.requireTransaction();
-        ThrottlePolicy.Counter current = jdbc.one("SELECT " + COLUMNS + " FROM login_throttle WHERE throttle_key = ? "
-                + "FOR UPDATE", SignInThrottle::counter, key).orElse(null);
-        ThrottlePolicy.Counter next = ThrottlePolicy.afterFailure(current, now, limits);
-        if (current != null) {
-            jdbc.update("UPDATE login_throttle SET failures = ?, first_failure_at = ?, locked_until = ? "
-                    + "WHERE throttle_key = ?", next.failures(), next.firstFailureAt(), next.lockedUntil(), key);
-            return next;
-        }
-        try {
-            jdbc.update("INSERT INTO login_throttle (throttle_key, failures, first_failure_at, locked_until) "
-                    + "VALUES (?,?,?,?)", key, next.failures(), next.firstFailureAt(), next.lockedUntil());
-        } catch (Jdbc.PersistenceFailure raced) {
-            // another instance inserted the same key at the same moment; its count stands (one lost failure)
-        }
-        return next;
+    private Optional<ThrottlePolicy.Counter> read(String key) {
+        return jdbc.one("SELECT failures, first_failure_at, locked_until FROM login_throttle WHERE throttle_key = ?",
+                SignInThrottle::counter, key);
     }
 
-    private static final String COLUMNS = "failures, first_failure_at, locked_until";
+    /**
+     * Replaces the counter {@code expected} (null: no row) by {@code next} (null: no row) in one conditional
+     * statement; false when another attempt changed the row first. A counter's failures and window start identify
+     * it: every change either counts one more failure or starts a new window.
+     */
+    private boolean compareAndSet(String key, ThrottlePolicy.Counter expected, ThrottlePolicy.Counter next) {
+        if (expected == null) {
+            try {
+                return jdbc.update("INSERT INTO login_throttle (throttle_key, failures, first_failure_at, locked_until) "
+                        + "VALUES (?,?,?,?)", key, next.failures(), next.firstFailureAt(), next.lockedUntil()) == 1;
+            } catch (Jdbc.PersistenceFailure e) {
+                if (read(key).isPresent()) {
+                    return false; // another attempt inserted the key first
+                }
+                throw e;
+            }
+        }
+        if (next == null) {
+            return jdbc.update("DELETE FROM login_throttle WHERE throttle_key = ? AND failures = ? "
+                    + "AND first_failure_at = ?", key, expected.failures(), expected.firstFailureAt()) == 1;
+        }
+        return jdbc.update("UPDATE login_throttle SET failures = ?, first_failure_at = ?, locked_until = ? "
+                + "WHERE throttle_key = ? AND failures = ? AND first_failure_at = ?", next.failures(),
+                next.firstFailureAt(), next.lockedUntil(), key, expected.failures(), expected.firstFailureAt()) == 1;
+    }
 
     static ThrottlePolicy.Counter counter(Jdbc.Row row) throws SQLException {
         return new ThrottlePolicy.Counter((int) row.longValue("failures"), row.longValue("first_failure_at"),
@@ -105,9 +175,9 @@ public class SignInThrottle {
     }
 
     ThrottlePolicy.Limits ipLimits() {
-        // no slow-down per IP (a shared NAT would slow everyone); only the lock at the IP maximum
-        return new ThrottlePolicy.Limits(config.loginIpMaxFailures(), config.loginIpMaxFailures(),
-                config.loginLockout(), config.loginFailureWindow());
+        // no maximum that locks: from ip-max-failures on, only the growing delay
+        return new ThrottlePolicy.Limits(Integer.MAX_VALUE, config.loginIpMaxFailures(), config.loginLockout(),
+                config.loginFailureWindow());
     }
 
     static String accountKey(String username) {
@@ -116,7 +186,7 @@ public class SignInThrottle {
     }
 
     static String ipKey(String ip) {
-        String i = ip == null ? "unknown" : ip;
+        String i = ip == null ? "unknown" : ClientAddress.counterKey(ip);
         return "ip:" + (i.length() > 64 ? i.substring(0, 64) : i);
     }
 }

@@ -3,16 +3,16 @@ package dev.portcullis.account;
 import java.time.Duration;
 
 /**
- * The brute-force policy of sign-in as pure functions over one counter (per account or per client IP), so it can be
- * unit-tested without a clock or a database.
+ * The brute-force policy of sign-in as pure functions over one counter (per account or per client address), so it
+ * can be unit-tested without a clock or a database.
  *
  * <ul>
  *   <li>Failures are counted within a window ({@code portcullis.login.failure-window}) from the first one.</li>
  *   <li>From failure {@code slowdownAfter} on, the next attempt must wait 1, 2, 4, ... seconds (at most 30):
  *       attempts during the wait are refused without checking the password and are not counted.</li>
  *   <li>At {@code maxFailures} the key is locked for {@code lockout}. When the lock ends the counter starts from
- *       zero, so nobody can lock an account forever; an attacker must keep failing, which the per-IP counter
- *       limits.</li>
+ *       zero, so nobody can lock an account forever; an attacker must keep failing, which the per-address delay
+ *       slows. An address has no maximum (only the delay), so nobody behind a shared address is locked out.</li>
  * </ul>
  */
 public final class ThrottlePolicy {

@@ -2,6 +2,7 @@ package dev.portcullis.account;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
@@ -36,6 +37,9 @@ public class UserAdminResource {
     UserService service;
 
     @Inject
+    ClientAddress clientAddress;
+
+    @Inject
     AuditLog audit;
 
     @Context
@@ -57,7 +61,7 @@ public class UserAdminResource {
         } catch (UsernameTakenException e) {
             return ErrorBody.response(409, "conflict", e.getMessage());
         }
-        audit.success(AuditEvent.Type.USER_CREATED, null, u.username(), request.getRemoteAddr(), null);
+        audit.success(AuditEvent.Type.USER_CREATED, null, u.username(), clientAddress.of(request), null);
         return Response.status(201).header("Location", "/admin/users/" + u.username())
                 .entity(describe(u).build().toString()).build();
     }
@@ -79,7 +83,7 @@ public class UserAdminResource {
             return notFound();
         }
         audit.success(AuditEvent.Type.USER_DELETED, null, username.toLowerCase(java.util.Locale.ROOT),
-                request.getRemoteAddr(), null);
+                clientAddress.of(request), null);
         return Response.noContent().build();
     }
 
@@ -96,7 +100,7 @@ public class UserAdminResource {
             return notFound();
         }
         audit.success(AuditEvent.Type.USER_PASSWORD_CHANGED, null, username.toLowerCase(java.util.Locale.ROOT),
-                request.getRemoteAddr(), changed.get().consequences());
+                clientAddress.of(request), changed.get().consequences());
         return Response.noContent().build();
     }
 

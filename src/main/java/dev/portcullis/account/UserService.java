@@ -99,28 +99,31 @@ public class UserService {
     }
 
     /**
-     * The credential check of sign-in: the user when the password is right, else empty. Unknown usernames cost the
-     * same hash as known ones, so timing does not reveal which exist. A hash made with weaker parameters than the
-     * configured ones is replaced on success.
+     * The credential check of sign-in: the user (read-only) when the password is right, else empty. Unknown usernames
+     * cost the same hash as known ones, so timing does not reveal which exist. Outside any transaction, so no
+     * database connection waits while the hash is computed; the caller replaces a hash made with other parameters
+     * ({@link #replaceOutdatedHash}).
+     *
+     * @throws PasswordHasher.BusyException when no hash could start in time (nothing was checked)
      */
+    @Transactional(Transactional.TxType.NOT_SUPPORTED)
     public Optional<User> checkCredentials(String username, String password) {
         if (password == null || password.length() > MAX_PASSWORD) {
             hasher.verifyAgainstDummy("");
             return Optional.empty();
         }
-        Optional<User> user = users.findForChange(username); // managed: an outdated hash is replaced below
+        Optional<User> user = users.findByUsername(username);
         if (user.isEmpty()) {
             hasher.verifyAgainstDummy(password);
             return Optional.empty();
         }
-        User u = user.get();
-        if (!hasher.verify(password, u.passwordHash())) {
-            return Optional.empty();
-        }
-        if (hasher.needsRehash(u.passwordHash())) {
-            u.changePasswordHash(hasher.hash(password), clock.instant());
-        }
-        return user;
+        return hasher.verify(password, user.get().passwordHash()) ? user : Optional.empty();
+    }
+
+    /** Stores {@code fresh} (the same password, hashed as configured) unless the password changed meanwhile. */
+    public void replaceOutdatedHash(String username, String outdated, String fresh) {
+        users.findForChange(username).filter(u -> outdated.equals(u.passwordHash()))
+                .ifPresent(u -> u.changePasswordHash(fresh, clock.instant()));
     }
 
     static String normalizeUsername(String raw) {

@@ -3,6 +3,7 @@ package dev.portcullis.authorize;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.page.ErrorPage;
 import dev.portcullis.page.PageMessages;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.BrowserCookies;
@@ -42,6 +43,9 @@ public class AuthorizationEndpoint {
     AuthorizationRequestValidator validator;
 
     @Inject
+    ClientAddress clientAddress;
+
+    @Inject
     AuthorizationFlow flow;
 
     @Inject
@@ -77,7 +81,7 @@ public class AuthorizationEndpoint {
             AuthorizationRequest r = validator.validate(params);
             Optional<SsoSession> session = BrowserCookies.read(request, BrowserCookies.SESSION, config.issuerIsHttps())
                     .flatMap(sessions::findLive);
-            next = flow.atEndpoint(r, session, request.getRemoteAddr());
+            next = flow.atEndpoint(r, session, clientAddress.of(request));
         } catch (UnverifiedRequestException e) {
             LOG.fine(() -> "Authorization request refused: " + e.getMessage());
             return ErrorPage.response(msg, e.messageKey(), e.getMessage());

@@ -2,6 +2,7 @@ package dev.portcullis.client;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
@@ -43,6 +44,9 @@ public class ClientAdminResource {
     ClientService service;
 
     @Inject
+    ClientAddress clientAddress;
+
+    @Inject
     AuditLog audit;
 
     @Context
@@ -62,7 +66,7 @@ public class ClientAdminResource {
                 json.bool("confidential").orElse(true),
                 json.requiredString("scopes", 1000),
                 json.bool("skip_consent").orElse(false)));
-        audit.success(AuditEvent.Type.CLIENT_CREATED, registered.client().clientId(), "admin", request.getRemoteAddr(),
+        audit.success(AuditEvent.Type.CLIENT_CREATED, registered.client().clientId(), "admin", clientAddress.of(request),
                 registered.client().confidential() ? "confidential" : "public");
         JsonObjectBuilder out = describe(registered.client());
         registered.secret().ifPresent(s -> out.add("client_secret", s));
@@ -95,7 +99,7 @@ public class ClientAdminResource {
         if (!service.delete(clientId)) {
             return notFound();
         }
-        audit.success(AuditEvent.Type.CLIENT_DELETED, clientId, "admin", request.getRemoteAddr(), null);
+        audit.success(AuditEvent.Type.CLIENT_DELETED, clientId, "admin", clientAddress.of(request), null);
         return Response.noContent().build();
     }
 
@@ -105,7 +109,7 @@ public class ClientAdminResource {
     public Response rotateSecret(@PathParam("client_id") String clientId) {
         return service.rotateSecret(clientId)
                 .map(s -> {
-                    audit.success(AuditEvent.Type.CLIENT_SECRET_ROTATED, clientId, "admin", request.getRemoteAddr(), null);
+                    audit.success(AuditEvent.Type.CLIENT_SECRET_ROTATED, clientId, "admin", clientAddress.of(request), null);
                     return s;
                 })
                 .map(s -> NoStoreJson.of(200, JsonSupport.JSON.createObjectBuilder().add("client_id", clientId)

@@ -50,6 +50,7 @@ public class PortcullisConfig {
     private int passwordParallelism;
     private int passwordConcurrency;
     private int maxBodyBytes;
+    private List<AddressRange> trustedProxies;
     private boolean demo;
     private boolean demoForce;
     private String accessTokenAlg;
@@ -110,6 +111,17 @@ public class PortcullisConfig {
         int concurrency = integer(c, "portcullis.password.argon2.concurrency", 0, 0, 256);
         passwordConcurrency = concurrency == 0 ? Math.max(2, Runtime.getRuntime().availableProcessors()) : concurrency;
         maxBodyBytes = integer(c, "portcullis.http.max-body-bytes", 65_536, 1_024, 10_485_760);
+        trustedProxies = new ArrayList<>();
+        for (String v : c.getOptionalValue("portcullis.http.trusted-proxies").orElse("").split(",")) {
+            if (!v.isBlank()) {
+                try {
+                    trustedProxies.add(AddressRange.parse(v));
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigurationException("portcullis.http.trusted-proxies", "must be a comma-separated "
+                            + "list of IP addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32): " + e.getMessage());
+                }
+            }
+        }
         demo = bool(c, "portcullis.demo", false);
         demoForce = bool(c, "portcullis.demo.force", false);
         // demo mode seeds a user and clients whose credentials sit in a file on the server: a developer's machine only
@@ -265,6 +277,14 @@ public class PortcullisConfig {
     /** Largest request body any endpoint accepts; larger bodies get 413 before they are read. */
     public int maxBodyBytes() {
         return maxBodyBytes;
+    }
+
+    /**
+     * The reverse proxies whose {@code Forwarded} / {@code X-Forwarded-For} headers name the client; empty (the
+     * default) = the direct peer is the client and those headers are ignored.
+     */
+    public List<AddressRange> trustedProxies() {
+        return trustedProxies;
     }
 
     /** Demo mode: seeds a demo user and two clients at startup and serves the relying-party page at /demo/. */

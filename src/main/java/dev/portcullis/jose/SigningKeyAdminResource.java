@@ -4,6 +4,7 @@ import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
@@ -44,6 +45,9 @@ public class SigningKeyAdminResource {
 
     @Inject
     SigningKeys keys;
+
+    @Inject
+    ClientAddress clientAddress;
 
     @Inject
     PortcullisConfig config;
@@ -93,7 +97,7 @@ public class SigningKeyAdminResource {
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         for (SigningKey k : created) {
             a.add(describe(k));
-            audit.success(AuditEvent.Type.SIGNING_KEY_ROTATED, null, "admin", request.getRemoteAddr(),
+            audit.success(AuditEvent.Type.SIGNING_KEY_ROTATED, null, "admin", clientAddress.of(request),
                     k.kid() + " signs from " + k.activeFrom().getEpochSecond());
         }
         return NoStoreJson.of(200, JsonSupport.JSON.createObjectBuilder().add("keys", a).build().toString()).build();

@@ -6,6 +6,7 @@ import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.OAuthException;
@@ -45,6 +46,9 @@ public class IntrospectionEndpoint {
     ClientAuthenticator authenticator;
 
     @Inject
+    ClientAddress clientAddress;
+
+    @Inject
     PresentedToken tokens;
 
     @Inject
@@ -67,7 +71,7 @@ public class IntrospectionEndpoint {
     public Response introspect(String body) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION),
-                request.getRemoteAddr());
+                clientAddress.of(request));
         if (!client.confidential()) {
             throw OAuthException.invalidClient("Introspection is for confidential clients: authenticate with the "
                     + "client secret");

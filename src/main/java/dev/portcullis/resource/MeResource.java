@@ -5,6 +5,7 @@ import dev.portcullis.account.UserRepository;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Scopes;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
@@ -35,6 +36,9 @@ public class MeResource {
 
     @Inject
     UserRepository users;
+
+    @Inject
+    ClientAddress clientAddress;
 
     @Inject
     UserAuthorizations authorizations;
@@ -86,7 +90,7 @@ public class MeResource {
         if (clientId.length() > 64 || !authorizations.revoke(token.subject(), clientId)) {
             return ErrorBody.response(404, "not_found", "You have not authorized this client");
         }
-        audit.success(AuditEvent.Type.GRANT_REVOKED, clientId, token.subject(), request.getRemoteAddr(),
+        audit.success(AuditEvent.Type.GRANT_REVOKED, clientId, token.subject(), clientAddress.of(request),
                 "withdrawn by the user through /api/v1 (calling client " + token.clientId() + ")");
         return Response.noContent().header("Cache-Control", "no-store").build();
     }

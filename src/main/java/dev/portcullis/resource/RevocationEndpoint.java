@@ -3,6 +3,7 @@ package dev.portcullis.resource;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.token.ClientAuthenticator;
 import dev.portcullis.token.TokenGrants;
@@ -40,6 +41,9 @@ public class RevocationEndpoint {
     ClientAuthenticator authenticator;
 
     @Inject
+    ClientAddress clientAddress;
+
+    @Inject
     PresentedToken tokens;
 
     @Inject
@@ -58,7 +62,7 @@ public class RevocationEndpoint {
     @Produces(MediaType.APPLICATION_JSON)
     public Response revoke(String body) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
-        String ip = request.getRemoteAddr();
+        String ip = clientAddress.of(request);
         Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
         String token = p.require("token");
         Optional<PresentedToken.Found> found = tokens.find(token, p.get("token_type_hint"));

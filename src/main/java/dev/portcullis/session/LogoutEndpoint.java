@@ -13,6 +13,7 @@ import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.page.ErrorPage;
 import dev.portcullis.page.HtmlPage;
 import dev.portcullis.page.PageMessages;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.RequestScoped;
@@ -54,6 +55,9 @@ public class LogoutEndpoint {
 
     @Inject
     SsoSessions sessions;
+
+    @Inject
+    ClientAddress clientAddress;
 
     @Inject
     ClientRepository clients;
@@ -187,7 +191,7 @@ public class LogoutEndpoint {
             BrowserCookies.clear(response, BrowserCookies.SESSION, config.issuerIsHttps());
         }
         session.ifPresent(s -> audit.success(AuditEvent.Type.SIGN_OUT, r.client().map(Client::clientId).orElse(null),
-                s.userId(), request.getRemoteAddr(), "RP-initiated logout"));
+                s.userId(), clientAddress.of(request), "RP-initiated logout"));
         if (r.target().isPresent()) {
             String target = r.target().get();
             String location = r.state().isEmpty() ? target : target + (target.contains("?") ? "&" : "?") + "state="

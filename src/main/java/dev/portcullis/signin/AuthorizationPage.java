@@ -7,6 +7,7 @@ import dev.portcullis.authorize.RejectedAuthorizationRequest;
 import dev.portcullis.authorize.UnverifiedRequestException;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.page.PageMessages;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.BrowserCookies;
@@ -30,6 +31,9 @@ public abstract class AuthorizationPage {
 
     @Inject
     AuthorizationRequestValidator validator;
+
+    @Inject
+    ClientAddress clientAddress;
 
     @Inject
     AuthorizationFlow flow;
@@ -126,7 +130,7 @@ public abstract class AuthorizationPage {
     }
 
     protected String ip() {
-        return servletRequest().getRemoteAddr();
+        return clientAddress.of(servletRequest());
     }
 
     /** On GET the page's query string; on POST the hidden field (read raw, so it is available before rendering). */

@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * Backing bean of {@code /login.xhtml}. Wrong credentials, an unknown user, a slow-down and a lock all show the form
- * again with HTTP 200, the username kept and the password never echoed. A successful sign-in starts an SSO session
+ * again with HTTP 200, the username kept and the password never echoed; "busy, try again" (too many password checks
+ * at once) shows it with HTTP 503. A successful sign-in starts an SSO session
  * (cookie {@code portcullis_session}), rotates the CSRF cookie and continues the authorization with a 303.
  */
 @Named("loginBean")
@@ -58,6 +59,12 @@ public class LoginBean extends AuthorizationPage {
             }
             case WAIT -> message("login.wait");
             case LOCKED -> message("login.locked");
+            case BUSY -> {
+                // 503: the sign-in was not checked at all, and may be retried right away elsewhere or in a moment
+                message("login.busy");
+                servletResponse().setStatus(503);
+                servletResponse().setHeader("Retry-After", "5");
+            }
             default -> message("login.invalid");
         }
         return null;

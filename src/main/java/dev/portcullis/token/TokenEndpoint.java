@@ -1,6 +1,7 @@
 package dev.portcullis.token;
 
 import dev.portcullis.client.Client;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
@@ -38,6 +39,9 @@ public class TokenEndpoint {
     ClientAuthenticator authenticator;
 
     @Inject
+    ClientAddress clientAddress;
+
+    @Inject
     Instance<GrantHandler> handlerBeans;
 
     private Map<String, GrantHandler> handlers;
@@ -63,7 +67,7 @@ public class TokenEndpoint {
         if (handler == null) {
             throw OAuthException.unsupportedGrantType(supported);
         }
-        String ip = request.getRemoteAddr();
+        String ip = clientAddress.of(request);
         Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
         return handler.handle(client, p, ip).toResponse();
     }

@@ -2,6 +2,7 @@ package dev.portcullis.account;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -68,5 +69,21 @@ class PasswordHasherTest {
             pool.shutdownNow();
         }
         assertEquals(1, h.permitsAvailable(), "every permit returned");
+    }
+
+    @Test
+    void aSignInThatCannotStartItsHashInTimeIsRefusedAsBusy() throws Exception {
+        PasswordHasher h = hasher(1);
+        String stored = h.hash("pw-0123456789");
+        h.signInWait = java.time.Duration.ofMillis(50);
+        h.permits.acquire(); // another hash is running
+        try {
+            assertThrows(PasswordHasher.BusyException.class, () -> h.verify("pw-0123456789", stored));
+            assertThrows(PasswordHasher.BusyException.class, () -> h.verifyAgainstDummy("pw"));
+        } finally {
+            h.permits.release();
+        }
+        assertTrue(h.verify("pw-0123456789", stored));
+        assertEquals(1, h.permitsAvailable(), "a refused check took no permit");
     }
 }

@@ -1,16 +1,28 @@
 package dev.portcullis.account;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.account.ThrottlePolicy.Verdict;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.persistence.TestDatabase;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** {@link SignInThrottle}'s counters in login_throttle (H2, real schema): count, lock, clear, purge. */
+/** {@link SignInThrottle}'s counters in login_throttle (H2, real schema): reserve, lock, give back, clear, purge. */
 class SignInThrottleTest {
 
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
@@ -20,7 +32,7 @@ class SignInThrottleTest {
 
     SignInThrottleTest() {
         throttle.jdbc = db.jdbc;
-        throttle.clock = Clock.fixed(NOW, ZoneOffset.UTC);
+        at(NOW);
         throttle.config = new PortcullisConfig() {
             @Override
             public int loginMaxFailures() {
@@ -34,7 +46,7 @@ class SignInThrottleTest {
 
             @Override
             public int loginIpMaxFailures() {
-                return 100;
+                return 2;
             }
 
             @Override
@@ -49,33 +61,99 @@ class SignInThrottleTest {
         };
     }
 
-    private ThrottlePolicy.Verdict fail(String user) {
-        db.inTransaction = true; // recordFailure is REQUIRES_NEW in the server
+    private void at(Instant now) {
+        throttle.clock = Clock.fixed(now, ZoneOffset.UTC);
+    }
+
+    @Test
+    void reservationsCountUpToALockThatSuccessClears() {
+        assertEquals(Verdict.ALLOW, throttle.reserve("alice").verdict());
+        SignInThrottle.Reservation second = throttle.reserve("ALICE ");
+        assertTrue(second.allowed() && !second.locks());
+        assertEquals(Verdict.WAIT, throttle.reserve("alice").verdict(), "slowed down from the 2nd attempt");
+        at(NOW.plusSeconds(1));
+        SignInThrottle.Reservation third = throttle.reserve("alice");
+        assertTrue(third.allowed() && third.locks(), "the 3rd attempt locks when its password is wrong");
+        assertEquals(Verdict.LOCKED, throttle.reserve("alice").verdict());
+        assertEquals(Verdict.ALLOW, throttle.reserve("bob").verdict(), "a lock is per account");
+        throttle.recordSuccess("alice");
+        assertEquals(Verdict.ALLOW, throttle.reserve("alice").verdict());
+    }
+
+    @Test
+    void concurrentAttemptsNeverReserveMoreThanTheMaximum() throws Exception {
+        int n = 50;
+        CyclicBarrier start = new CyclicBarrier(n);
+        List<Callable<Verdict>> tasks = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            tasks.add(() -> {
+                start.await();
+                return throttle.reserve("carol").verdict();
+            });
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        int allowed = 0;
         try {
-            return throttle.recordFailure(user, "192.0.2.1");
+            for (Future<Verdict> f : pool.invokeAll(tasks, 60, TimeUnit.SECONDS)) {
+                allowed += f.get() == Verdict.ALLOW ? 1 : 0;
+            }
         } finally {
-            db.inTransaction = false;
+            pool.shutdownNow();
+        }
+        assertEquals(2, allowed, "up to the slow-down, then everyone waits (the maximum is 3)");
+    }
+
+    @Test
+    void aReservationGivenBackIsNotCounted() {
+        SignInThrottle.Reservation first = throttle.reserve("dave");
+        throttle.giveBack(first);
+        throttle.reserve("dave");
+        SignInThrottle.Reservation again = throttle.reserve("dave");
+        assertTrue(again.allowed() && again.after().failures() == 2, "the given-back attempt did not count");
+        throttle.giveBack(again); // it had started the slow-down; given back, so is the delay
+        SignInThrottle.Reservation next = throttle.reserve("dave");
+        assertTrue(next.allowed() && next.after().failures() == 2, "counted as the 2nd attempt once more");
+    }
+
+    @Test
+    void anAddressIsSlowedDownButNeverLocked() {
+        throttle.recordAddressFailure("192.0.2.1");
+        assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.1", "x"));
+        throttle.recordAddressFailure("192.0.2.1");
+        assertEquals(Verdict.WAIT, throttle.checkAddress("192.0.2.1", "x"), "from ip-max-failures on, a delay");
+        assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.2", "x"));
+        at(NOW.minusSeconds(2));
+        throttle.reserve("erin");
+        throttle.reserve("erin");
+        at(NOW.minusSeconds(1));
+        assertTrue(throttle.reserve("erin").locks());
+        at(NOW);
+        assertEquals(Verdict.LOCKED, throttle.checkAddress("192.0.2.1", "erin"), "the stricter reason is named");
+        Instant t = NOW;
+        for (int i = 0; i < 100; i++) { // far beyond any account maximum: still only delays
+            t = t.plusSeconds(31);
+            at(t);
+            assertEquals(Verdict.ALLOW, throttle.checkAddress("192.0.2.1", "x"), "the delay is at most 30 s");
+            throttle.recordAddressFailure("192.0.2.1");
+            assertNotEquals(Verdict.LOCKED, throttle.checkAddress("192.0.2.1", "x"));
         }
     }
 
     @Test
-    void failuresCountUpToALockThatSuccessClears() {
-        assertEquals(ThrottlePolicy.Verdict.ALLOW, throttle.check("Alice", "192.0.2.1"));
-        assertEquals(ThrottlePolicy.Verdict.ALLOW, fail("alice"));
-        assertEquals(ThrottlePolicy.Verdict.ALLOW, fail("ALICE "));
-        assertEquals(ThrottlePolicy.Verdict.WAIT, throttle.check("alice", "192.0.2.1"));
-        assertEquals(ThrottlePolicy.Verdict.LOCKED, fail("alice"));
-        assertEquals(ThrottlePolicy.Verdict.LOCKED, throttle.check("alice", "192.0.2.9"));
-        assertEquals(ThrottlePolicy.Verdict.ALLOW, throttle.check("bob", "192.0.2.1"), "the IP is below its limit");
-        throttle.recordSuccess("alice");
-        assertEquals(ThrottlePolicy.Verdict.ALLOW, throttle.check("alice", "192.0.2.1"));
+    void ipv6AddressesAreCountedPerSlash64() {
+        throttle.recordAddressFailure("2001:db8:1:2:0:0:0:1");
+        throttle.recordAddressFailure("2001:db8:1:2:ffff:0:0:9");
+        assertEquals(Verdict.WAIT, throttle.checkAddress("2001:db8:1:2:abcd:0:0:1", "x"));
+        assertEquals(Verdict.ALLOW, throttle.checkAddress("2001:db8:1:3:0:0:0:1", "x"));
+        assertFalse(throttle.checkAddress("2001:db8:1:3:0:0:0:1", "x") == Verdict.WAIT);
     }
 
     @Test
     void purgeKeepsCountersThatStillMatter() {
-        fail("alice");
+        throttle.reserve("alice");
+        throttle.recordAddressFailure("192.0.2.1");
         assertEquals(0, throttle.purgeStale(), "inside the window");
-        throttle.clock = Clock.fixed(NOW.plus(Duration.ofMinutes(16)), ZoneOffset.UTC);
-        assertEquals(2, throttle.purgeStale(), "the account's and the IP's counter");
+        at(NOW.plus(Duration.ofMinutes(16)));
+        assertEquals(2, throttle.purgeStale(), "the account's and the address's counter");
     }
 }

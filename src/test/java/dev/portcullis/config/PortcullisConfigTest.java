@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.h2.jdbcx.JdbcDataSource;
@@ -108,7 +109,12 @@ class PortcullisConfigTest {
         "portcullis.admin.token|short|PORTCULLIS_ADMIN_TOKEN",
         "portcullis.password.argon2.memory-kib|1024|PORTCULLIS_PASSWORD_ARGON2_MEMORY_KIB",
         "portcullis.password.argon2.memory-kib|7167|PORTCULLIS_PASSWORD_ARGON2_MEMORY_KIB",
-        "portcullis.session.idle-ttl|999999|PORTCULLIS_SESSION_IDLE_TTL"
+        "portcullis.session.idle-ttl|999999|PORTCULLIS_SESSION_IDLE_TTL",
+        "portcullis.http.trusted-proxies|proxy.example.com|PORTCULLIS_HTTP_TRUSTED_PROXIES",
+        "portcullis.http.trusted-proxies|10.0.0.0/33|PORTCULLIS_HTTP_TRUSTED_PROXIES",
+        "portcullis.http.trusted-proxies|2001:db8::/129|PORTCULLIS_HTTP_TRUSTED_PROXIES",
+        "portcullis.http.trusted-proxies|10.0.0.1/8/8|PORTCULLIS_HTTP_TRUSTED_PROXIES",
+        "portcullis.http.trusted-proxies|300.1.1.1|PORTCULLIS_HTTP_TRUSTED_PROXIES"
     })
     void invalidValuesFailNamingKeyAndEnvironmentVariable(String key, String value, String env) {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, value)));
@@ -127,6 +133,20 @@ class PortcullisConfigTest {
                 "portcullis.refresh-token.ttl", "31536000")));
         assertTrue(e.getMessage().contains("portcullis.refresh-token.ttl")
                 && e.getMessage().contains("portcullis.refresh-token.max-lifetime"), e.getMessage());
+    }
+
+    @Test
+    void trustedProxiesAreCidrRangesOfBothFamiliesAndNoneByDefault() throws Exception {
+        assertTrue(load(Map.of()).trustedProxies().isEmpty());
+        List<AddressRange> r = load(Map.of("portcullis.http.trusted-proxies",
+                " 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32,::1")).trustedProxies();
+        assertEquals("[10.0.0.0/8, 192.0.2.7/32, 2001:db8:0:0:0:0:0:0/32, 0:0:0:0:0:0:0:1/128]", r.toString());
+        assertTrue(r.get(0).contains(java.net.InetAddress.getByName("10.200.3.4")));
+        assertFalse(r.get(0).contains(java.net.InetAddress.getByName("11.0.0.1")));
+        assertTrue(r.get(2).contains(java.net.InetAddress.getByName("2001:db8:ffff::1")));
+        assertFalse(r.get(2).contains(java.net.InetAddress.getByName("2001:db9::1")));
+        assertTrue(r.get(0).contains(AddressRange.literal("::ffff:10.0.0.1").orElseThrow()),
+                "IPv4-mapped IPv6 is read as IPv4");
     }
 
     @Test

@@ -103,16 +103,20 @@ public final class UserAgent {
         return submit(consentPage.body(), "consent", f);
     }
 
-    /** POSTs {@code fields} to the action of the form {@code formId} in {@code html}. */
-    public Http.Res submit(String html, String formId, Map<String, String> fields) {
+    /** POSTs {@code fields} to the action of the form {@code formId} in {@code html}, with extra headers. */
+    public Http.Res submit(String html, String formId, Map<String, String> fields, String... headers) {
         Matcher m = Pattern.compile("<form[^>]*\\bid=\"" + Pattern.quote(formId) + "\"[^>]*>").matcher(html);
         if (!m.find()) {
             fail("no form '" + formId + "' in page:\n" + html);
         }
         String action = attribute(m.group(), "action");
-        return http.send(http.request(action == null ? "/" : unescape(action))
+        HttpRequest.Builder b = http.request(action == null ? "/" : unescape(action))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(Http.form(fields))).build());
+                .POST(HttpRequest.BodyPublishers.ofString(Http.form(fields)));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return http.send(b.build());
     }
 
     /**
