@@ -40,14 +40,14 @@ public class SignInService {
         String name = username == null ? "" : username.strip();
         ThrottlePolicy.Verdict byAddress = throttle.checkAddress(ip, name);
         if (byAddress != ThrottlePolicy.Verdict.ALLOW) {
-            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip,
+            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, accountName(name), ip,
                     byAddress.name().toLowerCase() + " (address)");
             return new Result(byAddress == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
                     Optional.empty());
         }
         SignInThrottle.Reservation attempt = throttle.reserve(name);
         if (!attempt.allowed()) {
-            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip,
+            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, accountName(name), ip,
                     attempt.verdict().name().toLowerCase());
             return new Result(attempt.verdict() == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
                     Optional.empty());
@@ -61,9 +61,11 @@ public class SignInService {
         }
         if (user.isEmpty()) {
             throttle.recordAddressFailure(ip);
-            audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, clip(name), ip, null);
+            String account = accountName(name);
+            audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, account, ip,
+                    account == null ? "no such account" : null);
             if (attempt.locks()) {
-                audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, clip(name), ip, "lock started");
+                audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, account, ip, "lock started");
             }
             return new Result(Outcome.INVALID, Optional.empty());
         }
@@ -76,7 +78,11 @@ public class SignInService {
         return new Result(Outcome.SIGNED_IN, user);
     }
 
-    private static String clip(String s) {
-        return s.length() > 100 ? s.substring(0, 100) : s;
+    /**
+     * The typed username as the audit trail records it: only when an account has that name. Text typed for no
+     * account (often a password in the wrong field) is never written to the trail or the log.
+     */
+    private String accountName(String name) {
+        return name.isEmpty() || name.length() > 100 || users.findByUsername(name).isEmpty() ? null : name;
     }
 }

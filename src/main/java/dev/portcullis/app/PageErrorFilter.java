@@ -1,6 +1,7 @@
 package dev.portcullis.app;
 
 import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.protocol.LogText;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebFilter;
@@ -43,7 +44,7 @@ public class PageErrorFilter extends HttpFilter {
             chain.doFilter(req, res);
         } catch (ServletException | RuntimeException e) {
             boolean database = Jdbc.isDatabaseFailure(e);
-            LOG.log(database ? Level.WARNING : Level.INFO, "Page request failed: {0}", e.toString());
+            LOG.log(database ? Level.WARNING : Level.INFO, "Page request failed: {0}", LogText.escape(e.toString()));
             if (res.isCommitted()) {
                 return;
             }

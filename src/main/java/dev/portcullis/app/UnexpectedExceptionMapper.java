@@ -2,6 +2,7 @@ package dev.portcullis.app;
 
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.ErrorBody;
+import dev.portcullis.protocol.LogText;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotSupportedException;
@@ -52,7 +53,7 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
             return r;
         }
         if (Jdbc.isDatabaseFailure(e)) {
-            LOG.log(Level.WARNING, "Database unavailable: {0}", rootMessage(e));
+            LOG.log(Level.WARNING, "Database unavailable: {0}", LogText.escape(rootMessage(e)));
             return ErrorAnswer.DATABASE_UNAVAILABLE.response(path(request));
         }
         LOG.log(Level.SEVERE, "Unexpected error", e);

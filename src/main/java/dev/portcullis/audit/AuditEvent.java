@@ -1,5 +1,6 @@
 package dev.portcullis.audit;
 
+import dev.portcullis.protocol.LogText;
 import java.time.Instant;
 
 /**
@@ -22,10 +23,17 @@ public record AuditEvent(Long id, Instant occurredAt, String type, String outcom
         EXPIRED_ROWS_PURGED
     }
 
-    /** A new event, its texts clipped to their columns; the id is drawn from audit_event_seq when it is written. */
+    /**
+     * A new event, its texts with control characters escaped ({@link LogText}) and clipped to their columns; the id
+     * is drawn from audit_event_seq when it is written.
+     */
     AuditEvent(Instant at, Type type, String outcome, String clientId, String subject, String ip, String detail) {
-        this(null, Instant.ofEpochMilli(at.toEpochMilli()), type.name(), outcome, clip(clientId, 64), clip(subject, 100),
-                clip(ip, 64), clip(detail, 1000));
+        this(null, Instant.ofEpochMilli(at.toEpochMilli()), type.name(), outcome, safe(clientId, 64),
+                safe(subject, 100), safe(ip, 64), safe(detail, 1000));
+    }
+
+    private static String safe(String s, int max) {
+        return clip(LogText.escape(s), max);
     }
 
     private static String clip(String s, int max) {

@@ -4,6 +4,7 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.page.ErrorPage;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
+import dev.portcullis.protocol.LogText;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.BrowserCookies;
@@ -83,7 +84,7 @@ public class AuthorizationEndpoint {
                     .flatMap(sessions::findLive);
             next = flow.atEndpoint(r, session, clientAddress.of(request));
         } catch (UnverifiedRequestException e) {
-            LOG.fine(() -> "Authorization request refused: " + e.getMessage());
+            LOG.fine(() -> "Authorization request refused: " + LogText.escape(e.getMessage()));
             return ErrorPage.response(msg, e.messageKey(), e.getMessage());
         } catch (RejectedAuthorizationRequest e) {
             next = flow.rejected(e);

@@ -1,6 +1,7 @@
 package dev.portcullis.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.portcullis.persistence.TestDatabase;
 import java.time.Clock;
@@ -42,5 +43,17 @@ class AuditLogTest {
         assertEquals(2, audit.list(T0.plusSeconds(10).toEpochMilli(), 0, null, 10).size());
         assertEquals(List.of("SIGN_IN_FAILURE"),
                 audit.list(0, 0, "SIGN_IN_FAILURE", 10).stream().map(AuditEvent::type).toList());
+    }
+
+    @Test
+    void controlCharactersInAnyFieldAreEscapedBeforeTheRowAndTheLogLine() {
+        audit.failure(AuditEvent.Type.CLIENT_AUTH_FAILURE, "c\r\n1", "al\nice", "192.0.2.1\u001b[2J",
+                "line one\r\nINFO: SIGN_IN_SUCCESS subject=admin");
+        AuditEvent e = audit.list(0, 0, null, 10).get(0);
+        assertEquals("c\\u000d\\u000a1", e.clientId());
+        assertEquals("al\\u000aice", e.subject());
+        assertEquals("192.0.2.1\\u001b[2J", e.ip());
+        assertEquals("line one\\u000d\\u000aINFO: SIGN_IN_SUCCESS subject=admin", e.detail());
+        assertFalse(e.toString().contains("\n") || e.toString().contains("\r"), e::toString);
     }
 }

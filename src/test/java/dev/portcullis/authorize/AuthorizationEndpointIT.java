@@ -560,7 +560,8 @@ class AuthorizationEndpointIT extends PortcullisIT {
         assertNoHttpSession(wrong);
         assertTrue(ua.cookie("portcullis_session").isEmpty());
 
-        Http.Res unknown = ua.signIn(wrong, "nobody-" + System.nanoTime(), "Wrong-Secret-42");
+        String typedForNoAccount = "nobody-" + System.nanoTime(); // e.g. a password typed into the wrong field
+        Http.Res unknown = ua.signIn(wrong, typedForNoAccount, "Wrong-Secret-42");
         assertEquals(200, unknown.status());
         assertTrue(unknown.body().contains("Invalid username or password"));
         assertEquals(wrong.body().replaceAll("value=\"[^\"]*\"", ""), unknown.body().replaceAll("value=\"[^\"]*\"", ""),
@@ -573,6 +574,11 @@ class AuthorizationEndpointIT extends PortcullisIT {
         String audit = Db.rows("SELECT * FROM audit_events WHERE event_type = 'SIGN_IN_FAILURE' AND subject = ?",
                 u.username()).toString();
         assertFalse(audit.contains("Wrong-Secret-42"));
+        // free text typed for no account is neither recorded nor logged (the trail is what the log gets)
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM audit_events WHERE subject LIKE ? OR detail LIKE ?",
+                "%" + typedForNoAccount + "%", "%" + typedForNoAccount + "%"));
+        assertTrue(Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SIGN_IN_FAILURE' AND subject IS NULL "
+                + "AND detail = 'no such account'") >= 1);
     }
 
     @Test
