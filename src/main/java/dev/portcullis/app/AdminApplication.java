@@ -10,6 +10,7 @@ import dev.portcullis.resource.DelegationFilter;
 import dev.portcullis.retention.PurgeAdminResource;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
+import java.util.Map;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
 import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
@@ -32,5 +33,10 @@ public class AdminApplication extends Application {
         return WebProviders.with(DelegationFilter.class, AdminAuthenticationFilter.class, ClientAdminResource.class,
                 UserAdminResource.class, AuditAdminResource.class, SigningKeyAdminResource.class,
                 PurgeAdminResource.class);
+    }
+
+    @Override
+    public Map<String, Object> getProperties() {
+        return WebProviders.PROPERTIES;
     }
 }

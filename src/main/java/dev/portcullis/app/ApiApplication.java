@@ -4,6 +4,7 @@ import dev.portcullis.resource.DelegationFilter;
 import dev.portcullis.resource.MeResource;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -17,5 +18,10 @@ public class ApiApplication extends Application {
     @Override
     public Set<Class<?>> getClasses() {
         return WebProviders.with(DelegationFilter.class, MeResource.class);
+    }
+
+    @Override
+    public Map<String, Object> getProperties() {
+        return WebProviders.PROPERTIES;
     }
 }

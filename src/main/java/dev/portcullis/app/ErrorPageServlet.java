@@ -24,17 +24,6 @@ public class ErrorPageServlet extends HttpServlet {
         Object uri = req.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
         int status = code instanceof Integer i ? i : 404;
         String path = uri instanceof String s ? s : req.getRequestURI();
-        ErrorAnswer answer;
-        if (status == 404) {
-            answer = new ErrorAnswer(404, "not_found", "No such endpoint or resource",
-                    "Page not found", "There is nothing at this address.");
-        } else if (status < 500) {
-            answer = new ErrorAnswer(status, "invalid_request", "The request could not be processed",
-                    "Something went wrong", "Please go back to the application and try again.");
-        } else {
-            answer = new ErrorAnswer(status, "server_error", "The server could not complete the request",
-                    "Something went wrong", "Please go back to the application and try again.");
-        }
-        answer.write(path, res);
+        ErrorAnswer.forStatus(status).write(path, res);
     }
 }

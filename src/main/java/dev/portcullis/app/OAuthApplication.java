@@ -9,6 +9,7 @@ import dev.portcullis.session.LogoutEndpoint;
 import dev.portcullis.token.TokenEndpoint;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,5 +24,10 @@ public class OAuthApplication extends Application {
     public Set<Class<?>> getClasses() {
         return WebProviders.with(AuthorizationEndpoint.class, TokenEndpoint.class, JwksResource.class,
                 UserInfoEndpoint.class, RevocationEndpoint.class, IntrospectionEndpoint.class, LogoutEndpoint.class);
+    }
+
+    @Override
+    public Map<String, Object> getProperties() {
+        return WebProviders.PROPERTIES;
     }
 }

@@ -1,7 +1,6 @@
 package dev.portcullis.app;
 
 import dev.portcullis.persistence.Jdbc;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.LogText;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.NotAllowedException;
@@ -11,13 +10,15 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.io.EOFException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Last line of defence: whatever escapes an endpoint becomes the JSON error shape, never a stack trace.
- * JAX-RS's own errors (404, 405, 415, ...) keep their status; an unreachable database is 503
- * {@code temporarily_unavailable} (RFC 6749 4.1.2.1); anything else is a bug, logged once and answered 500.
+ * Last line of defence: whatever escapes an endpoint becomes the endpoint's error shape (a page or JSON by path,
+ * {@link ErrorAnswer}), never a stack trace. JAX-RS's own errors (404, 405, 415, ...) keep their status; a body cut
+ * short by the client is 400; an unreachable database is 503 {@code temporarily_unavailable} (RFC 6749 4.1.2.1);
+ * anything else is a bug, logged once and answered 500.
  */
 @Provider
 public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
@@ -38,15 +39,15 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
     /** The answer for {@code e}; {@code request} (may be null) decides between a page and JSON. */
     static Response respond(Throwable e, HttpServletRequest request) {
         if (causedBy(e, RequestBodyLimitFilter.BodyTooLargeException.class)) {
-            return ErrorBody.response(413, "invalid_request", "Request body too large");
+            return ErrorAnswer.forStatus(413).response(path(request));
+        }
+        if (causedBy(e, EOFException.class)) {
+            // the client closed the connection before sending the body its headers announced: its mistake, no bug
+            return ErrorAnswer.problem(400, "The request body ended early").response(path(request));
         }
         if (e instanceof WebApplicationException wae) {
-            int status = wae.getResponse().getStatus();
-            if (e instanceof NotSupportedException) {
-                return ErrorBody.response(415, "invalid_request", "Unsupported Content-Type for this endpoint");
-            }
-            Response r = ErrorBody.response(status, status == 404 ? "not_found" : status == 405
-                    ? "method_not_allowed" : "invalid_request", describe(status));
+            int status = e instanceof NotSupportedException ? 415 : wae.getResponse().getStatus();
+            Response r = ErrorAnswer.forStatus(status).response(path(request));
             if (e instanceof NotAllowedException) {
                 r.getHeaders().put("Allow", wae.getResponse().getHeaders().get("Allow"));
             }
@@ -62,16 +63,6 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
 
     private static String path(HttpServletRequest request) {
         return request == null ? null : request.getRequestURI();
-    }
-
-    private static String describe(int status) {
-        return switch (status) {
-            case 404 -> "No such endpoint or resource";
-            case 405 -> "Method not allowed on this endpoint";
-            case 406 -> "This endpoint answers application/json only";
-            case 413 -> "Request body too large";
-            default -> "The request could not be processed";
-        };
     }
 
     static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

@@ -1,5 +1,6 @@
 package dev.portcullis.app;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -14,6 +15,9 @@ public final class WebProviders {
 
     public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, UnexpectedExceptionMapper.class,
             TransactionalExceptionMapper.class, CrossOriginFilter.class);
+
+    /** Application properties of every REST application: OPTIONS answers with Allow, not a WADL of the whole API. */
+    public static final Map<String, Object> PROPERTIES = Map.of("jersey.config.server.wadl.disableWadl", true);
 
     public static Set<Class<?>> with(Class<?>... resources) {
         java.util.Set<Class<?>> all = new java.util.HashSet<>(COMMON);

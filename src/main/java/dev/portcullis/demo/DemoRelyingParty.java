@@ -26,13 +26,13 @@ import jakarta.json.JsonWriter;
 import jakarta.json.stream.JsonGenerator;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.CookieParam;
-import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -93,8 +93,11 @@ public class DemoRelyingParty {
     @POST
     @Path("start")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Response start(@FormParam("variant") String variant, @FormParam("client_secret") String secret) {
+    public Response start(MultivaluedMap<String, String> form) {
         requireDemo();
+        // a map, not @FormParam: Jersey fails with a 500 on @FormParam when a POST has no Content-Type
+        String variant = form == null ? null : form.getFirst("variant");
+        String secret = form == null ? null : form.getFirst("client_secret");
         boolean confidential = "confidential".equals(variant);
         String state = Secrets.newSecret();
         String nonce = Secrets.newSecret();

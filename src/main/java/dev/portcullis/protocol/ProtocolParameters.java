@@ -29,9 +29,15 @@ public final class ProtocolParameters {
         this.values = Collections.unmodifiableMap(values);
     }
 
-    /** From already-decoded multi-valued parameters (JAX-RS query or form parameters). */
+    /**
+     * From already-decoded multi-valued parameters (JAX-RS query or form parameters); null (a POST without a body or
+     * Content-Type, which JAX-RS hands over as no form at all) is no parameters.
+     */
     public static ProtocolParameters of(MultivaluedMap<String, String> params) {
         Map<String, String> out = new LinkedHashMap<>();
+        if (params == null) {
+            return new ProtocolParameters(out);
+        }
         for (Map.Entry<String, List<String>> e : params.entrySet()) {
             if (e.getValue().size() > 1) {
                 throw duplicate(e.getKey());

@@ -72,9 +72,9 @@ public class TokenEndpoint {
         return handler.handle(client, p, ip).toResponse();
     }
 
-    /** CORS preflight of browser apps (the headers come from the application's CrossOriginFilter). */
+    /** CORS preflight of browser apps (the CORS headers come from the application's CrossOriginFilter). */
     @OPTIONS
     public Response preflight() {
-        return Response.noContent().build();
+        return Response.noContent().header("Allow", "OPTIONS, POST").build();
     }
 }
