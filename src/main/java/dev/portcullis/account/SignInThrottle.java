@@ -1,6 +1,7 @@
 package dev.portcullis.account;
 
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.ClientAddress;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -180,9 +181,13 @@ public class SignInThrottle {
                 config.loginFailureWindow());
     }
 
+    /**
+     * The counter of a typed username. A name no account can have (control characters, NUL, other scripts) is
+     * counted under its digest, so whatever was typed never reaches a SQL parameter as text.
+     */
     static String accountKey(String username) {
         String u = username == null ? "" : username.strip().toLowerCase(Locale.ROOT);
-        return "user:" + (u.length() > 100 ? u.substring(0, 100) : u);
+        return UserService.isWellFormedUsername(u) || u.isEmpty() ? "user:" + u : "user:#" + Secrets.hash(u);
     }
 
     static String ipKey(String ip) {

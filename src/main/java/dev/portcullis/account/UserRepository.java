@@ -42,11 +42,11 @@ public class UserRepository {
     }
 
     private Optional<TypedQuery<User>> byUsername(String username) {
-        if (username == null || username.isEmpty() || username.length() > UserService.MAX_USERNAME) {
-            return Optional.empty();
+        String u = username == null ? null : username.toLowerCase(Locale.ROOT);
+        if (!UserService.isWellFormedUsername(u)) {
+            return Optional.empty(); // no account has it; and a NUL would fail the query on PostgreSQL
         }
-        return Optional.of(em.createNamedQuery(User.BY_USERNAME, User.class)
-                .setParameter("u", username.toLowerCase(Locale.ROOT)));
+        return Optional.of(em.createNamedQuery(User.BY_USERNAME, User.class).setParameter("u", u));
     }
 
     /** Inserts now (flush), so a unique-constraint violation is raised to the caller. */

@@ -126,6 +126,11 @@ public class UserService {
                 .ifPresent(u -> u.changePasswordHash(fresh, clock.instant()));
     }
 
+    /** Whether {@code lowerCased} has the shape of a username (what {@link #normalizeUsername} accepts). */
+    static boolean isWellFormedUsername(String lowerCased) {
+        return lowerCased != null && USERNAME.matcher(lowerCased).matches();
+    }
+
     static String normalizeUsername(String raw) {
         String u = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
         if (!USERNAME.matcher(u).matches()) {

@@ -66,6 +66,16 @@ class SignInThrottleTest {
     }
 
     @Test
+    void aNameNoAccountCanHaveIsCountedUnderItsDigestNeverAsText() {
+        assertEquals("user:alice@example.com", SignInThrottle.accountKey(" Alice@Example.com "));
+        for (String typed : List.of("a\u0000b", "x\r\ny", "\u0430dmin", "' OR 1=1 --", "a".repeat(101))) {
+            String key = SignInThrottle.accountKey(typed);
+            assertTrue(key.startsWith("user:#") && key.length() == 49 && !key.contains(typed.strip()), key);
+            assertEquals(key, SignInThrottle.accountKey(typed), "the same text always meets the same counter");
+        }
+    }
+
+    @Test
     void reservationsCountUpToALockThatSuccessClears() {
         assertEquals(Verdict.ALLOW, throttle.reserve("alice").verdict());
         SignInThrottle.Reservation second = throttle.reserve("ALICE ");
