@@ -20,10 +20,11 @@ public class DatabaseConfigSource implements ConfigSource {
     static final String DATA_DIR = "portcullis.data-dir";
     static final String URL = "portcullis.db.url";
     static final String DATASOURCE_CLASS = "portcullis.db.datasource-class";
+    static final String CONNECTION_URL = "portcullis.db.connection-url";
 
     @Override
     public Set<String> getPropertyNames() {
-        return Set.of(URL, DATASOURCE_CLASS);
+        return Set.of(URL, DATASOURCE_CLASS, CONNECTION_URL);
     }
 
     @Override
@@ -31,13 +32,15 @@ public class DatabaseConfigSource implements ConfigSource {
         return switch (name) {
             case URL -> defaultUrl();
             case DATASOURCE_CLASS -> dataSourceClass(lookup(URL, defaultUrl()));
+            case CONNECTION_URL -> connectionUrl(lookup(URL, defaultUrl()));
             default -> null;
         };
     }
 
     @Override
     public Map<String, String> getProperties() {
-        return Map.of(URL, getValue(URL), DATASOURCE_CLASS, getValue(DATASOURCE_CLASS));
+        return Map.of(URL, getValue(URL), DATASOURCE_CLASS, getValue(DATASOURCE_CLASS),
+                CONNECTION_URL, getValue(CONNECTION_URL));
     }
 
     @Override
@@ -69,6 +72,21 @@ public class DatabaseConfigSource implements ConfigSource {
         return "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("portcullis")
                 + ";QUERY_CACHE_SIZE=64;CACHE_SIZE=4096;WRITE_DELAY=100";
     }
+
+    /**
+     * The URL the datasource opens: the configured one, plus for PostgreSQL a 30 s socket time-out unless the URL
+     * sets {@code socketTimeout} itself, because the driver's default waits forever on a database that accepts
+     * connections but never answers, holding every request thread that touches it (a pooled connection is
+     * invalidated by the time-out and the request gets the clean 503).
+     */
+    static String connectionUrl(String url) {
+        if (!url.startsWith("jdbc:postgresql:") || url.contains("socketTimeout=")) {
+            return url;
+        }
+        return url + (url.contains("?") ? "&" : "?") + "socketTimeout=" + POSTGRES_SOCKET_TIMEOUT_SECONDS;
+    }
+
+    static final int POSTGRES_SOCKET_TIMEOUT_SECONDS = 30;
 
     static String dataSourceClass(String url) {
         if (url.startsWith("jdbc:postgresql:")) {

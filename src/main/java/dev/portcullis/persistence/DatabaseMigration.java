@@ -27,7 +27,7 @@ import org.flywaydb.core.api.output.MigrateResult;
 @DataSourceDefinition(
         name = "java:app/jdbc/portcullis",
         className = "${MPCONFIG=portcullis.db.datasource-class}",
-        url = "${MPCONFIG=portcullis.db.url}",
+        url = "${MPCONFIG=portcullis.db.connection-url}",
         user = "${MPCONFIG=portcullis.db.user}",
         password = "${MPCONFIG=portcullis.db.password}",
         minPoolSize = 2,

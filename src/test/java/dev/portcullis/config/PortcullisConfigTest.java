@@ -164,6 +164,17 @@ class PortcullisConfigTest {
     }
 
     @Test
+    void postgresConnectionsGetASocketTimeOutUnlessTheUrlSetsOne() {
+        assertEquals("jdbc:postgresql://db:5432/p?socketTimeout=30",
+                DatabaseConfigSource.connectionUrl("jdbc:postgresql://db:5432/p"));
+        assertEquals("jdbc:postgresql://db:5432/p?ssl=true&socketTimeout=30",
+                DatabaseConfigSource.connectionUrl("jdbc:postgresql://db:5432/p?ssl=true"));
+        assertEquals("jdbc:postgresql://db/p?socketTimeout=0",
+                DatabaseConfigSource.connectionUrl("jdbc:postgresql://db/p?socketTimeout=0"));
+        assertEquals("jdbc:h2:file:/x;WRITE_DELAY=100", DatabaseConfigSource.connectionUrl("jdbc:h2:file:/x;WRITE_DELAY=100"));
+    }
+
+    @Test
     void theDefaultH2UrlSettingsAreAppliedByH2(@TempDir Path dataDir) throws SQLException {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL(DatabaseConfigSource.h2Url(dataDir));

@@ -2,6 +2,7 @@ package dev.portcullis.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.testing.Db;
@@ -53,10 +54,10 @@ class DemoModeIT {
             assertEquals(200, index.status(), index::toString);
             assertTrue(index.body().contains("id=\"start-a\"") && index.body().contains("id=\"start-b\""));
 
-            String b = runFlow(p.base, Map.of("variant", "public"), password);
-            assertTrue(b.contains("variant B"), b);
-            String a = runFlow(p.base, Map.of("variant", "confidential", "client_secret", secret), password);
-            assertTrue(a.contains("variant A"), a);
+            assertExchangeSucceeded(runFlow(p.base, Map.of("variant", "public"), password),
+                    "variant B (public, PKCE)");
+            assertExchangeSucceeded(runFlow(p.base, Map.of("variant", "confidential", "client_secret", secret),
+                    password), "variant A (confidential)");
 
             UserAgent stranger = new UserAgent(p.base);
             stranger.setCookie("portcullis_demo", Base64.getUrlEncoder().withoutPadding()
@@ -67,6 +68,8 @@ class DemoModeIT {
             String wrongSecret = runFlow(p.base, Map.of("variant", "confidential", "client_secret", "wrong"), password);
             assertTrue(wrongSecret.contains("Token response (HTTP 401)") && wrongSecret.contains("invalid_client"),
                     wrongSecret);
+            // the success check itself: the same page for a failed exchange does not pass it
+            assertThrows(AssertionError.class, () -> assertExchangeSucceeded(wrongSecret, "variant A (confidential)"));
         }
         try (PayaraProcess again = PayaraProcess.start(port, "-Dportcullis.demo=true")) {
             String log = again.output();
@@ -98,18 +101,36 @@ class DemoModeIT {
             } else if (r.status() == 200 && r.body().contains("id=\"consent\"")) {
                 r = ua.consent(r, true);
             } else if (r.status() == 200 && r.body().contains("id=\"demo\"")) {
-                String page = r.body();
-                if (page.contains("HTTP 200")) {
-                    assertTrue(page.contains("id=\"id-token-valid\""), page);
-                    assertTrue(page.contains("access_token") && page.contains("refresh_token"), page);
-                    assertTrue(page.contains("GET /api/v1/me (HTTP 200)") && page.contains("demo@example.com"), page);
-                }
-                return page;
+                return r.body();
             } else {
                 throw new AssertionError("unexpected answer in the demo flow: " + r);
             }
         }
         throw new AssertionError("demo flow did not end: " + r);
+    }
+
+    /**
+     * The callback page of a variant that worked: its token request answered 200 with tokens, the ID token passed
+     * the relying party's checks, and /api/v1/me answered 200 with the demo user's e-mail, each in its own section.
+     */
+    private static void assertExchangeSucceeded(String page, String variant) {
+        assertTrue(page.contains("Demo: " + variant), () -> "not the " + variant + " page: " + page);
+        String token = section(page, "Token response (HTTP 200)", "ID token");
+        assertTrue(token.contains("access_token") && token.contains("refresh_token") && token.contains("id_token"),
+                () -> variant + ": token response without tokens: " + page);
+        String idToken = section(page, ">ID token<", "GET /api/v1/me");
+        assertTrue(idToken.contains("id=\"id-token-valid\"") && !idToken.contains("Invalid:"),
+                () -> variant + ": ID token not verified: " + page);
+        assertTrue(section(page, "GET /api/v1/me (HTTP 200)", "</pre>").contains("demo@example.com"),
+                () -> variant + ": /api/v1/me did not answer the demo user: " + page);
+    }
+
+    /** The part of {@code page} from {@code start} to the next {@code end}; fails when {@code start} is absent. */
+    private static String section(String page, String start, String end) {
+        int from = page.indexOf(start);
+        assertTrue(from >= 0, () -> "no '" + start + "' on the page: " + page);
+        int to = page.indexOf(end, from + start.length());
+        return page.substring(from, to < 0 ? page.length() : to);
     }
 
     private static String find(String log, String regex) {

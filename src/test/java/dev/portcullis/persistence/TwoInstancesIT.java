@@ -2,6 +2,7 @@ package dev.portcullis.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JWSObject;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
@@ -12,13 +13,16 @@ import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ItEnvironment;
 import dev.portcullis.testing.PayaraProcess;
 import dev.portcullis.testing.UserAgent;
+import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The distributed setup: two Payara Micro instances with the same issuer on one PostgreSQL database, as behind a
- * load balancer without sticky sessions. Every step of the flow goes to the other instance than the one before.
+ * load balancer without sticky sessions. One browser (one cookie jar) alternates between them: authorize at 1, sign-in
+ * page from 2, credentials to 1, consent page from 2, consent to 1, token at 2, refresh at 1, userinfo at 2, revoke
+ * at 1, refusal at 2, logout confirmation from 1, confirmed at 2, and 1 then knows no session.
  */
 @Tag("postgres-only")
 class TwoInstancesIT {
@@ -33,12 +37,32 @@ class TwoInstancesIT {
             Admin.TestUser user = admin.user("two instances pass");
             Admin.TestClient client = admin.confidentialClient("openid profile", "https://rp.example.com/cb");
 
-            // sign in and get a code from instance 1
-            UserAgent browser = new UserAgent(one.base);
-            Map<String, String> redirect = browser.authorizeAndGetRedirectParams(client, user, Map.of());
+            UserAgent onOne = new UserAgent(one.base);
+            UserAgent onTwo = onOne.sameBrowserAt(two.base); // one browser, one cookie jar, two instances
+
+            // authorize at 1 -> the sign-in page from 2 -> credentials posted to 1
+            Http.Res authorize = onOne.authorize(Map.of("client_id", client.clientId(), "redirect_uri", client.redirectUri(),
+                    "response_type", "code", "scope", "openid profile", "state", "s1"));
+            assertEquals(302, authorize.status(), authorize::toString);
+            Http.Res loginPage = onTwo.get(path(authorize.header("Location")));
+            assertEquals(200, loginPage.status(), loginPage::toString);
+            assertTrue(loginPage.body().contains("id=\"login\""), loginPage::toString);
+            Http.Res signedIn = onOne.signIn(loginPage, user.username(), user.password());
+            assertEquals(303, signedIn.status(),
+                    () -> "instance 1 accepts the form (and CSRF pair) instance 2 served: " + signedIn);
+
+            // the consent page from 2 -> consent posted to 1
+            Http.Res consentPage = onTwo.get(path(signedIn.header("Location")));
+            assertEquals(200, consentPage.status(), consentPage::toString);
+            assertTrue(consentPage.body().contains("id=\"consent\""), consentPage::toString);
+            Http.Res approved = onOne.consent(consentPage, true);
+            assertEquals(303, approved.status(), approved::toString);
+            Map<String, String> redirect = Http.query(approved.header("Location"));
+            assertTrue(approved.header("Location").startsWith(client.redirectUri()), approved::toString);
+            assertEquals("s1", redirect.get("state"));
+            assertEquals(issuer, redirect.get("iss"));
             String code = redirect.get("code");
             assertNotNull(code, redirect::toString);
-            assertEquals(issuer, redirect.get("iss"));
 
             // redeem it at instance 2
             Http.Res tokens = two.http().postJson("/oauth/token", client.codeExchangeJson(code));
@@ -51,33 +75,52 @@ class TwoInstancesIT {
             assertNotNull(key, "instance 2 signs with a key instance 1 publishes");
             assertEquals(true, idToken.verify(new RSASSAVerifier(key)));
 
-            // the SSO session made on instance 1 is honoured by instance 2 (no login page)
-            UserAgent sameBrowserOnTwo = new UserAgent(two.base);
-            sameBrowserOnTwo.setCookie("portcullis_session", browser.cookie("portcullis_session").orElseThrow());
-            Http.Res authorizeAtTwo = sameBrowserOnTwo.authorize(Map.of("client_id", client.clientId(),
+            // the SSO session made through both instances is honoured by instance 2 (no sign-in page)
+            Http.Res authorizeAtTwo = onTwo.authorize(Map.of("client_id", client.clientId(),
                     "redirect_uri", client.redirectUri(), "response_type", "code", "scope", "openid",
-                    "state", "s2")); // the scope consented to on instance 1
+                    "state", "s2")); // a scope already consented to
             assertEquals(302, authorizeAtTwo.status(), authorizeAtTwo::toString);
             assertNotNull(Http.query(authorizeAtTwo.header("Location")).get("code"), authorizeAtTwo.header("Location"));
 
-            // refresh at instance 1
+            // refresh at instance 1, userinfo at instance 2
             Http.Res refreshed = one.http().postJson("/oauth/token", "{\"grant_type\":\"refresh_token\","
                     + "\"refresh_token\":" + Http.q(tokens.jsonString("refresh_token")) + ",\"client_id\":"
                     + Http.q(client.clientId()) + ",\"client_secret\":" + Http.q(client.secret()) + "}");
             assertEquals(200, refreshed.status(), refreshed::toString);
             String accessToken = refreshed.jsonString("access_token");
-            assertEquals(200, one.http().get("/oauth/userinfo", "Authorization", "Bearer " + accessToken).status());
+            Http.Res userinfo = two.http().get("/oauth/userinfo", "Authorization", "Bearer " + accessToken);
+            assertEquals(200, userinfo.status(), userinfo::toString);
+            assertEquals(user.userId(), userinfo.jsonString("sub"));
 
-            // revoke at instance 2 ...
-            Http.Res revoked = two.http().postForm("/oauth/revoke", Map.of("token",
+            // revoke at instance 1 ...
+            Http.Res revoked = one.http().postForm("/oauth/revoke", Map.of("token",
                     refreshed.jsonString("refresh_token"), "token_type_hint", "refresh_token",
                     "client_id", client.clientId(), "client_secret", client.secret()));
             assertEquals(200, revoked.status(), revoked::toString);
 
-            // ... and instance 1 refuses the access token of that family at once
-            Http.Res userinfo = one.http().get("/oauth/userinfo", "Authorization", "Bearer " + accessToken);
-            assertEquals(401, userinfo.status(), userinfo::toString);
-            assertEquals(true, userinfo.header("WWW-Authenticate").contains("invalid_token"));
+            // ... and instance 2 refuses the access token of that family at once
+            Http.Res refused = two.http().get("/oauth/userinfo", "Authorization", "Bearer " + accessToken);
+            assertEquals(401, refused.status(), refused::toString);
+            assertEquals(true, refused.header("WWW-Authenticate").contains("invalid_token"));
+
+            // logout: the confirmation page from 1 (no hint, so the user is asked), confirmed at 2 ...
+            Http.Res confirm = onOne.get("/oauth/logout?client_id=" + Http.enc(client.clientId()));
+            assertEquals(200, confirm.status(), confirm::toString);
+            Http.Res signedOut = onTwo.http().postForm("/oauth/logout", UserAgent.formFields(confirm.body(), "logout"));
+            assertEquals(200, signedOut.status(), signedOut::toString);
+            assertTrue(signedOut.body().contains("id=\"signed-out\""), signedOut::toString);
+
+            // ... and instance 1 no longer knows the session: the next authorize asks for the sign-in again
+            Http.Res again = onOne.authorize(Map.of("client_id", client.clientId(), "redirect_uri",
+                    client.redirectUri(), "response_type", "code", "scope", "openid", "state", "s3"));
+            assertEquals(302, again.status(), again::toString);
+            assertTrue(again.header("Location").contains("/login.xhtml"), again::toString);
         }
+    }
+
+    /** The path and query of a URL of either instance (both write the first instance's issuer into redirects). */
+    private static String path(String url) {
+        URI u = URI.create(url);
+        return u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
     }
 }

@@ -13,7 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A loopback TCP forwarder that a test can cut and restore, to simulate a database outage for one server
  * without touching the database server that everything else uses. {@link #cut()} closes every open connection
- * and refuses new ones (connection refused); {@link #restore()} listens again on the same port.
+ * and refuses new ones (connection refused); {@link #hang()} keeps every connection open and accepts new ones but
+ * forwards nothing (a database that never answers); {@link #restore()} forwards again on the same port, closing the
+ * connections that lost bytes while hanging.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -21,14 +23,23 @@ public final class TcpProxy implements AutoCloseable {
     public final int port;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket listener;
+    private volatile boolean hanging;
 
     public TcpProxy(int targetPort) {
         this.targetPort = targetPort;
         this.port = ItEnvironment.freePort();
-        restore();
+        listen();
     }
 
     public synchronized void restore() {
+        if (hanging) {
+            hanging = false;
+            closeConnections();
+        }
+        listen();
+    }
+
+    private void listen() {
         if (listener != null) {
             return;
         }
@@ -49,6 +60,16 @@ public final class TcpProxy implements AutoCloseable {
         ServerSocket s = listener;
         listener = null;
         closeQuietly(s);
+        closeConnections();
+    }
+
+    /** From now on every byte in either direction is dropped and new connections are accepted but never served. */
+    public synchronized void hang() {
+        hanging = true;
+        listen();
+    }
+
+    private void closeConnections() {
         open.forEach(TcpProxy::closeQuietly);
         open.clear();
     }
@@ -62,8 +83,12 @@ public final class TcpProxy implements AutoCloseable {
         while (!s.isClosed()) {
             try {
                 Socket client = s.accept();
-                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 open.add(client);
+                if (hanging) {
+                    pipe(client, null);
+                    continue;
+                }
+                Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 open.add(upstream);
                 pipe(client, upstream);
                 pipe(upstream, client);
@@ -73,14 +98,18 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /** Copies {@code from} to {@code to} (null: nowhere) until either closes, dropping the bytes while hanging. */
     private void pipe(Socket from, Socket to) {
         Thread t = new Thread(() -> {
             byte[] buf = new byte[16_384];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            try (InputStream in = from.getInputStream();
+                 OutputStream out = to == null ? OutputStream.nullOutputStream() : to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buf)) >= 0) {
-                    out.write(buf, 0, n);
-                    out.flush();
+                    if (!hanging) {
+                        out.write(buf, 0, n);
+                        out.flush();
+                    }
                 }
             } catch (IOException e) {
                 // one side closed: close the other
@@ -88,7 +117,9 @@ public final class TcpProxy implements AutoCloseable {
                 closeQuietly(from);
                 closeQuietly(to);
                 open.remove(from);
-                open.remove(to);
+                if (to != null) {
+                    open.remove(to);
+                }
             }
         }, "tcp-proxy-pipe");
         t.setDaemon(true);

@@ -35,13 +35,26 @@ import java.util.regex.Pattern;
 public final class UserAgent {
 
     private final String base;
-    private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
+    private final CookieManager cookies;
     private final Http http;
 
     public UserAgent(String base) {
+        this(base, new CookieManager(null, CookiePolicy.ACCEPT_ALL));
+    }
+
+    private UserAgent(String base, CookieManager cookies) {
         this.base = base;
+        this.cookies = cookies;
         this.http = new Http(base, HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
                 .cookieHandler(cookies).connectTimeout(Duration.ofSeconds(10)).build());
+    }
+
+    /**
+     * The same browser (the same cookie jar) talking to another server on this host, as one browser reaches any
+     * instance behind a load balancer.
+     */
+    public UserAgent sameBrowserAt(String otherBase) {
+        return new UserAgent(otherBase, cookies);
     }
 
     /** The underlying client (same cookies), for requests this class has no method for. */
