@@ -193,7 +193,8 @@ public final class EncryptionKeys {
         return new SecretKeySpec(key, "AES");
     }
 
-    private static void restrictToOwner(Path file) throws IOException {
+    /** Makes a file that holds a secret readable and writable by its owner only. */
+    public static void restrictToOwner(Path file) throws IOException {
         try {
             Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         } catch (UnsupportedOperationException e) {

@@ -4,6 +4,7 @@ import dev.portcullis.account.UserService;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.DependsOn;
@@ -19,7 +20,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -144,11 +144,7 @@ public class DemoSeed {
                 }
             } else {
                 Files.createFile(file);
-                try {
-                    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-                } catch (UnsupportedOperationException e) {
-                    // not a POSIX file system: the data directory's own permissions apply
-                }
+                EncryptionKeys.restrictToOwner(file);
             }
             p.setProperty(name, value);
             try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
