@@ -1,21 +1,29 @@
 package dev.portcullis.account;
 
+import dev.portcullis.persistence.Jpa;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.NamedQuery;
+import jakarta.persistence.QueryHint;
 import jakarta.persistence.Table;
 import java.time.Instant;
 
 /** An end user who signs in in the browser. {@code userId} is the OIDC {@code sub}: random and never reused. */
 @Entity
 @Table(name = "users")
-@NamedQuery(name = User.BY_ID, query = "SELECT u FROM User u WHERE u.userId = :id")
+@NamedQuery(name = User.READ_BY_ID, query = "SELECT u FROM User u WHERE u.userId = :id", hints = {
+    @QueryHint(name = Jpa.READ_ONLY, value = "true"),
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE)})
+@NamedQuery(name = User.READ_BY_USERNAME, query = "SELECT u FROM User u WHERE u.username = :u", hints = {
+    @QueryHint(name = Jpa.READ_ONLY, value = "true"),
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE)})
 @NamedQuery(name = User.BY_USERNAME, query = "SELECT u FROM User u WHERE u.username = :u")
 public class User {
 
-    /** The reads of {@link UserRepository}, parsed once at deployment. */
-    static final String BY_ID = "User.byId";
+    /** The queries of {@link UserRepository}, parsed once at deployment: two read-only reads, one for changes. */
+    static final String READ_BY_ID = "User.readById";
+    static final String READ_BY_USERNAME = "User.readByUsername";
     static final String BY_USERNAME = "User.byUsername";
 
     @Id

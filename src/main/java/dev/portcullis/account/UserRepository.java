@@ -1,6 +1,5 @@
 package dev.portcullis.account;
 
-import dev.portcullis.persistence.Jpa;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -25,28 +24,27 @@ public class UserRepository {
         if (userId == null || userId.isEmpty() || userId.length() > 64) {
             return Optional.empty();
         }
-        return Jpa.readOnly(em.createNamedQuery(User.BY_ID, User.class)).setParameter("id", userId)
+        return em.createNamedQuery(User.READ_BY_ID, User.class).setParameter("id", userId)
                 .getResultList().stream().findFirst();
     }
 
     /** The user, read-only. */
     public Optional<User> findByUsername(String username) {
-        return byUsername(username).map(q -> Jpa.readOnly(q).getResultList().stream().findFirst())
-                .orElse(Optional.empty());
+        return byUsername(username, User.READ_BY_USERNAME).flatMap(q -> q.getResultList().stream().findFirst());
     }
 
     /** The managed user, for changes that commit with the caller's transaction. */
     @Transactional(Transactional.TxType.MANDATORY)
     public Optional<User> findForChange(String username) {
-        return byUsername(username).flatMap(q -> q.getResultList().stream().findFirst());
+        return byUsername(username, User.BY_USERNAME).flatMap(q -> q.getResultList().stream().findFirst());
     }
 
-    private Optional<TypedQuery<User>> byUsername(String username) {
+    private Optional<TypedQuery<User>> byUsername(String username, String queryName) {
         String u = username == null ? null : username.toLowerCase(Locale.ROOT);
         if (!UserService.isWellFormedUsername(u)) {
             return Optional.empty(); // no account has it; and a NUL would fail the query on PostgreSQL
         }
-        return Optional.of(em.createNamedQuery(User.BY_USERNAME, User.class).setParameter("u", u));
+        return Optional.of(em.createNamedQuery(queryName, User.class).setParameter("u", u));
     }
 
     /** Inserts now (flush), so a unique-constraint violation is raised to the caller. */

@@ -1,11 +1,13 @@
 package dev.portcullis.client;
 
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.persistence.Jpa;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.NamedQuery;
+import jakarta.persistence.QueryHint;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.List;
@@ -17,11 +19,13 @@ import java.util.Set;
  */
 @Entity
 @Table(name = "clients")
-@NamedQuery(name = Client.BY_ID, query = "SELECT c FROM Client c WHERE c.clientId = :id")
+@NamedQuery(name = Client.READ_BY_ID, query = "SELECT c FROM Client c WHERE c.clientId = :id", hints = {
+    @QueryHint(name = Jpa.READ_ONLY, value = "true"),
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE)})
 public class Client {
 
-    /** The primary-key read of {@link ClientRepository#find}, parsed once at deployment. */
-    static final String BY_ID = "Client.byId";
+    /** The read-only primary-key read of {@link ClientRepository#find}, parsed once at deployment. */
+    static final String READ_BY_ID = "Client.readById";
 
     @Id
     @Column(name = "client_id")

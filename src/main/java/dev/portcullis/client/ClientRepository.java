@@ -28,7 +28,7 @@ public class ClientRepository {
         if (!plausibleId(clientId)) {
             return Optional.empty();
         }
-        return Jpa.readOnly(em.createNamedQuery(Client.BY_ID, Client.class)).setParameter("id", clientId)
+        return em.createNamedQuery(Client.READ_BY_ID, Client.class).setParameter("id", clientId)
                 .getResultList().stream().findFirst();
     }
 
