@@ -121,8 +121,12 @@ public class UserService {
      * token families in this transaction ({@link UserDisabled}). Empty when there is no such user.
      */
     public Optional<User> update(String username, UserPatch patch, Actor actor) {
-        patch.email().ifPresent(UserService::checkEmail);
-        patch.name().ifPresent(UserService::checkName);
+        if (patch.email() != null) {
+            patch.email().ifPresent(UserService::checkEmail);
+        }
+        if (patch.name() != null) {
+            patch.name().ifPresent(UserService::checkName);
+        }
         if (patch.roles() != null) {
             for (String role : patch.roles()) {
                 if (!User.ROLES.contains(role)) {

@@ -1,24 +1,17 @@
 package dev.portcullis.admin;
 
-import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
-import dev.portcullis.client.ClientRepository;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.transaction.Transactional;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -28,10 +21,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -50,16 +40,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class SessionAdminResource {
 
     @Inject
-    SsoSessions sessions;
-
-    @Inject
-    UserService users;
-
-    @Inject
-    ClientRepository clients;
-
-    @Inject
-    AuditLog audit;
+    AccessAdministration access;
 
     @Inject
     ClientAddress clientAddress;
@@ -77,87 +58,67 @@ public class SessionAdminResource {
             content = @Content(schema = @Schema(ref = "Error")))
     public Response list(@Parameter(description = "a username") @QueryParam("user") String username,
                          @Parameter(description = "1 to 500, default 100") @QueryParam("limit") String limit,
-                         @Parameter(description = "next_after of the previous page") @QueryParam("after") String after) {
+                         @Parameter(description = "next_after of the previous page") @QueryParam("after")
+                         String after) {
         int max = Paging.limit(limit, 500);
         if (after != null && (after.length() > 64 || !after.chars().allMatch(SessionAdminResource::idCharacter))) {
             throw OAuthException.invalidRequest("after: must be a session id (next_after of the previous page)");
         }
-        String userId = null;
-        if (username != null) {
-            User user = users.findByUsername(username).orElse(null);
-            if (user == null) {
-                return noSuchUser();
-            }
-            userId = user.userId();
+        List<AccessAdministration.SessionView> page = access.sessions(username, after, max).orElse(null);
+        if (page == null) {
+            return noSuchUser();
         }
-        List<SsoSession> page = sessions.listLive(userId, after, max);
-        Set<String> userIds = new HashSet<>();
-        Set<String> clientIds = new HashSet<>();
-        page.forEach(s -> {
-            userIds.add(s.userId());
-            clientIds.addAll(s.clients());
-        });
-        Map<String, String> usernames = users.usernamesOf(userIds);
-        Map<String, String> clientNames = clients.namesOf(clientIds);
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
-        page.forEach(s -> a.add(describe(s, usernames, clientNames)));
+        page.forEach(v -> a.add(describe(v)));
         JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder().add("sessions", a);
         if (page.size() == max) {
-            out.add("next_after", page.get(page.size() - 1).sessionId());
+            out.add("next_after", page.get(page.size() - 1).session().sessionId());
         }
         return Response.ok(out.build().toString()).build();
     }
 
     @DELETE
-    @Transactional
     @Operation(summary = "End every SSO session of one user", description = "user=<username> is required.")
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "Ended")))
-    @APIResponse(responseCode = "400", description = "user missing", content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "400", description = "user missing",
+            content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response endAllOf(@Parameter(description = "a username", required = true) @QueryParam("user")
                              String username) {
         if (username == null || username.isEmpty()) {
             throw OAuthException.invalidRequest("user: the username whose sessions to end is required");
         }
-        User user = users.findByUsername(username).orElse(null);
-        if (user == null) {
-            return noSuchUser();
-        }
-        int n = sessions.endAllOf(user.userId());
-        audit.change(AuditEvent.Type.SESSION_ENDED, actor(), null, user.username(),
-                n + (n == 1 ? " SSO session" : " SSO sessions") + " ended");
-        return Response.ok(JsonSupport.JSON.createObjectBuilder().add("ended", n).build().toString()).build();
+        return access.endSessionsOf(username, actor())
+                .map(n -> Response.ok(JsonSupport.JSON.createObjectBuilder().add("ended", n).build().toString())
+                        .build())
+                .orElseGet(SessionAdminResource::noSuchUser);
     }
 
     @DELETE
     @Path("{session_id}")
-    @Transactional
     @Operation(summary = "End one SSO session", description = "The user must sign in again in that browser.")
     @APIResponse(responseCode = "204", description = "Ended")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response end(@PathParam("session_id") String sessionId) {
-        return sessions.endById(sessionId).map(userId -> {
-            String username = users.usernamesOf(Set.of(userId)).getOrDefault(userId, userId);
-            audit.change(AuditEvent.Type.SESSION_ENDED, actor(), null, username, "session " + sessionId);
-            return Response.noContent().build();
-        }).orElseGet(() -> ErrorBody.response(404, "not_found", "No such session"));
+        return access.endSession(sessionId, actor()) ? Response.noContent().build()
+                : ErrorBody.response(404, "not_found", "No such session");
     }
 
-    private static JsonObjectBuilder describe(SsoSession s, Map<String, String> usernames,
-                                              Map<String, String> clientNames) {
+    private static JsonObjectBuilder describe(AccessAdministration.SessionView v) {
+        SsoSession s = v.session();
         JsonArrayBuilder served = JsonSupport.JSON.createArrayBuilder();
         for (String c : s.clients()) {
             JsonObjectBuilder client = JsonSupport.JSON.createObjectBuilder().add("client_id", c);
-            if (clientNames.containsKey(c)) {
-                client.add("client_name", clientNames.get(c));
+            if (v.clientNames().containsKey(c)) {
+                client.add("client_name", v.clientNames().get(c));
             }
             served.add(client);
         }
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("session_id", s.sessionId())
                 .add("user_id", s.userId());
-        if (usernames.containsKey(s.userId())) {
-            b.add("username", usernames.get(s.userId()));
+        if (v.username() != null) {
+            b.add("username", v.username());
         }
         b.add("clients", served)
                 .add("created_at", s.createdAt().getEpochSecond())

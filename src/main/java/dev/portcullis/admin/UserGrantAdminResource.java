@@ -1,10 +1,6 @@
 package dev.portcullis.admin;
 
-import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonSupport;
@@ -14,7 +10,6 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.transaction.Transactional;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -40,13 +35,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class UserGrantAdminResource {
 
     @Inject
-    UserService users;
-
-    @Inject
-    UserAuthorizations authorizations;
-
-    @Inject
-    AuditLog audit;
+    AccessAdministration access;
 
     @Inject
     ClientAddress clientAddress;
@@ -61,41 +50,33 @@ public class UserGrantAdminResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "GrantList")))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response list(@PathParam("username") String username) {
-        User user = users.findByUsername(username).orElse(null);
-        if (user == null) {
-            return notFound("No such user");
-        }
-        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
-        for (UserAuthorizations.Authorization g : authorizations.list(user.userId())) {
-            JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("client_id", g.clientId())
-                    .add("client_name", g.clientName()).add("granted_at", g.grantedAt().getEpochSecond());
-            if (g.scope() != null) {
-                b.add("scope", g.scope());
+        return access.grants(username).map(grants -> {
+            JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
+            for (UserAuthorizations.Authorization g : grants) {
+                JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("client_id", g.clientId())
+                        .add("client_name", g.clientName()).add("granted_at", g.grantedAt().getEpochSecond());
+                if (g.scope() != null) {
+                    b.add("scope", g.scope());
+                }
+                a.add(b);
             }
-            a.add(b);
-        }
-        return Response.ok(JsonSupport.JSON.createObjectBuilder().add("grants", a).build().toString()).build();
+            return Response.ok(JsonSupport.JSON.createObjectBuilder().add("grants", a).build().toString()).build();
+        }).orElseGet(() -> notFound("No such user"));
     }
 
     @DELETE
     @Path("{client_id}")
-    @Transactional
     @Operation(summary = "Withdraw a user's authorization of an application",
             description = "Deletes the consent and revokes every token family of that user and client at once.")
     @APIResponse(responseCode = "204", description = "Withdrawn")
     @APIResponse(responseCode = "404", description = "No such user, or nothing to withdraw",
             content = @Content(schema = @Schema(ref = "Error")))
     public Response revoke(@PathParam("username") String username, @PathParam("client_id") String clientId) {
-        User user = users.findByUsername(username).orElse(null);
-        if (user == null) {
-            return notFound("No such user");
-        }
-        if (clientId.length() > 64 || !authorizations.revoke(user.userId(), clientId)) {
-            return notFound("The user has not authorized this client");
-        }
-        audit.change(AuditEvent.Type.GRANT_REVOKED, Actor.adminToken(clientAddress.of(request)), clientId,
-                user.username(), "consent and token families withdrawn");
-        return Response.noContent().build();
+        return switch (access.withdrawGrant(username, clientId, Actor.adminToken(clientAddress.of(request)))) {
+            case WITHDRAWN -> Response.noContent().build();
+            case NO_SUCH_USER -> notFound("No such user");
+            case NOTHING_TO_WITHDRAW -> notFound("The user has not authorized this client");
+        };
     }
 
     private static Response notFound(String description) {
