@@ -69,6 +69,11 @@ public class SignInService {
             }
             return new Result(Outcome.INVALID, Optional.empty());
         }
+        if (!user.get().enabled()) {
+            // the same answer as a wrong password (no enumeration); the address is not penalised for a right one
+            audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, user.get().username(), ip, "account disabled");
+            return new Result(Outcome.INVALID, Optional.empty());
+        }
         throttle.recordSuccess(name);
         String stored = user.get().passwordHash();
         if (hasher.needsRehash(stored)) {

@@ -116,7 +116,12 @@ public class SignInThrottle {
 
     /** A successful sign-in clears the account's counter (not the address's: one good account must not unlock it). */
     public void recordSuccess(String username) {
-        jdbc.update("DELETE FROM login_throttle WHERE throttle_key = ?", accountKey(username));
+        clear(username);
+    }
+
+    /** Deletes the account's counter, ending a lock or slowdown at once; whether there was one. */
+    public boolean clear(String username) {
+        return jdbc.update("DELETE FROM login_throttle WHERE throttle_key = ?", accountKey(username)) == 1;
     }
 
     /**

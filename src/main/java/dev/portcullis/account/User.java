@@ -8,6 +8,9 @@ import jakarta.persistence.NamedQuery;
 import jakarta.persistence.QueryHint;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /** An end user who signs in in the browser. {@code userId} is the OIDC {@code sub}: random and never reused. */
 @Entity
@@ -20,6 +23,12 @@ import java.time.Instant;
     @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE)})
 @NamedQuery(name = User.BY_USERNAME, query = "SELECT u FROM User u WHERE u.username = :u")
 public class User {
+
+    /** The role that lets a user into the admin console. */
+    public static final String ADMIN = "admin";
+
+    /** The role catalogue: every role a user can be given. */
+    public static final Set<String> ROLES = Set.of(ADMIN);
 
     /** The queries of {@link UserRepository}, parsed once at deployment: two read-only reads, one for changes. */
     static final String READ_BY_ID = "User.readById";
@@ -38,6 +47,11 @@ public class User {
 
     @Column(name = "password_hash")
     private String passwordHash;
+
+    private boolean enabled = true;
+
+    /** Space-separated names from {@link #ROLES}. */
+    private String roles = "";
 
     @Column(name = "created_at")
     private long createdAt;
@@ -78,8 +92,44 @@ public class User {
         return passwordHash;
     }
 
+    /** A disabled user cannot sign in, and no token of theirs works. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** The user's roles, sorted. */
+    public SortedSet<String> roles() {
+        SortedSet<String> out = new TreeSet<>();
+        for (String r : roles == null ? new String[0] : roles.split(" ")) {
+            if (!r.isEmpty()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    public boolean hasRole(String role) {
+        return roles().contains(role);
+    }
+
     public Instant createdAt() {
         return Instant.ofEpochSecond(createdAt);
+    }
+
+    void changeProfile(String email, String name, Instant now) {
+        this.email = email;
+        this.name = name;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    void changeEnabled(boolean enabled, Instant now) {
+        this.enabled = enabled;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    void changeRoles(Set<String> roles, Instant now) {
+        this.roles = String.join(" ", new TreeSet<>(roles));
+        this.updatedAt = now.getEpochSecond();
     }
 
     void changePasswordHash(String hash, Instant now) {

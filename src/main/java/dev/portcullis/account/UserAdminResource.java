@@ -1,32 +1,48 @@
 package dev.portcullis.account;
 
+import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.protocol.Paging;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
-/** {@code /admin/users}: create, inspect and delete users, set their passwords. Password hashes never leave. */
+/**
+ * {@code /admin/users}: create, search, inspect, change (JSON merge patch), unlock and delete users, set their
+ * passwords. Password hashes never leave. Every change is audited with the admin token as its actor.
+ */
 @Path("users")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -45,10 +61,78 @@ public class UserAdminResource {
     @Context
     HttpServletRequest request;
 
+    /** A merge patch's fields (RFC 7396); anything else is refused. */
+    private static final Set<String> PATCH_FIELDS = Set.of("email", "name", "enabled", "roles");
+
+    @GET
+    @Operation(summary = "List and search users, paged by username",
+            description = "q: text contained in the username, e-mail or name, in any case (% and _ match "
+                    + "themselves). A full page carries next_after: pass it as after for the next page.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "UserPage")))
+    @APIResponse(responseCode = "400", description = "Bad q, limit or after",
+            content = @Content(schema = @Schema(ref = "Error")))
+    public String list(@Parameter(description = "search text, at most 200 characters") @QueryParam("q") String q,
+                       @Parameter(description = "1 to 500, default 100") @QueryParam("limit") String limit,
+                       @Parameter(description = "next_after of the previous page") @QueryParam("after") String after) {
+        int max = Paging.limit(limit, 500);
+        String from = after == null ? "" : after.toLowerCase(java.util.Locale.ROOT);
+        if (!from.isEmpty() && !UserService.isWellFormedUsername(from)) {
+            throw OAuthException.invalidRequest("after: must be a username (next_after of the previous page)");
+        }
+        List<User> page = service.search(q, from, max);
+        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
+        page.forEach(u -> a.add(describe(u)));
+        JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder().add("users", a);
+        if (page.size() == max) {
+            out.add("next_after", page.get(page.size() - 1).username());
+        }
+        return out.build().toString();
+    }
+
+    @PATCH
+    @Path("{username}")
+    @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
+    @Operation(summary = "Change a user (JSON merge patch)",
+            description = "Fields: email, name (null removes them), enabled, roles (replaces the set; null: none). "
+                    + "enabled=false ends the user's SSO sessions and revokes every token family at once; they "
+                    + "can no longer sign in. Unknown fields and wrong types answer 400.")
+    @RequestBody(content = @Content(mediaType = JsonObjects.MERGE_PATCH, schema = @Schema(ref = "UserPatch")))
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "User")))
+    @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
+    public Response patch(@PathParam("username") String username, String body) {
+        JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
+        if (json.isNull("enabled")) {
+            throw OAuthException.invalidRequest("enabled: cannot be removed (null)");
+        }
+        Set<String> roles = null;
+        if (json.has("roles")) {
+            roles = new TreeSet<>(json.stringList("roles", 20, 50).orElse(List.of()));
+        }
+        UserService.UserPatch patch = new UserService.UserPatch(json.removableString("email", 1000),
+                json.removableString("name", 1000), json.bool("enabled").orElse(null), roles);
+        return service.update(username, patch, actor())
+                .map(u -> Response.ok(describe(u).build().toString()).build())
+                .orElseGet(UserAdminResource::notFound);
+    }
+
+    @POST
+    @Path("{username}/unlock")
+    @Operation(summary = "Unlock a throttled account",
+            description = "Clears the account's failed sign-in count, ending a lock or slowdown at once.")
+    @APIResponse(responseCode = "204", description = "Unlocked (or was not throttled)")
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
+    public Response unlock(@PathParam("username") String username) {
+        return service.unlock(username, actor()) ? Response.noContent().build() : notFound();
+    }
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a user", description = "Username is case-insensitive and stored lower-case; "
             + "duplicate usernames answer 409.")
+    @RequestBody(content = @Content(schema = @Schema(ref = "NewUser")))
+    @APIResponse(responseCode = "201", content = @Content(schema = @Schema(ref = "User")))
+    @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response create(String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("username", "password", "email", "name"));
         User u;
@@ -61,7 +145,7 @@ public class UserAdminResource {
         } catch (UsernameTakenException e) {
             return ErrorBody.response(409, "conflict", e.getMessage());
         }
-        audit.success(AuditEvent.Type.USER_CREATED, null, u.username(), clientAddress.of(request), null);
+        audit.change(AuditEvent.Type.USER_CREATED, actor(), null, u.username(), null);
         return Response.status(201).header("Location", "/admin/users/" + u.username())
                 .entity(describe(u).build().toString()).build();
     }
@@ -69,6 +153,8 @@ public class UserAdminResource {
     @GET
     @Path("{username}")
     @Operation(summary = "Show one user")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "User")))
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response get(@PathParam("username") String username) {
         return service.findByUsername(username)
                 .map(u -> Response.ok(describe(u).build().toString()).build())
@@ -78,12 +164,14 @@ public class UserAdminResource {
     @DELETE
     @Path("{username}")
     @Operation(summary = "Delete a user, end their sessions and revoke all their tokens")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("username") String username) {
         if (!service.delete(username)) {
             return notFound();
         }
-        audit.success(AuditEvent.Type.USER_DELETED, null, username.toLowerCase(java.util.Locale.ROOT),
-                clientAddress.of(request), null);
+        audit.change(AuditEvent.Type.USER_DELETED, actor(), null, username.toLowerCase(java.util.Locale.ROOT),
+                null);
         return Response.noContent().build();
     }
 
@@ -91,7 +179,10 @@ public class UserAdminResource {
     @Path("{username}/password")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Set a user's password, end their sessions and revoke all their tokens",
-            description = "Body: {\"password\": \"...\"}")
+            description = "Body: {\"password\": \"...\"} (8 to 1024 characters). The administrator's reset.")
+    @RequestBody(content = @Content(schema = @Schema(ref = "Password")))
+    @APIResponse(responseCode = "204", description = "Set")
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response setPassword(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("password"));
         Optional<PasswordChanged> changed = service.changePassword(username,
@@ -99,8 +190,8 @@ public class UserAdminResource {
         if (changed.isEmpty()) {
             return notFound();
         }
-        audit.success(AuditEvent.Type.USER_PASSWORD_CHANGED, null, username.toLowerCase(java.util.Locale.ROOT),
-                clientAddress.of(request), changed.get().consequences());
+        audit.change(AuditEvent.Type.USER_PASSWORD_CHANGED, actor(), null,
+                username.toLowerCase(java.util.Locale.ROOT), changed.get().consequences());
         return Response.noContent().build();
     }
 
@@ -108,6 +199,8 @@ public class UserAdminResource {
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("user_id", u.userId())
                 .add("username", u.username())
+                .add("enabled", u.enabled())
+                .add("roles", JsonSupport.JSON.createArrayBuilder(u.roles()))
                 .add("created_at", u.createdAt().getEpochSecond());
         if (u.email() != null) {
             b.add("email", u.email());
@@ -116,6 +209,10 @@ public class UserAdminResource {
             b.add("name", u.name());
         }
         return b;
+    }
+
+    private Actor actor() {
+        return Actor.adminToken(clientAddress.of(request));
     }
 
     private static Response notFound() {

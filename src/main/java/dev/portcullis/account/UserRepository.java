@@ -5,7 +5,11 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.persistence.TypedQuery;
 import jakarta.transaction.Transactional;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -31,6 +35,41 @@ public class UserRepository {
     /** The user, read-only. */
     public Optional<User> findByUsername(String username) {
         return byUsername(username, User.READ_BY_USERNAME).flatMap(q -> q.getResultList().stream().findFirst());
+    }
+
+    /**
+     * A page of users, read-only, in username order: those after {@code after} whose username, e-mail or name
+     * contains {@code text} in any case (every user when it is null). LIKE's wildcards in {@code text} match
+     * themselves.
+     */
+    public List<User> search(String text, String after, int limit) {
+        String jpql = "SELECT u FROM User u WHERE u.username > :after"
+                + (text == null ? "" : " AND (u.username LIKE :p ESCAPE '!' OR LOWER(u.email) LIKE :p ESCAPE '!'"
+                        + " OR LOWER(u.name) LIKE :p ESCAPE '!')")
+                + " ORDER BY u.username";
+        TypedQuery<User> q = em.createQuery(jpql, User.class).setParameter("after", after == null ? "" : after);
+        if (text != null) {
+            q.setParameter("p", "%" + likeLiteral(text.toLowerCase(Locale.ROOT)) + "%");
+        }
+        return Jpa.readOnly(q).setMaxResults(limit).getResultList();
+    }
+
+    /** {@code text} with LIKE's wildcards and the escape character escaped by '!'. */
+    static String likeLiteral(String text) {
+        return text.replace("!", "!!").replace("%", "!%").replace("_", "!_");
+    }
+
+    /** User id → username of those of {@code userIds} that exist (one query). */
+    public Map<String, String> usernamesOf(Collection<String> userIds) {
+        Map<String, String> names = new HashMap<>();
+        if (userIds.isEmpty()) {
+            return names;
+        }
+        for (Object[] r : em.createQuery("SELECT u.userId, u.username FROM User u WHERE u.userId IN :ids",
+                Object[].class).setParameter("ids", userIds).getResultList()) {
+            names.put((String) r[0], (String) r[1]);
+        }
+        return names;
     }
 
     /** The managed user, for changes that commit with the caller's transaction. */

@@ -1,5 +1,8 @@
 package dev.portcullis.account;
 
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,8 +11,15 @@ import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /** User accounts: creation, password changes, deletion, and the credential check used by sign-in. */
@@ -36,6 +46,22 @@ public class UserService {
     @Inject
     Event<PasswordChanged> passwordChanged;
 
+    @Inject
+    Event<UserDisabled> userDisabled;
+
+    @Inject
+    SignInThrottle throttle;
+
+    @Inject
+    AuditLog audit;
+
+    /**
+     * A merge patch of a user (RFC 7396) as the services read it: a null field is left as it is; for the texts an
+     * empty Optional removes the value; {@code roles} replaces the whole set.
+     */
+    public record UserPatch(Optional<String> email, Optional<String> name, Boolean enabled, Set<String> roles) {
+    }
+
     public record NewUser(String username, String password, String email, String name) {
     }
 
@@ -50,12 +76,8 @@ public class UserService {
     public User createWithId(String userId, NewUser n) {
         String username = normalizeUsername(n.username());
         checkPassword(n.password());
-        if (n.email() != null && (n.email().length() > 254 || !EMAIL.matcher(n.email()).matches())) {
-            throw OAuthException.invalidRequest("email: not an email address");
-        }
-        if (n.name() != null && n.name().length() > 200) {
-            throw OAuthException.invalidRequest("name: must be at most 200 characters");
-        }
+        checkEmail(n.email());
+        checkName(n.name());
         if (users.findByUsername(username).isPresent()) {
             throw new UsernameTakenException(username);
         }
@@ -70,6 +92,89 @@ public class UserService {
 
     public Optional<User> findByUsername(String username) {
         return users.findByUsername(username);
+    }
+
+    /**
+     * A page of users in username order, after {@code after}, whose username, e-mail or name contains {@code text}
+     * (any case; blank or null: every user).
+     */
+    public List<User> search(String text, String after, int limit) {
+        String t = text == null || text.isBlank() ? null : text.strip();
+        if (t != null && t.length() > 200) {
+            throw OAuthException.invalidRequest("q: must be at most 200 characters");
+        }
+        return users.search(t, after, limit);
+    }
+
+    /** User id → username of those of {@code userIds} that exist (one query). */
+    public Map<String, String> usernamesOf(Collection<String> userIds) {
+        return users.usernamesOf(userIds);
+    }
+
+    /** Whether the user exists, is enabled and has the {@link User#ADMIN} role (the console's door). */
+    public boolean isAdmin(String userId) {
+        return users.findById(userId).filter(User::enabled).map(u -> u.hasRole(User.ADMIN)).orElse(false);
+    }
+
+    /**
+     * Applies a merge patch and audits it as {@code actor}'s change. Disabling ends the user's sessions, codes and
+     * token families in this transaction ({@link UserDisabled}). Empty when there is no such user.
+     */
+    public Optional<User> update(String username, UserPatch patch, Actor actor) {
+        if (patch.email() != null) {
+            patch.email().ifPresent(UserService::checkEmail);
+        }
+        if (patch.name() != null) {
+            patch.name().ifPresent(UserService::checkName);
+        }
+        if (patch.roles() != null) {
+            for (String role : patch.roles()) {
+                if (!User.ROLES.contains(role)) {
+                    throw OAuthException.invalidRequest("roles: unknown role; known roles are "
+                            + String.join(" ", new TreeSet<>(User.ROLES)));
+                }
+            }
+        }
+        Optional<User> found = users.findForChange(username);
+        found.ifPresent(u -> {
+            Instant now = clock.instant();
+            List<String> changed = new ArrayList<>();
+            if (patch.email() != null || patch.name() != null) {
+                u.changeProfile(patch.email() == null ? u.email() : patch.email().orElse(null),
+                        patch.name() == null ? u.name() : patch.name().orElse(null), now);
+                if (patch.email() != null) {
+                    changed.add("email");
+                }
+                if (patch.name() != null) {
+                    changed.add("name");
+                }
+            }
+            if (patch.roles() != null && !patch.roles().equals(u.roles())) {
+                u.changeRoles(patch.roles(), now);
+                changed.add("roles=[" + String.join(" ", u.roles()) + "]");
+            }
+            if (patch.enabled() != null && patch.enabled() != u.enabled()) {
+                u.changeEnabled(patch.enabled(), now);
+                String what = "enabled=" + patch.enabled();
+                if (!patch.enabled()) {
+                    UserDisabled disabled = new UserDisabled(u.userId());
+                    userDisabled.fire(disabled);
+                    what += " (" + disabled.consequences() + ")";
+                }
+                changed.add(what);
+            }
+            audit.change(AuditEvent.Type.USER_UPDATED, actor, null, u.username(),
+                    changed.isEmpty() ? "no change" : String.join(", ", changed));
+        });
+        return found;
+    }
+
+    /** Clears the sign-in throttle of an existing account (a lock ends at once); false when there is no such user. */
+    public boolean unlock(String username, Actor actor) {
+        Optional<User> user = users.findByUsername(username);
+        user.ifPresent(u -> audit.change(AuditEvent.Type.USER_UNLOCKED, actor, null, u.username(),
+                throttle.clear(u.username()) ? "throttle cleared" : "was not throttled"));
+        return user.isPresent();
     }
 
     public Optional<User> findById(String userId) {
@@ -138,6 +243,18 @@ public class UserService {
                     + " characters of letters, digits and . _ @ + - (starting with a letter or digit)");
         }
         return u;
+    }
+
+    private static void checkEmail(String email) {
+        if (email != null && (email.length() > 254 || !EMAIL.matcher(email).matches())) {
+            throw OAuthException.invalidRequest("email: not an email address");
+        }
+    }
+
+    private static void checkName(String name) {
+        if (name != null && name.length() > 200) {
+            throw OAuthException.invalidRequest("name: must be at most 200 characters");
+        }
     }
 
     private static void checkPassword(String password) {

@@ -2,6 +2,8 @@ package dev.portcullis.app;
 
 import dev.portcullis.account.UserAdminResource;
 import dev.portcullis.admin.AdminAuthenticationFilter;
+import dev.portcullis.admin.SessionAdminResource;
+import dev.portcullis.admin.UserGrantAdminResource;
 import dev.portcullis.app.WebProviders;
 import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
@@ -12,9 +14,13 @@ import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
 import java.util.Map;
 import java.util.Set;
+import org.eclipse.microprofile.openapi.annotations.Components;
 import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
 import org.eclipse.microprofile.openapi.annotations.info.Info;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 
 /**
@@ -23,15 +29,133 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
  */
 @ApplicationPath("admin")
 @OpenAPIDefinition(info = @Info(title = "Portcullis admin API", version = "1",
-        description = "Manage client applications, users and signing keys; read the audit trail; purge expired "
-                + "rows. Every call needs Authorization: Bearer <admin token>."))
+        description = "Manage client applications, users, their sessions and grants, and signing keys; read the "
+                + "audit trail; purge expired rows. Every call needs Authorization: Bearer <admin token>. Changes "
+                + "take JSON merge patches (application/merge-patch+json, RFC 7396)."),
+        components = @Components(schemas = {
+        @Schema(name = "Error", type = SchemaType.OBJECT, description = "The error shape of every admin answer",
+                requiredProperties = {"error", "error_description"}, properties = {
+            @SchemaProperty(name = "error", type = SchemaType.STRING,
+                    description = "invalid_request, not_found, conflict, invalid_token"),
+            @SchemaProperty(name = "error_description", type = SchemaType.STRING)}),
+        @Schema(name = "User", type = SchemaType.OBJECT, description = "A user (never a password or its hash)",
+                properties = {
+            @SchemaProperty(name = "user_id", type = SchemaType.STRING, description = "the OIDC sub"),
+            @SchemaProperty(name = "username", type = SchemaType.STRING),
+            @SchemaProperty(name = "email", type = SchemaType.STRING),
+            @SchemaProperty(name = "name", type = SchemaType.STRING),
+            @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "roles", type = SchemaType.ARRAY, description = "e.g. admin",
+                    implementation = String.class),
+            @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds")}),
+        @Schema(name = "NewUser", type = SchemaType.OBJECT, description = "A user to create",
+                requiredProperties = {"username", "password"}, properties = {
+            @SchemaProperty(name = "username", type = SchemaType.STRING,
+                    description = "1-100 of letters, digits and . _ @ + -"),
+            @SchemaProperty(name = "password", type = SchemaType.STRING, description = "8-1024 characters"),
+            @SchemaProperty(name = "email", type = SchemaType.STRING),
+            @SchemaProperty(name = "name", type = SchemaType.STRING, description = "at most 200 characters")}),
+        @Schema(name = "UserPatch", type = SchemaType.OBJECT,
+                description = "JSON merge patch of a user (RFC 7396); absent fields stay", properties = {
+            @SchemaProperty(name = "email", type = SchemaType.STRING, nullable = true, description = "null removes it"),
+            @SchemaProperty(name = "name", type = SchemaType.STRING, nullable = true, description = "null removes it"),
+            @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN,
+                    description = "false ends sessions and revokes tokens"),
+            @SchemaProperty(name = "roles", type = SchemaType.ARRAY,
+                    description = "replaces the set; null: none; known: admin", nullable = true,
+                            implementation = String.class)}),
+        @Schema(name = "UserPage", type = SchemaType.OBJECT, description = "A page of users", properties = {
+            @SchemaProperty(name = "users", type = SchemaType.ARRAY,
+                    description = "in username order; items: User objects"),
+            @SchemaProperty(name = "next_after", type = SchemaType.STRING, description = "present on a full page")}),
+        @Schema(name = "Password", type = SchemaType.OBJECT, description = "A new password",
+                requiredProperties = {"password"}, properties = {
+            @SchemaProperty(name = "password", type = SchemaType.STRING, description = "8-1024 characters")}),
+        @Schema(name = "Client", type = SchemaType.OBJECT,
+                description = "A client application (the secret only when just issued)", properties = {
+            @SchemaProperty(name = "client_id", type = SchemaType.STRING),
+            @SchemaProperty(name = "client_name", type = SchemaType.STRING),
+            @SchemaProperty(name = "confidential", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "redirect_uris", type = SchemaType.ARRAY, description = "exact URIs",
+                    implementation = String.class),
+            @SchemaProperty(name = "post_logout_redirect_uris", type = SchemaType.ARRAY, description = "exact URIs",
+                    implementation = String.class),
+            @SchemaProperty(name = "scopes", type = SchemaType.STRING, description = "space-separated"),
+            @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds"),
+            @SchemaProperty(name = "client_secret", type = SchemaType.STRING,
+                    description = "only at registration or when made confidential, once")}),
+        @Schema(name = "NewClient", type = SchemaType.OBJECT, description = "A client application to register",
+                requiredProperties = {"client_name", "redirect_uris", "scopes"}, properties = {
+            @SchemaProperty(name = "client_name", type = SchemaType.STRING, description = "1-200 characters"),
+            @SchemaProperty(name = "redirect_uris", type = SchemaType.ARRAY, description = "1-20 absolute URIs",
+                    implementation = String.class),
+            @SchemaProperty(name = "post_logout_redirect_uris", type = SchemaType.ARRAY, description = "optional",
+                    implementation = String.class),
+            @SchemaProperty(name = "confidential", type = SchemaType.BOOLEAN, description = "default true"),
+            @SchemaProperty(name = "scopes", type = SchemaType.STRING,
+                    description = "from openid profile email read_user api"),
+            @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN, description = "default false")}),
+        @Schema(name = "ClientPatch", type = SchemaType.OBJECT,
+                description = "JSON merge patch of a client (RFC 7396); absent fields stay", properties = {
+            @SchemaProperty(name = "client_name", type = SchemaType.STRING),
+            @SchemaProperty(name = "redirect_uris", type = SchemaType.ARRAY, description = "replaces the list",
+                    implementation = String.class),
+            @SchemaProperty(name = "post_logout_redirect_uris", type = SchemaType.ARRAY,
+                    description = "replaces the list; null removes it", nullable = true, implementation = String.class),
+            @SchemaProperty(name = "scopes", type = SchemaType.STRING),
+            @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN,
+                    description = "false refuses the client and revokes its tokens"),
+            @SchemaProperty(name = "confidential", type = SchemaType.BOOLEAN,
+                    description = "a different value changes the type (see the operation)")}),
+        @Schema(name = "ClientList", type = SchemaType.OBJECT, description = "Client applications", properties = {
+            @SchemaProperty(name = "clients", type = SchemaType.ARRAY,
+                    description = "oldest first; items: Client objects")}),
+        @Schema(name = "ClientSecret", type = SchemaType.OBJECT, description = "A new client secret, shown once",
+                properties = {
+            @SchemaProperty(name = "client_id", type = SchemaType.STRING),
+            @SchemaProperty(name = "client_secret", type = SchemaType.STRING)}),
+        @Schema(name = "Session", type = SchemaType.OBJECT, description = "A live SSO session (never its cookie)",
+                properties = {
+            @SchemaProperty(name = "session_id", type = SchemaType.STRING, description = "administrative id"),
+            @SchemaProperty(name = "user_id", type = SchemaType.STRING),
+            @SchemaProperty(name = "username", type = SchemaType.STRING),
+            @SchemaProperty(name = "clients", type = SchemaType.ARRAY,
+                    description = "clients served, the sign-in's first; items: objects with client_id and client_name"),
+            @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds"),
+            @SchemaProperty(name = "last_used_at", type = SchemaType.INTEGER,
+                    description = "epoch seconds, updated at most once a minute"),
+            @SchemaProperty(name = "auth_time", type = SchemaType.INTEGER, description = "epoch seconds"),
+            @SchemaProperty(name = "expires_at", type = SchemaType.INTEGER,
+                    description = "absolute end, epoch seconds"),
+            @SchemaProperty(name = "ip", type = SchemaType.STRING, description = "address of the sign-in")}),
+        @Schema(name = "SessionPage", type = SchemaType.OBJECT, description = "A page of live sessions", properties = {
+            @SchemaProperty(name = "sessions", type = SchemaType.ARRAY,
+                    description = "in the order they started; items: Session objects"),
+            @SchemaProperty(name = "next_after", type = SchemaType.STRING, description = "present on a full page")}),
+        @Schema(name = "Ended", type = SchemaType.OBJECT, description = "How many sessions were ended", properties = {
+            @SchemaProperty(name = "ended", type = SchemaType.INTEGER)}),
+        @Schema(name = "Grant", type = SchemaType.OBJECT, description = "An application a user authorized",
+                properties = {
+            @SchemaProperty(name = "client_id", type = SchemaType.STRING),
+            @SchemaProperty(name = "client_name", type = SchemaType.STRING),
+            @SchemaProperty(name = "scope", type = SchemaType.STRING),
+            @SchemaProperty(name = "granted_at", type = SchemaType.INTEGER, description = "epoch seconds")}),
+        @Schema(name = "GrantList", type = SchemaType.OBJECT, description = "Applications a user authorized",
+                properties = {
+            @SchemaProperty(name = "grants", type = SchemaType.ARRAY,
+                    description = "in the order granted; items: Grant objects")})
+        }))
 @SecurityScheme(securitySchemeName = "adminToken", type = SecuritySchemeType.HTTP, scheme = "bearer")
 public class AdminApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
         return WebProviders.with(DelegationFilter.class, AdminAuthenticationFilter.class, ClientAdminResource.class,
-                UserAdminResource.class, AuditAdminResource.class, SigningKeyAdminResource.class,
+                UserAdminResource.class, UserGrantAdminResource.class, SessionAdminResource.class,
+                AuditAdminResource.class, SigningKeyAdminResource.class,
                 PurgeAdminResource.class);
     }
 

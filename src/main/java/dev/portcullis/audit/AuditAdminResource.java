@@ -88,6 +88,9 @@ public class AuditAdminResource {
         if (e.detail() != null) {
             b.add("detail", e.detail());
         }
+        if (e.actor() != null) {
+            b.add("actor", e.actor());
+        }
         return b;
     }
 }

@@ -8,7 +8,7 @@ import java.time.Instant;
  * credential. {@code id} is null until the event is written.
  */
 public record AuditEvent(Long id, Instant occurredAt, String type, String outcome, String clientId, String subject,
-                         String ip, String detail) {
+                         String ip, String detail, String actor) {
 
     /** Every event type Portcullis records; the names appear in the log and in {@code GET /admin/audit?type=}. */
     public enum Type {
@@ -17,8 +17,9 @@ public record AuditEvent(Long id, Instant occurredAt, String type, String outcom
         CODE_ISSUED, CODE_REDEEMED, CODE_REPLAYED,
         TOKEN_REFRESHED, REFRESH_TOKEN_REUSED, TOKEN_REVOKED, GRANT_REVOKED,
         CLIENT_AUTH_FAILURE,
-        CLIENT_CREATED, CLIENT_DELETED, CLIENT_SECRET_ROTATED,
-        USER_CREATED, USER_DELETED, USER_PASSWORD_CHANGED,
+        CLIENT_CREATED, CLIENT_DELETED, CLIENT_SECRET_ROTATED, CLIENT_UPDATED,
+        USER_CREATED, USER_DELETED, USER_PASSWORD_CHANGED, USER_UPDATED, USER_UNLOCKED,
+        SESSION_ENDED,
         SIGNING_KEY_ROTATED,
         EXPIRED_ROWS_PURGED
     }
@@ -27,9 +28,10 @@ public record AuditEvent(Long id, Instant occurredAt, String type, String outcom
      * A new event, its texts with control characters escaped ({@link LogText}) and clipped to their columns; the id
      * is drawn from audit_event_seq when it is written.
      */
-    AuditEvent(Instant at, Type type, String outcome, String clientId, String subject, String ip, String detail) {
+    AuditEvent(Instant at, Type type, String outcome, String clientId, String subject, String ip, String detail,
+               String actor) {
         this(null, Instant.ofEpochMilli(at.toEpochMilli()), type.name(), outcome, safe(clientId, 64),
-                safe(subject, 100), safe(ip, 64), safe(detail, 1000));
+                safe(subject, 100), safe(ip, 64), safe(detail, 1000), safe(actor, 100));
     }
 
     private static String safe(String s, int max) {
@@ -44,6 +46,6 @@ public record AuditEvent(Long id, Instant occurredAt, String type, String outcom
     public String toString() {
         return type + " outcome=" + outcome + (clientId != null ? " client=" + clientId : "")
                 + (subject != null ? " subject=" + subject : "") + (ip != null ? " ip=" + ip : "")
-                + (detail != null ? " " + detail : "");
+                + (actor != null ? " by=" + actor : "") + (detail != null ? " " + detail : "");
     }
 }

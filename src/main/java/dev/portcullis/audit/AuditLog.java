@@ -44,19 +44,24 @@ public class AuditLog {
     private volatile String insert;
 
     public void success(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
-        record(type, "success", clientId, subject, ip, detail);
+        record(type, "success", clientId, subject, ip, detail, null);
+    }
+
+    /** An administrative change made by {@code actor}, in the caller's transaction like every success. */
+    public void change(AuditEvent.Type type, Actor actor, String clientId, String subject, String detail) {
+        record(type, "success", clientId, subject, actor.ip(), detail, actor.id());
     }
 
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void failure(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
-        record(type, "failure", clientId, subject, ip, detail);
+        record(type, "failure", clientId, subject, ip, detail, null);
     }
 
     private void record(AuditEvent.Type type, String outcome, String clientId, String subject, String ip,
-                        String detail) {
-        AuditEvent e = new AuditEvent(clock.instant(), type, outcome, clientId, subject, ip, detail);
+                        String detail, String actor) {
+        AuditEvent e = new AuditEvent(clock.instant(), type, outcome, clientId, subject, ip, detail, actor);
         jdbc.update(insertStatement(), e.occurredAt().toEpochMilli(), e.type(), e.outcome(), e.clientId(),
-                e.subject(), e.ip(), e.detail());
+                e.subject(), e.ip(), e.detail(), e.actor());
         LOG.log(outcome.equals("success") && ROUTINE.contains(type) ? Level.FINE : Level.INFO, e::toString);
     }
 
@@ -65,7 +70,7 @@ public class AuditLog {
      * {@code afterId}, of {@code type} when not null, at most {@code limit}.
      */
     public List<AuditEvent> list(long sinceMs, long afterId, String type, int limit) {
-        String columns = "SELECT event_id, occurred_at_ms, event_type, outcome, client_id, subject, ip, detail "
+        String columns = "SELECT event_id, occurred_at_ms, event_type, outcome, client_id, subject, ip, detail, actor "
                 + "FROM audit_events WHERE occurred_at_ms >= ? AND event_id > ?";
         String order = " ORDER BY event_id FETCH FIRST ? ROWS ONLY";
         return type == null
@@ -76,7 +81,7 @@ public class AuditLog {
     static AuditEvent event(Jdbc.Row row) throws SQLException {
         return new AuditEvent(row.longValue("event_id"), Instant.ofEpochMilli(row.longValue("occurred_at_ms")),
                 row.string("event_type"), row.string("outcome"), row.string("client_id"), row.string("subject"),
-                row.string("ip"), row.string("detail"));
+                row.string("ip"), row.string("detail"), row.string("actor"));
     }
 
     /** Deletes events older than {@code before} (the retention the cleanup applies: portcullis.audit.retention-days). */
@@ -88,7 +93,7 @@ public class AuditLog {
         String sql = insert;
         if (sql == null) {
             sql = "INSERT INTO audit_events (event_id, occurred_at_ms, event_type, outcome, client_id, subject, ip, "
-                    + "detail) VALUES (" + jdbc.nextValue("audit_event_seq") + ",?,?,?,?,?,?,?)";
+                    + "detail, actor) VALUES (" + jdbc.nextValue("audit_event_seq") + ",?,?,?,?,?,?,?,?)";
             insert = sql;
         }
         return sql;

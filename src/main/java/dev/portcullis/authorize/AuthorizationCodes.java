@@ -1,11 +1,13 @@
 package dev.portcullis.authorize;
 
+import dev.portcullis.account.UserAccessEnded;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.sql.SQLException;
@@ -81,6 +83,18 @@ public class AuthorizationCodes {
         return jdbc.update("UPDATE authorization_codes SET redeemed_at = ?, grant_id = ? "
                 + "WHERE code_id = ? AND redeemed_at IS NULL AND expires_at > ?",
                 now, grantId, code.codeId(), now) == 1;
+    }
+
+    /**
+     * A new password or a disabled account also ends the user's codes not yet redeemed: they expire now, so a code
+     * issued just before cannot open a new token family (a redeemed one still counts as a replay). Reads the
+     * expiry index's last code lifetime only.
+     */
+    void userAccessEnded(@Observes UserAccessEnded change) {
+        long now = clock.instant().getEpochSecond();
+        int n = jdbc.update("UPDATE authorization_codes SET expires_at = ? WHERE expires_at > ? AND user_id = ? "
+                + "AND redeemed_at IS NULL", now, now, change.userId());
+        change.report(n + (n == 1 ? " authorization code" : " authorization codes") + " expired");
     }
 
     /**

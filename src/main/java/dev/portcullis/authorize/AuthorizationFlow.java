@@ -113,6 +113,7 @@ public class AuthorizationFlow {
     }
 
     private Next issueCode(AuthorizationRequest r, SsoSession session, String ip) {
+        sessions.noteClient(session, r.client().clientId());
         String code = codes.issue(new AuthorizationCode.CodeRequest(r.client().clientId(), session.userId(),
                 r.redirectUri(), r.redirectUriGiven(), r.scope(), r.nonce(), r.codeChallenge(),
                 r.codeChallengeMethod(), session.authTime(), session.sessionHash()), ip);

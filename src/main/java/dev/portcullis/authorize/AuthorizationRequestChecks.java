@@ -36,6 +36,13 @@ public final class AuthorizationRequestChecks {
                 "No application is registered with this client_id"));
     }
 
+    /** A disabled client is told so at its own redirect URI (RFC 6749 4.1.2.1), which was checked first. */
+    public static void clientIsEnabled(Client client) {
+        if (!client.enabled()) {
+            throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "The client is disabled");
+        }
+    }
+
     /**
      * 1b. redirect_uri exactly one of the client's registered URIs (loopback any-port for public clients); it may be
      * omitted only when the client has exactly one. Returns the URI to redirect to.

@@ -1,5 +1,6 @@
 package dev.portcullis.authorize;
 
+import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsEnabled;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsKnown;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.maxAgeIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.nonceFits;
@@ -46,6 +47,7 @@ public class AuthorizationRequestValidator {
         String redirectUri = redirectUriIsRegistered(client, p.get("redirect_uri"));
         String state = p.get("state").orElse(null);
         try {
+            clientIsEnabled(client);
             requestObjectsAreNotSupported(p.get("request"), p.get("request_uri"));
             responseTypeIsCode(p.get("response_type"));
             Set<String> scopes = scopeIsAllowed(client, p.get("scope"));

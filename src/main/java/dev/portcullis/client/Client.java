@@ -52,6 +52,8 @@ public class Client {
     @Column(name = "skip_consent")
     private boolean skipConsent;
 
+    private boolean enabled = true;
+
     @Column(name = "created_at")
     private long createdAt;
 
@@ -107,6 +109,11 @@ public class Client {
         return skipConsent;
     }
 
+    /** A disabled client is refused at the authorization and token endpoints. */
+    public boolean enabled() {
+        return enabled;
+    }
+
     public Instant createdAt() {
         return Instant.ofEpochSecond(createdAt);
     }
@@ -114,6 +121,28 @@ public class Client {
     /** Constant-time check of a presented client secret against the stored hash (one SHA-256, no slow hash). */
     public boolean secretMatches(String presented) {
         return confidential && secretHash != null && Secrets.matchesHash(presented, secretHash);
+    }
+
+    void changeSettings(String name, List<String> redirectUris, List<String> postLogoutRedirectUris, String scopes,
+                        boolean skipConsent, Instant now) {
+        this.name = name;
+        this.redirectUris = List.copyOf(redirectUris);
+        this.postLogoutRedirectUris = List.copyOf(postLogoutRedirectUris);
+        this.scopes = scopes;
+        this.skipConsent = skipConsent;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    void changeEnabled(boolean enabled, Instant now) {
+        this.enabled = enabled;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    /** Switches between confidential and public; a public client keeps no secret hash. */
+    void changeConfidential(boolean confidential, String secretHash, Instant now) {
+        this.confidential = confidential;
+        this.secretHash = confidential ? secretHash : null;
+        this.updatedAt = now.getEpochSecond();
     }
 
     void replaceSecretHash(String hash, Instant now) {

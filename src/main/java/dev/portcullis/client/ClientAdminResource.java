@@ -1,5 +1,6 @@
 package dev.portcullis.client;
 
+import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.protocol.ClientAddress;
@@ -7,6 +8,7 @@ import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
+import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -17,6 +19,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -28,6 +31,10 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /** {@code /admin/clients}: register, list, inspect, delete client applications and rotate their secrets. */
@@ -39,6 +46,10 @@ public class ClientAdminResource {
 
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
             "confidential", "scopes", "skip_consent");
+
+    /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
+    private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
+            "confidential", "scopes", "skip_consent", "enabled");
 
     @Inject
     ClientService service;
@@ -57,6 +68,9 @@ public class ClientAdminResource {
     @Operation(summary = "Register a client application",
             description = "Returns client_id and, for confidential clients only, client_secret. The secret is shown "
                     + "this once and stored only as a hash.")
+    @RequestBody(content = @Content(schema = @Schema(ref = "NewClient")))
+    @APIResponse(responseCode = "201", content = @Content(schema = @Schema(ref = "Client")))
+    @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
     public Response register(String body) {
         JsonObjects json = JsonObjects.parse(body, FIELDS);
         var registered = service.register(new ClientService.Registration(
@@ -66,7 +80,7 @@ public class ClientAdminResource {
                 json.bool("confidential").orElse(true),
                 json.requiredString("scopes", 1000),
                 json.bool("skip_consent").orElse(false)));
-        audit.success(AuditEvent.Type.CLIENT_CREATED, registered.client().clientId(), "admin", clientAddress.of(request),
+        audit.change(AuditEvent.Type.CLIENT_CREATED, actor(), registered.client().clientId(), null,
                 registered.client().confidential() ? "confidential" : "public");
         JsonObjectBuilder out = describe(registered.client());
         registered.secret().ifPresent(s -> out.add("client_secret", s));
@@ -75,7 +89,9 @@ public class ClientAdminResource {
     }
 
     @GET
-    @Operation(summary = "List client applications (never their secrets)")
+    @Operation(summary = "List client applications (never their secrets)",
+            description = "Paged by offset (0 up) and limit (1 to 500, default 100), oldest first.")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "ClientList")))
     public String list(@QueryParam("offset") @DefaultValue("0") String offset,
                        @QueryParam("limit") @DefaultValue("100") String limit) {
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
@@ -86,30 +102,78 @@ public class ClientAdminResource {
     @GET
     @Path("{client_id}")
     @Operation(summary = "Show one client application (never its secret)")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "Client")))
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response get(@PathParam("client_id") String clientId) {
         return service.find(clientId)
                 .map(c -> Response.ok(describe(c).build().toString()).build())
                 .orElseGet(() -> notFound());
     }
 
+    @PATCH
+    @Path("{client_id}")
+    @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
+    @Operation(summary = "Change a client application (JSON merge patch)",
+            description = "Fields: client_name, redirect_uris, post_logout_redirect_uris (null removes them), scopes, "
+                    + "skip_consent, enabled, confidential; validated as at registration. enabled=false refuses the "
+                    + "client at the authorization and token endpoints and revokes every token issued to it. The "
+                    + "type changes only when confidential is sent with the other value: made confidential, the "
+                    + "answer carries the new client_secret, once; made public, the secret is deleted and every "
+                    + "token issued to the client is revoked. Unknown fields and wrong types answer 400.")
+    @RequestBody(content = @Content(mediaType = JsonObjects.MERGE_PATCH, schema = @Schema(ref = "ClientPatch")))
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "Client")))
+    @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
+    public Response patch(@PathParam("client_id") String clientId, String body) {
+        JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
+        for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
+                "enabled")) {
+            if (json.has(field) && json.isNull(field)) {
+                throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
+            }
+        }
+        ClientService.ClientPatch patch = new ClientService.ClientPatch(
+                json.string("client_name", 1000).orElse(null),
+                json.stringList("redirect_uris", 100, 4000).orElse(null),
+                json.has("post_logout_redirect_uris")
+                        ? json.stringList("post_logout_redirect_uris", 100, 4000).orElse(List.of()) : null,
+                json.string("scopes", 1000).orElse(null),
+                json.bool("skip_consent").orElse(null),
+                json.bool("confidential").orElse(null),
+                json.bool("enabled").orElse(null));
+        return service.update(clientId, patch, actor())
+                .map(u -> {
+                    JsonObjectBuilder out = describe(u.client());
+                    u.secret().ifPresent(s -> out.add("client_secret", s));
+                    return NoStoreJson.of(200, out.build().toString()).build();
+                })
+                .orElseGet(() -> notFound());
+    }
+
     @DELETE
     @Path("{client_id}")
     @Operation(summary = "Delete a client application and revoke all its codes and tokens")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("client_id") String clientId) {
         if (!service.delete(clientId)) {
             return notFound();
         }
-        audit.success(AuditEvent.Type.CLIENT_DELETED, clientId, "admin", clientAddress.of(request), null);
+        audit.change(AuditEvent.Type.CLIENT_DELETED, actor(), clientId, null, null);
         return Response.noContent().build();
     }
 
     @POST
     @Path("{client_id}/secret")
     @Operation(summary = "Rotate a confidential client's secret; returns the new secret once")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "ClientSecret")))
+    @APIResponse(responseCode = "400", description = "A public client has no secret",
+            content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response rotateSecret(@PathParam("client_id") String clientId) {
         return service.rotateSecret(clientId)
                 .map(s -> {
-                    audit.success(AuditEvent.Type.CLIENT_SECRET_ROTATED, clientId, "admin", clientAddress.of(request), null);
+                    audit.change(AuditEvent.Type.CLIENT_SECRET_ROTATED, actor(), clientId, null, null);
                     return s;
                 })
                 .map(s -> NoStoreJson.of(200, JsonSupport.JSON.createObjectBuilder().add("client_id", clientId)
@@ -130,7 +194,12 @@ public class ClientAdminResource {
                 .add("post_logout_redirect_uris", logout)
                 .add("scopes", c.scopes())
                 .add("skip_consent", c.skipConsent())
+                .add("enabled", c.enabled())
                 .add("created_at", c.createdAt().getEpochSecond());
+    }
+
+    private Actor actor() {
+        return Actor.adminToken(clientAddress.of(request));
     }
 
     private static Response notFound() {

@@ -1,12 +1,18 @@
 package dev.portcullis.client;
 
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +34,24 @@ public class ClientService {
 
     @Inject
     Clock clock;
+
+    @Inject
+    Event<ClientAccessEnded> accessEnded;
+
+    @Inject
+    AuditLog audit;
+
+    /**
+     * A merge patch of a client (RFC 7396) as the services read it: a null field is left as it is (JSON null for
+     * {@code postLogoutRedirectUris} arrives as an empty list, removing them).
+     */
+    public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
+                              String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled) {
+    }
+
+    /** A changed client and, when it was just made confidential, its first secret in clear: shown once. */
+    public record Updated(Client client, Optional<String> secret) {
+    }
 
     /** What the admin asked for; validated by {@link #register}. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
@@ -51,10 +75,7 @@ public class ClientService {
     }
 
     private Registered register(String clientId, Registration r) {
-        String name = r.name().strip();
-        if (name.isEmpty() || name.length() > MAX_NAME) {
-            throw OAuthException.invalidRequest("client_name: must be 1 to " + MAX_NAME + " characters");
-        }
+        String name = checkName(r.name());
         List<String> redirectUris = checkUris("redirect_uris", r.redirectUris(), r.confidential(), true);
         List<String> logoutUris = checkUris("post_logout_redirect_uris", r.postLogoutRedirectUris(), r.confidential(), false);
         String scopes = checkScopes(r.scopes());
@@ -68,6 +89,66 @@ public class ClientService {
         }
         clients.add(client);
         return new Registered(client, secret);
+    }
+
+    /**
+     * Applies a merge patch and audits it as {@code actor}'s change. Every value is validated as at registration,
+     * the redirect URIs against the client's type after the patch. A type change happens only when the patch names
+     * {@code confidential} with the other value: made confidential, the client gets a secret, returned once; made
+     * public, its secret is deleted and every token family issued to it is revoked, as is done when it is disabled
+     * ({@link ClientAccessEnded}). Empty when there is no such client.
+     */
+    public Optional<Updated> update(String clientId, ClientPatch p, Actor actor) {
+        Client c = clients.findForChange(clientId).orElse(null);
+        if (c == null) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant();
+        List<String> changed = new ArrayList<>();
+        boolean confidential = p.confidential() == null ? c.confidential() : p.confidential();
+        String name = p.name() == null ? c.name() : checkName(p.name());
+        List<String> redirectUris = checkUris("redirect_uris",
+                p.redirectUris() == null ? c.redirectUris() : p.redirectUris(), confidential, true);
+        List<String> logoutUris = checkUris("post_logout_redirect_uris",
+                p.postLogoutRedirectUris() == null ? c.postLogoutRedirectUris() : p.postLogoutRedirectUris(),
+                confidential, false);
+        String scopes = p.scopes() == null ? c.scopes() : checkScopes(p.scopes());
+        boolean skipConsent = p.skipConsent() == null ? c.skipConsent() : p.skipConsent();
+        noteChange(changed, "client_name", c.name(), name);
+        noteChange(changed, "redirect_uris", c.redirectUris(), redirectUris);
+        noteChange(changed, "post_logout_redirect_uris", c.postLogoutRedirectUris(), logoutUris);
+        noteChange(changed, "scopes", c.scopes(), scopes);
+        noteChange(changed, "skip_consent", c.skipConsent(), skipConsent);
+        c.changeSettings(name, redirectUris, logoutUris, scopes, skipConsent, now);
+        boolean tokensEnd = false;
+        Optional<String> secret = Optional.empty();
+        if (confidential != c.confidential()) {
+            if (confidential) {
+                secret = Optional.of(Secrets.newSecret());
+            }
+            c.changeConfidential(confidential, secret.map(Secrets::hash).orElse(null), now);
+            changed.add(confidential ? "made confidential (new secret)" : "made public (secret deleted)");
+            tokensEnd = !confidential;
+        }
+        if (p.enabled() != null && p.enabled() != c.enabled()) {
+            c.changeEnabled(p.enabled(), now);
+            changed.add("enabled=" + p.enabled());
+            tokensEnd |= !p.enabled();
+        }
+        if (tokensEnd) {
+            ClientAccessEnded ended = new ClientAccessEnded(clientId);
+            accessEnded.fire(ended);
+            changed.add(ended.consequences());
+        }
+        audit.change(AuditEvent.Type.CLIENT_UPDATED, actor, clientId, null,
+                changed.isEmpty() ? "no change" : String.join(", ", changed));
+        return Optional.of(new Updated(c, secret));
+    }
+
+    private static void noteChange(List<String> changed, String field, Object before, Object after) {
+        if (!before.equals(after)) {
+            changed.add(field);
+        }
     }
 
     /** Issues a new secret for a confidential client; the old one stops working at once. */
@@ -97,6 +178,14 @@ public class ClientService {
 
     public List<Client> list(int offset, int limit) {
         return clients.list(offset, limit);
+    }
+
+    private static String checkName(String raw) {
+        String name = raw.strip();
+        if (name.isEmpty() || name.length() > MAX_NAME) {
+            throw OAuthException.invalidRequest("client_name: must be 1 to " + MAX_NAME + " characters");
+        }
+        return name;
     }
 
     private List<String> checkUris(String field, List<String> uris, boolean confidential, boolean required) {

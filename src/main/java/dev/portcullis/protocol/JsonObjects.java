@@ -55,6 +55,27 @@ public final class JsonObjects {
         return new JsonObjects(obj);
     }
 
+    /** The media type of a JSON merge patch (RFC 7396). */
+    public static final String MERGE_PATCH = "application/merge-patch+json";
+
+    /** Whether the object has {@code field}, null or not (RFC 7396: absent leaves a value, null removes it). */
+    public boolean has(String field) {
+        return object.containsKey(field);
+    }
+
+    /** Whether {@code field} is present with the value JSON null. */
+    public boolean isNull(String field) {
+        return object.get(field) == JsonValue.NULL;
+    }
+
+    /**
+     * A merge-patch member that may be removed (RFC 7396): null when the field is absent (leave as is), empty when
+     * it is JSON null (remove), else the string.
+     */
+    public Optional<String> removableString(String field, int maxLength) {
+        return has(field) ? string(field, maxLength) : null;
+    }
+
     public Optional<String> string(String field, int maxLength) {
         JsonValue v = object.get(field);
         if (v == null || v == JsonValue.NULL) {

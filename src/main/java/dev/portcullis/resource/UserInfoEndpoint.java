@@ -82,7 +82,8 @@ public class UserInfoEndpoint {
         if (!t.scopes().contains(Scopes.OPENID)) {
             throw BearerToken.insufficientScope(Scopes.OPENID);
         }
-        User user = users.findById(t.subject()).orElseThrow(BearerToken::invalid); // user deleted meanwhile
+        // user deleted or disabled meanwhile (disabling also revokes the token; this needs no further read)
+        User user = users.findById(t.subject()).filter(User::enabled).orElseThrow(BearerToken::invalid);
         JsonObjectBuilder claims = JsonSupport.JSON.createObjectBuilder().add("sub", user.userId());
         UserClaims.of(user, t.scopes()).forEach((name, value) -> {
             if (value instanceof Boolean b) {

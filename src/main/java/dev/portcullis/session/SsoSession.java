@@ -2,15 +2,29 @@ package dev.portcullis.session;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * A browser's single sign-on session (a row of sso_sessions, owned by {@link SsoSessions}). The cookie holds a
  * random id; the row only its hash. {@code authTime} is when the user last entered their password (OIDC auth_time);
  * {@code signInRequest} is the fingerprint of the authorization request that sign-in was made for, until a consent
- * step uses it up (null then).
+ * step uses it up (null then). {@code sessionId} names the session to administrators (never the cookie or its hash);
+ * {@code ip} is the sign-in's client address; {@code clientIds} the clients it has been used for, space-separated.
  */
 public record SsoSession(String sessionHash, String userId, Instant authTime, Instant createdAt, Instant lastSeenAt,
-                         Instant expiresAt, String signInRequest) {
+                         Instant expiresAt, String signInRequest, String sessionId, String ip, String clientIds) {
+
+    /** The clients the session has been used for, the sign-in's first. */
+    public Set<String> clients() {
+        Set<String> out = new LinkedHashSet<>();
+        for (String c : clientIds == null ? new String[0] : clientIds.split(" ")) {
+            if (!c.isEmpty()) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
 
     /**
      * Whether the sign-in that started this session was made for the request with this fingerprint and is not
@@ -33,6 +47,6 @@ public record SsoSession(String sessionHash, String userId, Instant authTime, In
 
     SsoSession seenAt(Instant now) {
         return new SsoSession(sessionHash, userId, authTime, createdAt, Instant.ofEpochSecond(now.getEpochSecond()),
-                expiresAt, signInRequest);
+                expiresAt, signInRequest, sessionId, ip, clientIds);
     }
 }

@@ -1,6 +1,6 @@
 package dev.portcullis.session;
 
-import dev.portcullis.account.PasswordChanged;
+import dev.portcullis.account.UserAccessEnded;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -35,18 +36,33 @@ public class SsoSessions {
     }
 
     /**
-     * Starts the session of a sign-in. {@code signInRequest} is the fingerprint of the authorization request the
-     * password was entered for (see {@link #useSignIn}).
+     * Starts the session of a sign-in at {@code clientId} from {@code ip}. {@code signInRequest} is the fingerprint
+     * of the authorization request the password was entered for (see {@link #useSignIn}).
      */
-    public Started start(String userId, String signInRequest) {
+    public Started start(String userId, String signInRequest, String clientId, String ip) {
         String id = Secrets.newSecret();
         Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        String clients = clientId == null ? "" : clientId;
+        String address = ip == null || ip.length() <= 64 ? ip : ip.substring(0, 64);
         SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now, now, now.plus(config.sessionMaxTtl()),
-                signInRequest);
+                signInRequest, Secrets.newTimeOrderedId(), address, clients);
         jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-                + "sign_in_request) VALUES (?,?,?,?,?,?,?)", s.sessionHash(), userId, now.getEpochSecond(),
-                now.getEpochSecond(), now.getEpochSecond(), s.expiresAt().getEpochSecond(), signInRequest);
+                + "sign_in_request, session_id, ip, client_ids) VALUES (?,?,?,?,?,?,?,?,?,?)", s.sessionHash(), userId,
+                now.getEpochSecond(), now.getEpochSecond(), now.getEpochSecond(), s.expiresAt().getEpochSecond(),
+                signInRequest, s.sessionId(), address, clients);
         return new Started(id, s);
+    }
+
+    /**
+     * Adds {@code clientId} to the clients the session has been used for, unless it is there: one statement the
+     * first time a session serves a client, none after.
+     */
+    public void noteClient(SsoSession s, String clientId) {
+        if (!s.clients().contains(clientId)) {
+            jdbc.update("UPDATE sso_sessions SET client_ids = CASE WHEN client_ids = '' THEN ? "
+                    + "ELSE client_ids || ' ' || ? END WHERE session_hash = ? AND LENGTH(client_ids) < 1900",
+                    clientId, clientId, s.sessionHash());
+        }
     }
 
     /**
@@ -69,9 +85,8 @@ public class SsoSessions {
             return Optional.empty();
         }
         String hash = Secrets.hash(cookieValue);
-        SsoSession s = jdbc.one("SELECT session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-                        + "sign_in_request FROM sso_sessions WHERE session_hash = ?", SsoSessions::session, hash)
-                .orElse(null);
+        SsoSession s = jdbc.one("SELECT " + COLUMNS + " FROM sso_sessions WHERE session_hash = ?",
+                SsoSessions::session, hash).orElse(null);
         if (s == null) {
             return Optional.empty();
         }
@@ -89,10 +104,40 @@ public class SsoSessions {
         return Optional.of(s);
     }
 
+    private static final String COLUMNS = "session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
+            + "sign_in_request, session_id, ip, client_ids";
+
     static SsoSession session(Jdbc.Row row) throws SQLException {
         return new SsoSession(row.string("session_hash"), row.string("user_id"), row.instant("auth_time"),
                 row.instant("created_at"), row.instant("last_seen_at"), row.instant("expires_at"),
-                row.string("sign_in_request"));
+                row.string("sign_in_request"), row.string("session_id"), row.string("ip"), row.string("client_ids"));
+    }
+
+    /**
+     * A page of live sessions in id order (the order they started, for sessions started since V7), after
+     * {@code afterId}; of one user when {@code userId} is not null.
+     */
+    public List<SsoSession> listLive(String userId, String afterId, int limit) {
+        long now = clock.instant().getEpochSecond();
+        String live = "SELECT " + COLUMNS + " FROM sso_sessions WHERE expires_at > ? AND last_seen_at > ? "
+                + "AND session_id > ?";
+        String order = " ORDER BY session_id FETCH FIRST ? ROWS ONLY";
+        long idleSince = now - config.sessionIdleTtl().getSeconds();
+        String after = afterId == null ? "" : afterId;
+        return userId == null
+                ? jdbc.list(live + order, SsoSessions::session, now, idleSince, after, limit)
+                : jdbc.list(live + " AND user_id = ?" + order, SsoSessions::session, now, idleSince, after, userId,
+                        limit);
+    }
+
+    /** Ends the session with this administrative id; the user it belonged to, if there was one. */
+    public Optional<String> endById(String sessionId) {
+        if (sessionId == null || sessionId.isEmpty() || sessionId.length() > 64) {
+            return Optional.empty();
+        }
+        Optional<String> userId = jdbc.one("SELECT user_id FROM sso_sessions WHERE session_id = ?",
+                row -> row.string("user_id"), sessionId);
+        return userId.filter(u -> jdbc.update("DELETE FROM sso_sessions WHERE session_id = ?", sessionId) == 1);
     }
 
     public void end(String cookieValue) {
@@ -106,8 +151,8 @@ public class SsoSessions {
         return jdbc.update("DELETE FROM sso_sessions WHERE user_id = ?", userId);
     }
 
-    /** A new password signs the user out everywhere, in the transaction that stores it. */
-    void passwordChanged(@Observes PasswordChanged change) {
+    /** A new password or a disabled account signs the user out everywhere, in the transaction that changes it. */
+    void accessEnded(@Observes UserAccessEnded change) {
         int n = endAllOf(change.userId());
         change.report(n + (n == 1 ? " SSO session" : " SSO sessions") + " ended");
     }

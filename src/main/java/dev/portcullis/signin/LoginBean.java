@@ -51,7 +51,8 @@ public class LoginBean extends AuthorizationPage {
                 Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION,
                         config.issuerIsHttps());
                 old.ifPresent(sessions::end);
-                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId(), r.fingerprint());
+                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId(), r.fingerprint(),
+                        r.client().clientId(), ip());
                 BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(),
                         config.sessionMaxTtl(), config.issuerIsHttps());
                 BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());

@@ -77,6 +77,9 @@ public class ClientAuthenticator {
         if (client == null) {
             throw fail(clientId, ip, "Unknown client");
         }
+        if (!client.enabled()) {
+            throw fail(clientId, ip, "The client is disabled");
+        }
         Optional<String> secret = usedBasic ? Optional.of(basic.get().secret()) : bodySecret;
         if (!client.confidential()) {
             if (usedBasic || secret.isPresent()) {

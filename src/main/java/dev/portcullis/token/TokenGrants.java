@@ -1,6 +1,7 @@
 package dev.portcullis.token;
 
-import dev.portcullis.account.PasswordChanged;
+import dev.portcullis.account.UserAccessEnded;
+import dev.portcullis.client.ClientAccessEnded;
 import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -160,10 +161,19 @@ public class TokenGrants {
         return revokeGrants("user_id = ?", userId);
     }
 
-    /** A new password revokes every token family the old one opened, in the transaction that stores it. */
-    void passwordChanged(@Observes PasswordChanged change) {
-        int n = revokeAllGrantsOf(change.userId());
-        change.report(n + (n == 1 ? " token grant" : " token grants") + " revoked");
+    /** A new password or a disabled account revokes every token family of the user, in the same transaction. */
+    void userAccessEnded(@Observes UserAccessEnded change) {
+        change.report(revoked(revokeAllGrantsOf(change.userId())));
+    }
+
+    /** A disabled client, or one made public, keeps no working token, in the transaction that changes it. */
+    void clientAccessEnded(@Observes ClientAccessEnded change) {
+        jdbc.requireTransaction();
+        change.report(revoked(revokeGrants("client_id = ?", change.clientId())));
+    }
+
+    private static String revoked(int n) {
+        return n + (n == 1 ? " token grant" : " token grants") + " revoked";
     }
 
     /** Revokes the grants that {@code condition} (a constant over token_grants) selects, and their access tokens. */

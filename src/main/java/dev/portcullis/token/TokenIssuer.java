@@ -97,8 +97,9 @@ public class TokenIssuer {
         Set<String> scopes = Scopes.parse(scope);
         Optional<String> idToken = Optional.empty();
         if (scopes.contains(Scopes.OPENID)) {
-            User user = users.findById(grant.userId())
-                    .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists"));
+            User user = users.findById(grant.userId()).filter(User::enabled)
+                    .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists or "
+                            + "is disabled"));
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
                     grant.authTime(), nonce, accessToken, now, accessExpiry, UserClaims.of(user, scopes))));
         }

@@ -91,6 +91,19 @@ class SignInThrottleTest {
     }
 
     @Test
+    void anAdministratorsUnlockEndsALockAtOnceAndSaysWhetherThereWasOne() {
+        for (int i = 0; i < 3; i++) {
+            at(NOW.plusSeconds(10L * i));
+            throttle.reserve("carol");
+        }
+        assertEquals(Verdict.LOCKED, throttle.reserve("carol").verdict());
+        assertTrue(throttle.clear("Carol"));
+        assertEquals(Verdict.ALLOW, throttle.reserve("carol").verdict());
+        assertTrue(throttle.clear("carol"));
+        assertFalse(throttle.clear("carol"), "nothing left to clear");
+    }
+
+    @Test
     void concurrentAttemptsNeverReserveMoreThanTheMaximum() throws Exception {
         int n = 50;
         CyclicBarrier start = new CyclicBarrier(n);

@@ -29,18 +29,21 @@ class AuditLogTest {
         audit.clock = Clock.fixed(T0.plusSeconds(10), ZoneOffset.UTC);
         audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, "c1", "alice", null, "x".repeat(2000));
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, "c1", "alice", "192.0.2.1", null);
+        audit.change(AuditEvent.Type.USER_UPDATED, Actor.adminToken("192.0.2.9"), null, "alice", "enabled=false");
 
         List<AuditEvent> all = audit.list(0, 0, null, 10);
-        assertEquals(3, all.size());
+        assertEquals(4, all.size());
         AuditEvent first = all.get(0);
         assertEquals(new AuditEvent(first.id(), T0, "USER_CREATED", "success", null, "admin", "192.0.2.1",
-                "user alice"), first);
+                "user alice", null), first);
+        assertEquals(new AuditEvent(all.get(3).id(), T0.plusSeconds(10), "USER_UPDATED", "success", null, "alice",
+                "192.0.2.9", "enabled=false", "admin-token"), all.get(3));
         assertEquals(1000, all.get(1).detail().length(), "clipped to the column");
 
         List<AuditEvent> page1 = audit.list(0, 0, null, 2);
         List<AuditEvent> page2 = audit.list(0, page1.get(1).id(), null, 2);
-        assertEquals(all, List.of(page1.get(0), page1.get(1), page2.get(0)));
-        assertEquals(2, audit.list(T0.plusSeconds(10).toEpochMilli(), 0, null, 10).size());
+        assertEquals(all, List.of(page1.get(0), page1.get(1), page2.get(0), page2.get(1)));
+        assertEquals(3, audit.list(T0.plusSeconds(10).toEpochMilli(), 0, null, 10).size());
         assertEquals(List.of("SIGN_IN_FAILURE"),
                 audit.list(0, 0, "SIGN_IN_FAILURE", 10).stream().map(AuditEvent::type).toList());
     }

@@ -43,6 +43,20 @@ class AuthorizationRequestValidatorTest {
     }
 
     @Test
+    void aDisabledClientIsToldSoAtItsRegisteredRedirectUri() {
+        Client off = TestClients.disabledPublicClient("openid", "https://spa.example.com/cb");
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> AuthorizationRequestValidator.validate(ProtocolParameters.fromForm("client_id=pub-1"
+                        + "&response_type=code&scope=openid&state=s2&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcb"
+                        + "&code_challenge=" + CHALLENGE + "&code_challenge_method=S256"), id -> Optional.of(off)));
+        assertEquals(OAuthError.UNAUTHORIZED_CLIENT, e.error().error());
+        assertEquals("s2", e.state());
+        assertThrows(UnverifiedRequestException.class, () -> AuthorizationRequestValidator.validate(
+                ProtocolParameters.fromForm("client_id=pub-1&redirect_uri=https%3A%2F%2Fevil.example%2Fcb"),
+                id -> Optional.of(off)), "an unregistered redirect URI still gets the error page");
+    }
+
+    @Test
     void validRequestKeepsOnlyKnownParameters() {
         AuthorizationRequest r = validate("client_id=pub-1&response_type=code&scope=profile&state=s&foo=bar"
                 + "&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PortcullisIT;
@@ -300,5 +301,327 @@ class AdminApiIT extends PortcullisIT {
         Http.Res r = http.get("/openapi");
         assertEquals(200, r.status());
         assertTrue(r.body().contains("/admin/clients"), r.body());
+    }
+
+    // ---- issue 24: users, sessions, grants, client changes, roles ---------------------------------------------
+
+    /** A code redeemed for tokens (openid profile), without the browser. */
+    private Http.Res tokensFor(Admin.TestClient c, Admin.TestUser u) {
+        String code = CodeFixture.issue(c.clientId(), u.userId(), c.redirectUri(), "openid profile", null, null);
+        Http.Res tokens = http.postJson("/oauth/token", c.codeExchangeJson(code));
+        assertEquals(200, tokens.status(), tokens::toString);
+        return tokens;
+    }
+
+    private Http.Res refresh(Admin.TestClient c, Http.Res tokens) {
+        return http.postForm("/oauth/token", Map.of("grant_type", "refresh_token", "refresh_token",
+                tokens.jsonString("refresh_token"), "client_id", c.clientId(), "client_secret", c.secret()));
+    }
+
+    private int userinfo(Http.Res tokens) {
+        return http.get("/oauth/userinfo", "Authorization", "Bearer " + tokens.jsonString("access_token")).status();
+    }
+
+    private Object introspectionActive(Admin.TestClient c, Http.Res tokens, String which) {
+        return http.postForm("/oauth/introspect", Map.of("token", tokens.jsonString(which), "client_id",
+                c.clientId(), "client_secret", c.secret())).json().get("active");
+    }
+
+    private Admin.TestUser namedUser(String username, String email, String name) {
+        Http.Res r = admin.post("/admin/users", "{\"username\":" + Http.q(username) + ",\"password\":\"a passphrase\""
+                + ",\"email\":" + Http.q(email) + ",\"name\":" + Http.q(name) + "}");
+        assertEquals(201, r.status(), r::toString);
+        return new Admin.TestUser(username, "a passphrase", r.jsonString("user_id"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> usernames(Http.Res page) {
+        return ((List<Map<String, Object>>) page.json().get("users")).stream()
+                .map(u -> (String) u.get("username")).toList();
+    }
+
+    @Test
+    void usersAreSearchedCaseInsensitivelyInPagesAndWildcardsMatchThemselves() {
+        String tag = Long.toHexString(System.nanoTime());
+        namedUser("a" + tag, "a" + tag + "@example.com", "Ann Search");
+        namedUser("b" + tag, "bee@" + tag + ".example.com", "Ben 100% Search");
+        namedUser("c" + tag, "c@example.com", "Cy_" + tag.toUpperCase());
+        namedUser("d" + tag + "x", "d@example.com", "Dee");
+
+        Http.Res first = admin.get("/admin/users?q=" + tag.toUpperCase() + "&limit=2");
+        assertEquals(200, first.status(), first::toString);
+        assertEquals(List.of("a" + tag, "b" + tag), usernames(first), "username, e-mail, any case, username order");
+        assertEquals("b" + tag, first.jsonString("next_after"));
+        Http.Res second = admin.get("/admin/users?q=" + tag + "&limit=2&after=" + first.jsonString("next_after"));
+        assertEquals(List.of("c" + tag, "d" + tag + "x"), usernames(second), "name, and the rest");
+
+        assertEquals(List.of("b" + tag), usernames(admin.get("/admin/users?q=" + Http.enc("100% search")
+                + "&limit=500")).stream().filter(n -> n.contains(tag)).toList(), "% matches only itself");
+        assertEquals(List.of("c" + tag), usernames(admin.get("/admin/users?q=" + Http.enc("y_" + tag)))
+                .stream().toList(), "_ matches only itself");
+        assertTrue(usernames(admin.get("/admin/users?q=" + Http.enc("%" + tag))).isEmpty());
+        Http.Res all = admin.get("/admin/users?limit=500");
+        assertTrue(usernames(all).containsAll(List.of("a" + tag, "d" + tag + "x")), "no q: everyone");
+        assertTrue(all.body().contains("\"enabled\":true") && !all.body().contains("password"), all.body());
+
+        for (String bad : List.of("limit=0", "limit=501", "limit=x", "after=a%20b", "after=%00",
+                "q=" + "q".repeat(201))) {
+            Http.Res r = admin.get("/admin/users?" + bad);
+            assertEquals(400, r.status(), bad + ": " + r);
+            assertEquals("invalid_request", r.jsonString("error"));
+        }
+    }
+
+    @Test
+    void aMergePatchChangesOnlyTheNamedFieldsAndRefusesBadOnesWhole() {
+        Admin.TestUser u = admin.user("patched passphrase");
+        Http.Res r = admin.patch("/admin/users/" + u.username(), "{\"name\":\"Renamed\",\"email\":null}");
+        assertEquals(200, r.status(), r::toString);
+        assertEquals("Renamed", r.jsonString("name"));
+        assertNull(r.json().get("email"), "null removes it (RFC 7396)");
+        Map<String, Object> row = Db.rows("SELECT name, email, enabled FROM users WHERE user_id = ?", u.userId()).get(0);
+        assertEquals("Renamed", row.get("name"));
+        assertNull(row.get("email"));
+        assertEquals(true, row.get("enabled"));
+
+        Http.Res plain = http.patch("/admin/users/" + u.username(), "application/json",
+                "{\"email\":\"new@example.com\"}", "Authorization", admin.authorization());
+        assertEquals(200, plain.status(), "application/json is accepted too: " + plain);
+        assertEquals("Renamed", plain.jsonString("name"), "absent members stay");
+
+        for (String bad : List.of("{\"enabled\":\"false\"}", "{\"enabled\":null}", "{\"email\":5}",
+                "{\"email\":\"not-an-email\"}", "{\"name\":\"x\",\"name\":\"y\"}", "{\"username\":\"x\"}",
+                "{\"password_hash\":\"x\"}", "{\"roles\":\"admin\"}", "{\"roles\":[\"root\"]}",
+                "{\"name\":\"ok\",\"enabled\":false,\"roles\":[7]}", "[]", "{")) {
+            Http.Res refused = admin.patch("/admin/users/" + u.username(), bad);
+            assertEquals(400, refused.status(), bad + ": " + refused);
+            assertEquals("invalid_request", refused.jsonString("error"));
+        }
+        Map<String, Object> after = Db.rows("SELECT name, email, enabled FROM users WHERE user_id = ?",
+                u.userId()).get(0);
+        assertEquals(List.of("Renamed", "new@example.com", true),
+                List.of(after.get("name"), after.get("email"), after.get("enabled")), "nothing half-applied");
+        assertEquals(415, http.patch("/admin/users/" + u.username(), "text/plain", "{}", "Authorization",
+                admin.authorization()).status());
+        assertEquals(404, admin.patch("/admin/users/nobody-" + u.username(), "{\"name\":\"x\"}").status());
+        assertEquals(401, http.patch("/admin/users/" + u.username(), "application/merge-patch+json",
+                "{\"enabled\":false}").status());
+    }
+
+    @Test
+    void disablingAUserEndsSessionsCodesAndTokensAtOnceAndSignInSaysOnlyInvalid() {
+        Admin.TestClient rp = admin.confidentialClient("openid profile", "https://app.example.com/cb");
+        Admin.TestUser user = admin.user("disabled passphrase");
+        UserAgent browser = new UserAgent(BASE);
+        browser.authorizeAndGetRedirectParams(rp, user, Map.of());
+        Http.Res tokens = tokensFor(rp, user);
+        // the browser's code was never redeemed: with this one, two codes are pending
+        String pendingCode = CodeFixture.issue(rp.clientId(), user.userId(), rp.redirectUri(), "openid", null, null);
+        assertEquals(200, userinfo(tokens));
+
+        Http.Res r = admin.patch("/admin/users/" + user.username(), "{\"enabled\":false}");
+        assertEquals(200, r.status(), r::toString);
+        assertEquals(false, r.json().get("enabled"));
+
+        Http.Res refreshed = refresh(rp, tokens);
+        assertEquals(400, refreshed.status(), refreshed::toString);
+        assertEquals("invalid_grant", refreshed.jsonString("error"));
+        assertEquals(401, userinfo(tokens), "the access token is rejected at once");
+        assertEquals(false, introspectionActive(rp, tokens, "access_token"));
+        assertEquals(false, introspectionActive(rp, tokens, "refresh_token"));
+        assertEquals(400, http.postJson("/oauth/token", rp.codeExchangeJson(pendingCode)).status(),
+                "a code issued before cannot open a new family");
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE user_id = ?", user.userId()));
+
+        UserAgent again = new UserAgent(BASE);
+        Http.Res login = again.follow(again.authorize(Map.of("client_id", rp.clientId(), "redirect_uri",
+                rp.redirectUri(), "response_type", "code", "scope", "openid", "state", "s")));
+        Http.Res answer = again.signIn(login, user.username(), user.password());
+        assertTrue(answer.header("Location") == null || !answer.header("Location").startsWith(rp.redirectUri()),
+                answer::toString);
+        UserAgent wrong = new UserAgent(BASE);
+        Http.Res wrongAnswer = wrong.signIn(wrong.follow(wrong.authorize(Map.of("client_id", rp.clientId(),
+                "redirect_uri", rp.redirectUri(), "response_type", "code", "scope", "openid", "state", "s"))),
+                user.username(), "not the passphrase");
+        assertEquals(wrongAnswer.status(), answer.status(), "the same answer as a wrong password");
+        assertTrue(wrongAnswer.body().contains("Invalid username or password."), wrongAnswer::toString);
+        assertTrue(answer.body().contains("Invalid username or password."), answer::toString);
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SIGN_IN_FAILURE' "
+                + "AND subject = ? AND detail = 'account disabled'", user.username()));
+        String detail = (String) Db.rows("SELECT detail, actor FROM audit_events WHERE event_type = 'USER_UPDATED' "
+                + "AND subject = ? AND actor = 'admin-token'", user.username()).get(0).get("detail");
+        assertTrue(detail.contains("enabled=false") && detail.contains("1 SSO session ended")
+                && detail.contains("1 token grant revoked") && detail.contains("2 authorization codes expired"), detail);
+
+        assertEquals(200, admin.patch("/admin/users/" + user.username(), "{\"enabled\":true}").status());
+        assertEquals(401, userinfo(tokens), "enabling again revives no token");
+        assertEquals(200, userinfo(tokensFor(rp, user)), "but new sign-ins work");
+    }
+
+    @Test
+    void unlockClearsTheAccountsThrottle() {
+        Admin.TestUser u = admin.user("locked passphrase");
+        long now = System.currentTimeMillis() / 1000;
+        Db.update("INSERT INTO login_throttle (throttle_key, failures, first_failure_at, locked_until) "
+                + "VALUES (?, 5, ?, ?)", "user:" + u.username(), now, now + 300);
+        assertEquals(204, admin.post("/admin/users/" + u.username().toUpperCase() + "/unlock", "").status());
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM login_throttle WHERE throttle_key = ?", "user:" + u.username()));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'USER_UNLOCKED' "
+                + "AND subject = ? AND detail = 'throttle cleared'", u.username()));
+        assertEquals(404, admin.post("/admin/users/nobody-" + u.username() + "/unlock", "").status());
+    }
+
+    @Test
+    void theAdminRoleIsGrantedAndRemovedByPatchingRoles() {
+        Admin.TestUser u = admin.user("admin passphrase");
+        Http.Res granted = admin.patch("/admin/users/" + u.username(), "{\"roles\":[\"admin\"]}");
+        assertEquals(200, granted.status(), granted::toString);
+        assertEquals(List.of("admin"), granted.json().get("roles"));
+        assertEquals("admin", Db.rows("SELECT roles FROM users WHERE user_id = ?", u.userId()).get(0).get("roles"));
+        assertEquals(List.of("admin"), admin.get("/admin/users/" + u.username()).json().get("roles"));
+        Http.Res removed = admin.patch("/admin/users/" + u.username(), "{\"roles\":null}");
+        assertEquals(List.of(), removed.json().get("roles"));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'USER_UPDATED' "
+                + "AND subject = ? AND detail = 'roles=[admin]'", u.username()));
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void sessionsAreListedWithUserClientAndAddressAndEndedByAnOpaqueId() {
+        Admin.TestClient rp = admin.confidentialClient("openid", "https://sessions.example.com/cb");
+        Admin.TestUser user = admin.user("session passphrase");
+        UserAgent browser = new UserAgent(BASE);
+        browser.authorizeAndGetRedirectParams(rp, user, Map.of());
+        String cookie = browser.cookie("portcullis_session").orElseThrow();
+
+        Http.Res listed = admin.get("/admin/sessions?user=" + user.username());
+        assertEquals(200, listed.status(), listed::toString);
+        List<Map<String, Object>> sessions = (List<Map<String, Object>>) listed.json().get("sessions");
+        assertEquals(1, sessions.size(), listed::toString);
+        Map<String, Object> s = sessions.get(0);
+        String id = (String) s.get("session_id");
+        assertEquals(user.username(), s.get("username"));
+        assertEquals(List.of(Map.of("client_id", rp.clientId(), "client_name", rp.name())), s.get("clients"));
+        assertNotNull(s.get("ip"));
+        assertNotNull(s.get("created_at"));
+        assertNotNull(s.get("last_used_at"));
+        assertFalse(listed.body().contains(cookie) || listed.body().contains(Secrets.hash(cookie)),
+                "neither the cookie nor its hash is shown");
+        assertTrue(admin.get("/admin/sessions?limit=500").body().contains(id), "in the list of all sessions");
+
+        assertEquals(204, admin.delete("/admin/sessions/" + id).status());
+        Http.Res again = browser.authorize(Map.of("client_id", rp.clientId(), "redirect_uri", rp.redirectUri(),
+                "response_type", "code", "scope", "openid", "state", "s"));
+        assertFalse(again.header("Location").startsWith(rp.redirectUri()), "signed out: " + again);
+        assertEquals(404, admin.delete("/admin/sessions/" + id).status());
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SESSION_ENDED' "
+                + "AND subject = ? AND actor = 'admin-token'", user.username()));
+
+        new UserAgent(BASE).authorizeAndGetRedirectParams(rp, user, Map.of());
+        new UserAgent(BASE).authorizeAndGetRedirectParams(rp, user, Map.of());
+        Http.Res ended = http.delete("/admin/sessions?user=" + user.username(), "Authorization", admin.authorization());
+        assertEquals(200, ended.status(), ended::toString);
+        assertEquals(2, ((Number) ended.json().get("ended")).intValue());
+        assertEquals(404, admin.get("/admin/sessions?user=nobody-" + user.username()).status());
+        assertEquals(400, http.delete("/admin/sessions", "Authorization", admin.authorization()).status());
+        assertEquals(400, admin.get("/admin/sessions?after=a%2Fb").status());
+        assertEquals(400, admin.get("/admin/sessions?limit=0").status());
+    }
+
+    @Test
+    void aUsersGrantsAreListedAndRevokedWithTheirTokens() {
+        Admin.TestClient rp = admin.confidentialClient("openid profile", "https://grants.example.com/cb");
+        Admin.TestUser user = admin.user("grant passphrase");
+        Http.Res tokens = tokensFor(rp, user);
+        Http.Res grants = admin.get("/admin/users/" + user.username() + "/grants");
+        assertEquals(200, grants.status(), grants::toString);
+        assertTrue(grants.body().contains("\"client_id\":\"" + rp.clientId() + "\"") && grants.body().contains(rp.name()),
+                grants::toString);
+
+        assertEquals(204, admin.delete("/admin/users/" + user.username() + "/grants/" + rp.clientId()).status());
+        assertEquals(401, userinfo(tokens));
+        assertEquals(400, refresh(rp, tokens).status());
+        assertEquals("{\"grants\":[]}", admin.get("/admin/users/" + user.username() + "/grants").body());
+        assertEquals(404, admin.delete("/admin/users/" + user.username() + "/grants/" + rp.clientId()).status());
+        assertEquals(404, admin.get("/admin/users/nobody-" + user.username() + "/grants").status());
+    }
+
+    @Test
+    void aClientPatchIsValidatedAsARegistrationAndItsTypeChangesOnlyWhenNamed() {
+        Admin.TestClient c = admin.confidentialClient("openid profile", "https://edit.example.com/cb");
+        Admin.TestUser user = admin.user("client passphrase");
+        Http.Res r = admin.patch("/admin/clients/" + c.clientId(), "{\"client_name\":\"Edited\",\"redirect_uris\":"
+                + "[\"https://edit.example.com/cb2\"],\"post_logout_redirect_uris\":[\"https://edit.example.com/bye\"],"
+                + "\"scopes\":\"openid email\",\"skip_consent\":true}");
+        assertEquals(200, r.status(), r::toString);
+        assertEquals("Edited", r.jsonString("client_name"));
+        assertEquals(List.of("https://edit.example.com/cb2"), r.json().get("redirect_uris"));
+        assertEquals("openid email", r.jsonString("scopes"));
+        assertEquals(true, r.json().get("confidential"), "not named, not changed");
+        assertNull(r.json().get("client_secret"));
+
+        for (String bad : List.of("{\"redirect_uris\":[\"com.example.app:/cb\"]}", "{\"client_name\":null}",
+                "{\"confidential\":null}", "{\"confidential\":\"no\"}", "{\"scopes\":\"openid admin\"}",
+                "{\"client_secret\":\"mine\"}", "{\"redirect_uris\":[]}", "{\"enabled\":1}")) {
+            Http.Res refused = admin.patch("/admin/clients/" + c.clientId(), bad);
+            assertEquals(400, refused.status(), bad + ": " + refused);
+        }
+        assertEquals("Edited", admin.get("/admin/clients/" + c.clientId()).jsonString("client_name"));
+
+        Admin.TestClient edited = new Admin.TestClient(c.clientId(), c.secret(), "https://edit.example.com/cb2", "Edited");
+        Http.Res tokens = tokensFor(edited, user);
+        Http.Res toPublic = admin.patch("/admin/clients/" + c.clientId(),
+                "{\"confidential\":false,\"redirect_uris\":[\"com.example.edit:/cb\"]}");
+        assertEquals(200, toPublic.status(), toPublic::toString);
+        assertEquals(false, toPublic.json().get("confidential"));
+        assertNull(Db.rows("SELECT secret_hash FROM clients WHERE client_id = ?", c.clientId()).get(0).get("secret_hash"));
+        assertEquals(401, userinfo(tokens), "tokens bound to the secret are revoked with it");
+
+        Http.Res toConfidential = admin.patch("/admin/clients/" + c.clientId(),
+                "{\"confidential\":true,\"redirect_uris\":[\"https://edit.example.com/cb2\"]}");
+        assertEquals(200, toConfidential.status(), toConfidential::toString);
+        String secret = toConfidential.jsonString("client_secret");
+        assertNotNull(secret, "the new secret is shown once");
+        assertEquals("no-store", toConfidential.header("Cache-Control"));
+        assertEquals(Secrets.hash(secret),
+                Db.rows("SELECT secret_hash FROM clients WHERE client_id = ?", c.clientId()).get(0).get("secret_hash"));
+        assertNull(admin.get("/admin/clients/" + c.clientId()).json().get("client_secret"));
+        assertEquals(404, admin.patch("/admin/clients/no-such-client", "{\"client_name\":\"x\"}").status());
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CLIENT_UPDATED' "
+                + "AND client_id = ? AND detail LIKE '%made public (secret deleted)%' AND actor = 'admin-token'", c.clientId()));
+    }
+
+    @Test
+    void aDisabledClientIsRefusedAtAuthorizeAndTokenAndItsTokensStop() {
+        Admin.TestClient rp = admin.confidentialClient("openid profile", "https://disabled.example.com/cb");
+        Admin.TestUser user = admin.user("client off passphrase");
+        Http.Res tokens = tokensFor(rp, user);
+        Http.Res r = admin.patch("/admin/clients/" + rp.clientId(), "{\"enabled\":false}");
+        assertEquals(200, r.status(), r::toString);
+        assertEquals(false, r.json().get("enabled"));
+
+        Http.Res refreshed = refresh(rp, tokens);
+        assertEquals(401, refreshed.status(), refreshed::toString);
+        assertEquals("invalid_client", refreshed.jsonString("error"));
+        assertEquals(401, userinfo(tokens), "its access tokens stop at once");
+        Http.Res authorize = new UserAgent(BASE).authorize(Map.of("client_id", rp.clientId(), "redirect_uri",
+                rp.redirectUri(), "response_type", "code", "scope", "openid", "state", "s"));
+        Map<String, String> back = Http.query(authorize.header("Location"));
+        assertTrue(authorize.header("Location").startsWith(rp.redirectUri()), authorize::toString);
+        assertEquals("unauthorized_client", back.get("error"));
+
+        assertEquals(200, admin.patch("/admin/clients/" + rp.clientId(), "{\"enabled\":true}").status());
+        assertEquals(200, userinfo(tokensFor(rp, user)), "enabled again, new tokens work");
+    }
+
+    @Test
+    void openApiDescribesEveryAdminOperationWithSchemas() {
+        Http.Res r = http.get("/openapi");
+        assertEquals(200, r.status());
+        for (String expected : List.of("/admin/users/{username}/grants/{client_id}", "/admin/users/{username}/unlock",
+                "/admin/sessions/{session_id}", "/admin/sessions", "application/merge-patch+json", "patch:",
+                "UserPatch", "ClientPatch", "SessionPage", "UserPage", "next_after", "Change a client application")) {
+            assertTrue(r.body().contains(expected), expected + " in " + r.body());
+        }
     }
 }

@@ -18,4 +18,11 @@ public final class TestClients {
         return new Client("pub-1", "Public App", false, List.of(redirectUris), List.of(), scopes, false,
                 Instant.EPOCH);
     }
+
+    /** A public client an administrator has disabled. */
+    public static Client disabledPublicClient(String scopes, String... redirectUris) {
+        Client c = publicClient(scopes, redirectUris);
+        c.changeEnabled(false, Instant.EPOCH);
+        return c;
+    }
 }

@@ -1,6 +1,7 @@
 package dev.portcullis.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.config.PortcullisConfig;
@@ -9,6 +10,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** {@link SsoSessions} on H2 with the real schema: ending every session of one user. */
@@ -41,9 +44,9 @@ class SsoSessionsTest {
 
     @Test
     void endingEveryRunningSessionOfAUserLeavesOtherUsers() {
-        String laptop = sessions.start("u1", null).cookieValue();
-        String phone = sessions.start("u1", null).cookieValue();
-        String other = sessions.start("u2", null).cookieValue();
+        String laptop = sessions.start("u1", null, "c1", "192.0.2.1").cookieValue();
+        String phone = sessions.start("u1", null, "c1", "192.0.2.1").cookieValue();
+        String other = sessions.start("u2", null, null, null).cookieValue();
         assertTrue(sessions.findLive(laptop).isPresent());
 
         assertEquals(2, sessions.endAllOf("u1"));
@@ -51,5 +54,31 @@ class SsoSessionsTest {
         assertTrue(sessions.findLive(phone).isEmpty());
         assertTrue(sessions.findLive(other).isPresent());
         assertEquals(0, sessions.endAllOf("u1"));
+    }
+
+    @Test
+    void administratorsListAndEndSessionsByTheirIdWithTheClientsTheyServed() {
+        SsoSessions.Started laptop = sessions.start("u1", null, "c1", "192.0.2.1");
+        sessions.start("u2", null, "c2", "192.0.2.2");
+        sessions.noteClient(laptop.session(), "c3");
+        sessions.noteClient(laptop.session(), "c1");
+
+        List<SsoSession> ofU1 = sessions.listLive("u1", null, 10);
+        assertEquals(1, ofU1.size());
+        SsoSession listed = ofU1.get(0);
+        assertEquals(laptop.session().sessionId(), listed.sessionId());
+        assertEquals(List.of("c1", "c3"), List.copyOf(listed.clients()));
+        assertEquals("192.0.2.1", listed.ip());
+        assertNotEquals(laptop.cookieValue(), listed.sessionId());
+        assertNotEquals(laptop.session().sessionHash(), listed.sessionId());
+
+        List<SsoSession> all = sessions.listLive(null, null, 10);
+        assertEquals(2, all.size());
+        assertEquals(List.of(all.get(1)), sessions.listLive(null, all.get(0).sessionId(), 10), "paging by id");
+
+        assertEquals(Optional.of("u1"), sessions.endById(listed.sessionId()));
+        assertTrue(sessions.findLive(laptop.cookieValue()).isEmpty());
+        assertEquals(Optional.empty(), sessions.endById(listed.sessionId()));
+        assertEquals(Optional.empty(), sessions.endById("x".repeat(65)));
     }
 }

@@ -42,6 +42,11 @@ public final class Admin {
         return http.get(path, "Authorization", authorization());
     }
 
+    /** A JSON merge patch (application/merge-patch+json). */
+    public Http.Res patch(String path, String mergePatch) {
+        return http.patch(path, "application/merge-patch+json", mergePatch, "Authorization", authorization());
+    }
+
     public Http.Res delete(String path) {
         return http.delete(path, "Authorization", authorization());
     }

@@ -160,6 +160,16 @@ public final class Http {
         }
     }
 
+    /** A PATCH with a JSON merge patch body (RFC 7396). */
+    public Res patch(String path, String contentType, String body, String... headers) {
+        HttpRequest.Builder b = request(path).header("Content-Type", contentType).header("Accept", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return send(b.build());
+    }
+
     public Res delete(String path, String... headers) {
         HttpRequest.Builder b = request(path).DELETE();
         if (headers.length > 0) {

@@ -205,8 +205,63 @@ class HostileInputIT extends PortcullisIT {
             checkJson(http.post("/admin/users", "text/plain", body, "Authorization", auth));
             sent += 2;
         }
+        String target = "/admin/users/" + user.username();
+        String clientTarget = "/admin/clients/" + client.clientId();
+        for (String value : HostilePayloads.values()) {
+            // a merge patch with one member of the wrong type changes nothing
+            checkJson(http.patch(target, "application/merge-patch+json", "{\"name\":" + HostilePayloads.json(value)
+                    + ",\"email\":" + HostilePayloads.json(value) + ",\"enabled\":" + HostilePayloads.json(value)
+                    + "}", "Authorization", auth));
+            checkJson(http.patch(clientTarget, "application/merge-patch+json", "{\"client_name\":"
+                    + HostilePayloads.json(value) + ",\"redirect_uris\":" + HostilePayloads.json(value) + "}",
+                    "Authorization", auth));
+            if (!value.isBlank()) {
+                int size = value.length() * 9;
+                // a search is a read: well-formed text may find nothing (200), anything else is refused
+                sized(size, h -> h.get("/admin/users?q=" + Http.enc(value) + "&after=" + Http.enc(value),
+                        "Authorization", auth), r -> checkJsonListOrError(r, "users"));
+                sized(size, h -> h.get("/admin/sessions?user=" + Http.enc(value) + "&after=" + Http.enc(value),
+                        "Authorization", auth), r -> checkJsonListOrError(r, "sessions"));
+                sized(size, h -> h.delete("/admin/sessions/" + Http.enc(value), "Authorization", auth),
+                        this::checkJsonOrEmpty);
+                sized(size, h -> h.delete(target + "/grants/" + Http.enc(value), "Authorization", auth),
+                        this::checkJsonOrEmpty);
+            }
+            sent += 6;
+        }
+        for (String body : HostilePayloads.bodies()) {
+            if (!body.equals("{}")) { // the empty merge patch is a valid no-op
+                checkJson(http.patch(target, "application/merge-patch+json", body, "Authorization", auth));
+                checkJson(http.patch(clientTarget, "application/json", body, "Authorization", auth));
+                sent += 2;
+            }
+        }
+        for (String body : List.of("{\"enabled\":\"false\"}", "{\"enabled\":0}", "{\"enabled\":null}",
+                "{\"roles\":\"admin\"}", "{\"roles\":[\"root\"]}", "{\"roles\":[1]}", "{\"email\":5}",
+                "{\"name\":{\"a\":1}}", "{\"name\":\"a\",\"name\":\"b\"}", "{\"password_hash\":\"x\"}",
+                "{\"user_id\":\"x\"}", "{\"username\":\"x\"}", "{\"name\":\"" + "n".repeat(201) + "\"}",
+                "{\"email\":\"" + "e".repeat(300) + "@example.com\"}", "{\"name\":\"" + "x".repeat(70_000) + "\"}")) {
+            checkJson(http.patch(target, "application/merge-patch+json", body, "Authorization", auth));
+            sent++;
+        }
+        for (String body : List.of("{\"confidential\":\"no\"}", "{\"confidential\":null}", "{\"enabled\":null}",
+                "{\"client_name\":null}", "{\"redirect_uris\":null}", "{\"redirect_uris\":[]}",
+                "{\"redirect_uris\":[\"http://evil.example.com/cb\"]}", "{\"scopes\":\"openid admin\"}",
+                "{\"client_secret\":\"x\"}", "{\"client_id\":\"x\"}", "{\"skip_consent\":1}",
+                "{\"scopes\":\"openid\",\"scopes\":\"email\"}", "{\"confidential\":false,\"redirect_uris\":7}")) {
+            checkJson(http.patch(clientTarget, "application/merge-patch+json", body, "Authorization", auth));
+            sent++;
+        }
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM users WHERE user_id = ? AND enabled AND roles = ''",
+                user.userId()), "no hostile patch changed the user");
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM clients WHERE client_id = ? AND enabled AND confidential",
+                client.clientId()), "no hostile patch changed the client");
         for (String path : List.of("/admin/clients/..%2f..%2fetc%2fpasswd", "/admin/%00",
-                "/admin/clients/%C0%AF", "/admin/clients?offset=-1", "/admin/clients?limit=abc")) {
+                "/admin/clients/%C0%AF", "/admin/clients?offset=-1", "/admin/clients?limit=abc",
+                "/admin/users?limit=0", "/admin/users?limit=501", "/admin/users?limit=abc", "/admin/users?after=%00",
+                "/admin/users?after=a%20b", "/admin/users?limit=99999999999999999999", "/admin/users?q=" + "q".repeat(201),
+                "/admin/sessions?limit=-1", "/admin/sessions?after=..%2f..", "/admin/sessions?after=" + "a".repeat(65),
+                "/admin/sessions?user=nobody-here")) {
             checkJsonOrEmpty(http.get(path, "Authorization", auth));
             sent++;
         }
@@ -259,10 +314,15 @@ class HostileInputIT extends PortcullisIT {
                 new Endpoint("/login.xhtml", Shape.PAGE, Set.of("GET", "POST")),
                 new Endpoint("/consent.xhtml", Shape.PAGE, Set.of("GET", "POST")),
                 new Endpoint("/admin/clients", Shape.JSON, Set.of("GET", "POST")),
-                new Endpoint("/admin/clients/x", Shape.JSON, Set.of("GET", "DELETE")),
+                new Endpoint("/admin/clients/x", Shape.JSON, Set.of("GET", "DELETE", "PATCH")),
                 new Endpoint("/admin/clients/x/secret", Shape.JSON, Set.of("POST")),
-                new Endpoint("/admin/users", Shape.JSON, Set.of("POST")),
-                new Endpoint("/admin/users/x", Shape.JSON, Set.of("GET", "DELETE")),
+                new Endpoint("/admin/users", Shape.JSON, Set.of("GET", "POST")),
+                new Endpoint("/admin/users/x", Shape.JSON, Set.of("GET", "DELETE", "PATCH")),
+                new Endpoint("/admin/users/x/unlock", Shape.JSON, Set.of("POST")),
+                new Endpoint("/admin/users/x/grants", Shape.JSON, Set.of("GET")),
+                new Endpoint("/admin/users/x/grants/y", Shape.JSON, Set.of("DELETE")),
+                new Endpoint("/admin/sessions", Shape.JSON, Set.of("GET", "DELETE")),
+                new Endpoint("/admin/sessions/x", Shape.JSON, Set.of("DELETE")),
                 new Endpoint("/admin/users/x/password", Shape.JSON, Set.of("PUT")),
                 new Endpoint("/admin/audit", Shape.JSON, Set.of("GET")),
                 new Endpoint("/admin/keys", Shape.JSON, Set.of("GET")),
@@ -680,6 +740,17 @@ class HostileInputIT extends PortcullisIT {
             checkJson(r);
         } else {
             assertTrue(r.status() >= 400, () -> "hostile input accepted: " + r);
+        }
+    }
+
+    /** A read that may legitimately answer: a JSON list of {@code field} (what the text found), or an error. */
+    private void checkJsonListOrError(Http.Res r, String field) {
+        noServerError(r);
+        if (r.status() == 200) {
+            assertTrue(r.json().get(field) instanceof List, () -> "not a list of " + field + ": " + r);
+            assertFalse(r.body().contains("password") || r.body().contains("session_hash"), () -> "leak: " + r);
+        } else {
+            checkJsonOrEmpty(r);
         }
     }
 
