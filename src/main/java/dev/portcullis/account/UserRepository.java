@@ -41,6 +41,12 @@ public class UserRepository {
         return byUsername(username).flatMap(q -> q.getResultList().stream().findFirst());
     }
 
+    /** The managed user by id, for changes that commit with the caller's transaction. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Optional<User> findByIdForChange(String userId) {
+        return Optional.ofNullable(em.find(User.class, userId));
+    }
+
     private Optional<TypedQuery<User>> byUsername(String username) {
         String u = username == null ? null : username.toLowerCase(Locale.ROOT);
         if (!UserService.isWellFormedUsername(u)) {
