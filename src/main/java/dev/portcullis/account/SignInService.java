@@ -33,6 +33,9 @@ public class SignInService {
     UserService users;
 
     @Inject
+    UserRepository userRows;
+
+    @Inject
     PasswordHasher hasher;
 
     @Inject
@@ -117,7 +120,7 @@ public class SignInService {
         if (!directory.configured()) {
             return true;
         }
-        Optional<User> user = users.findById(userId);
+        Optional<User> user = userRows.findById(userId); // read-only, no transaction: the token path
         if (user.isEmpty() || !user.get().fromDirectory()) {
             return true;
         }
