@@ -3,9 +3,11 @@ package dev.portcullis.account;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.directory.Directory;
+import dev.portcullis.directory.DirectoryEntry;
 import dev.portcullis.directory.DirectoryUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -144,7 +146,7 @@ public class SignInService {
         }
         Directory.Authentication a = directory.authenticate(name, password);
         return switch (a.outcome()) {
-            case AUTHENTICATED -> users.syncDirectoryUser(a.entry().orElseThrow())
+            case AUTHENTICATED -> directoryRow(a.entry().orElseThrow())
                     .map(u -> new Result(Outcome.SIGNED_IN, Optional.of(u)))
                     .orElseGet(() -> new Result(Outcome.INVALID, Optional.empty()));
             case DISABLED -> new Result(Outcome.ACCOUNT_DISABLED, Optional.empty());
@@ -152,6 +154,15 @@ public class SignInService {
             case PASSWORD_EXPIRED -> new Result(Outcome.PASSWORD_EXPIRED, Optional.empty());
             case INVALID -> new Result(Outcome.INVALID, Optional.empty());
         };
+    }
+
+    /** The user's row; a second try finds the row that a parallel first sign-in of the same user inserted. */
+    private Optional<User> directoryRow(DirectoryEntry entry) {
+        try {
+            return users.syncDirectoryUser(entry);
+        } catch (PersistenceException raced) {
+            return users.syncDirectoryUser(entry);
+        }
     }
 
     /**
