@@ -39,7 +39,7 @@ class ArchitectureTest {
     /** Capabilities: each owns its tables, endpoints and pages. */
     static final String[] FEATURES = {"dev.portcullis.account..", "dev.portcullis.admin..", "dev.portcullis.audit..",
         "dev.portcullis.authorize..", "dev.portcullis.client..", "dev.portcullis.consent..", "dev.portcullis.demo..",
-        "dev.portcullis.discovery..", "dev.portcullis.health..", "dev.portcullis.jose..", "dev.portcullis.resource..",
+        "dev.portcullis.directory..", "dev.portcullis.discovery..", "dev.portcullis.health..", "dev.portcullis.jose..", "dev.portcullis.resource..",
         "dev.portcullis.retention..", "dev.portcullis.session..", "dev.portcullis.signin..", "dev.portcullis.token.."};
 
     @ArchTest

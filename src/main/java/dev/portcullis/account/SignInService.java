@@ -2,8 +2,13 @@ package dev.portcullis.account;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.directory.Directory;
+import dev.portcullis.directory.DirectoryEntry;
+import dev.portcullis.directory.DirectoryUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
+import java.time.Clock;
 import java.util.Optional;
 
 /**
@@ -14,6 +19,11 @@ import java.util.Optional;
  * so however many attempts arrive at once, at most {@code portcullis.login.max-failures} passwords are verified per
  * account and window; a success clears the count. No transaction and no database connection is held while the
  * hash is computed.
+ *
+ * <p>With a directory ({@code portcullis.ldap.url}), a name that belongs to a local user is checked locally (unless
+ * {@code portcullis.ldap.local-users=false}); any other name is looked up in the directory, and a user it
+ * authenticates gets (or updates) their row through {@link UserService#syncDirectoryUser}, so the rest of the
+ * system sees them as any user. The throttle applies before anything is sent to the directory.
  */
 @ApplicationScoped
 public class SignInService {
@@ -25,13 +35,27 @@ public class SignInService {
     UserService users;
 
     @Inject
+    UserRepository userRows;
+
+    @Inject
     PasswordHasher hasher;
 
     @Inject
     AuditLog audit;
 
-    /** BUSY: too many password hashes queued, nothing was checked; the caller answers "try again" (HTTP 503). */
-    public enum Outcome { SIGNED_IN, INVALID, WAIT, LOCKED, BUSY }
+    @Inject
+    Directory directory;
+
+    @Inject
+    Clock clock;
+
+    /**
+     * BUSY: too many password hashes queued, nothing was checked; the caller answers "try again" (HTTP 503).
+     * UNAVAILABLE: the directory did not answer, nothing was checked (HTTP 503). ACCOUNT_DISABLED, ACCOUNT_LOCKED and
+     * PASSWORD_EXPIRED: the directory refused the account for that reason.
+     */
+    public enum Outcome { SIGNED_IN, INVALID, WAIT, LOCKED, BUSY, UNAVAILABLE, ACCOUNT_DISABLED, ACCOUNT_LOCKED,
+        PASSWORD_EXPIRED }
 
     public record Result(Outcome outcome, Optional<User> user) {
     }
@@ -52,12 +76,21 @@ public class SignInService {
             return new Result(attempt.verdict() == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
                     Optional.empty());
         }
-        Optional<User> user;
+        Result checked;
         try {
-            user = name.isEmpty() ? Optional.empty() : users.checkCredentials(name, password);
+            checked = name.isEmpty() ? new Result(Outcome.INVALID, Optional.empty()) : check(name, password);
         } catch (PasswordHasher.BusyException busy) {
             throttle.giveBack(attempt);
             return new Result(Outcome.BUSY, Optional.empty());
+        } catch (DirectoryUnavailableException down) {
+            throttle.giveBack(attempt);
+            return new Result(Outcome.UNAVAILABLE, Optional.empty());
+        }
+        Optional<User> user = checked.user();
+        if (checked.outcome() != Outcome.SIGNED_IN && checked.outcome() != Outcome.INVALID) {
+            audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, accountName(name), ip,
+                    "directory: " + checked.outcome().name().toLowerCase());
+            return checked;
         }
         if (user.isEmpty()) {
             throttle.recordAddressFailure(ip);
@@ -76,11 +109,65 @@ public class SignInService {
         }
         throttle.recordSuccess(name);
         String stored = user.get().passwordHash();
-        if (hasher.needsRehash(stored)) {
+        if (!user.get().fromDirectory() && hasher.needsRehash(stored)) {
             users.replaceOutdatedHash(user.get().username(), stored, hasher.hash(password));
         }
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.get().userId(), ip, null);
         return new Result(Outcome.SIGNED_IN, user);
+    }
+
+    /**
+     * Whether the user of a refresh may still get tokens: false only for a directory user whose entry the directory
+     * says is gone or disabled. The directory is asked at most once per {@code portcullis.ldap.recheck-interval}
+     * (the row's last-checked time, compared with the clock); in between, and for local users, nothing is sent to it.
+     * When the directory does not answer, the refresh goes ahead (tokens keep working through an outage) and the
+     * next refresh asks again.
+     */
+    public boolean stillAllowed(String userId) {
+        if (!directory.configured()) {
+            return true;
+        }
+        Optional<User> user = userRows.findById(userId); // read-only, no transaction: the token path
+        if (user.isEmpty() || !user.get().fromDirectory()) {
+            return true;
+        }
+        Long checked = user.get().directoryCheckedAt();
+        if (checked != null && clock.instant().getEpochSecond() - checked < directory.recheckIntervalSeconds()) {
+            return true;
+        }
+        try {
+            return directory.findEnabled(userId).flatMap(users::syncDirectoryUser).isPresent();
+        } catch (DirectoryUnavailableException down) {
+            return true;
+        }
+    }
+
+    /** The password check: locally for a local user's name, else in the directory when there is one. */
+    private Result check(String name, String password) {
+        if (!directory.configured() || (directory.localUsersAllowed()
+                && users.findByUsername(name).filter(u -> !u.fromDirectory()).isPresent())) {
+            return users.checkCredentials(name, password).map(u -> new Result(Outcome.SIGNED_IN, Optional.of(u)))
+                    .orElseGet(() -> new Result(Outcome.INVALID, Optional.empty()));
+        }
+        Directory.Authentication a = directory.authenticate(name, password);
+        return switch (a.outcome()) {
+            case AUTHENTICATED -> directoryRow(a.entry().orElseThrow())
+                    .map(u -> new Result(Outcome.SIGNED_IN, Optional.of(u)))
+                    .orElseGet(() -> new Result(Outcome.INVALID, Optional.empty()));
+            case DISABLED -> new Result(Outcome.ACCOUNT_DISABLED, Optional.empty());
+            case LOCKED -> new Result(Outcome.ACCOUNT_LOCKED, Optional.empty());
+            case PASSWORD_EXPIRED -> new Result(Outcome.PASSWORD_EXPIRED, Optional.empty());
+            case INVALID -> new Result(Outcome.INVALID, Optional.empty());
+        };
+    }
+
+    /** The user's row; a second try finds the row that a parallel first sign-in of the same user inserted. */
+    private Optional<User> directoryRow(DirectoryEntry entry) {
+        try {
+            return users.syncDirectoryUser(entry);
+        } catch (PersistenceException raced) {
+            return users.syncDirectoryUser(entry);
+        }
     }
 
     /**

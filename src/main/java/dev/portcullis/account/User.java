@@ -8,11 +8,16 @@ import jakarta.persistence.NamedQuery;
 import jakarta.persistence.QueryHint;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
-/** An end user who signs in in the browser. {@code userId} is the OIDC {@code sub}: random and never reused. */
+/**
+ * An end user who signs in in the browser. {@code userId} is the OIDC {@code sub}: random and never reused for a
+ * local user; the directory's stable id (entryUUID / objectGUID) for a user from LDAP, whose row is created at the
+ * first sign-in and whose claims and groups are copied from the directory at each sign-in and re-check.
+ */
 @Entity
 @Table(name = "users")
 @NamedQuery(name = User.READ_BY_ID, query = "SELECT u FROM User u WHERE u.userId = :id", hints = {
@@ -58,6 +63,28 @@ public class User {
 
     @Column(name = "updated_at")
     private long updatedAt;
+
+    /** {@link #LOCAL} or {@link #LDAP}. */
+    private String source = LOCAL;
+
+    @Column(name = "directory_dn")
+    private String directoryDn;
+
+    @Column(name = "given_name")
+    private String givenName;
+
+    @Column(name = "family_name")
+    private String familyName;
+
+    /** Group names, one per line (directory users only). */
+    @Column(name = "directory_groups")
+    private String directoryGroups;
+
+    @Column(name = "directory_checked_at")
+    private Long directoryCheckedAt;
+
+    public static final String LOCAL = "local";
+    public static final String LDAP = "ldap";
 
     protected User() {
     }
@@ -129,6 +156,60 @@ public class User {
 
     void changeRoles(Set<String> roles, Instant now) {
         this.roles = String.join(" ", new TreeSet<>(roles));
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    /** {@code local} or {@code ldap}. */
+    public String source() {
+        return source;
+    }
+
+    public boolean fromDirectory() {
+        return LDAP.equals(source);
+    }
+
+    /** The entry's DN at the last sign-in or re-check (directory users only). */
+    public String directoryDn() {
+        return directoryDn;
+    }
+
+    public String givenName() {
+        return givenName;
+    }
+
+    public String familyName() {
+        return familyName;
+    }
+
+    /** The directory groups captured at the last sign-in or re-check; empty for local users. */
+    public List<String> groups() {
+        return directoryGroups == null || directoryGroups.isEmpty() ? List.of()
+                : List.of(directoryGroups.split("\n"));
+    }
+
+    /** When the directory last confirmed the entry (epoch seconds); null for local users. */
+    public Long directoryCheckedAt() {
+        return directoryCheckedAt;
+    }
+
+    /** A new row for a directory user at their first sign-in; {@link #copyFromDirectory} fills it. */
+    static User fromDirectory(String subject, Instant now) {
+        User u = new User(subject, null, null, null, null, now);
+        u.source = LDAP;
+        return u;
+    }
+
+    /** Takes the directory's current values; the caller has checked their lengths. */
+    void copyFromDirectory(String username, String dn, String name, String givenName, String familyName,
+                           String email, List<String> groups, Instant now) {
+        this.username = username;
+        this.directoryDn = dn;
+        this.name = name;
+        this.givenName = givenName;
+        this.familyName = familyName;
+        this.email = email;
+        this.directoryGroups = String.join("\n", groups);
+        this.directoryCheckedAt = now.getEpochSecond();
         this.updatedAt = now.getEpochSecond();
     }
 

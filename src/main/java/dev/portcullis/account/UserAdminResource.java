@@ -208,6 +208,10 @@ public class UserAdminResource {
         if (u.name() != null) {
             b.add("name", u.name());
         }
+        b.add("source", u.source());
+        if (u.directoryDn() != null) {
+            b.add("dn", u.directoryDn());
+        }
         return b;
     }
 

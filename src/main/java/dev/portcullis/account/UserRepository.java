@@ -1,5 +1,6 @@
 package dev.portcullis.account;
 
+import dev.portcullis.persistence.Jpa;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -76,6 +77,12 @@ public class UserRepository {
     @Transactional(Transactional.TxType.MANDATORY)
     public Optional<User> findForChange(String username) {
         return byUsername(username, User.BY_USERNAME).flatMap(q -> q.getResultList().stream().findFirst());
+    }
+
+    /** The managed user by id, for changes that commit with the caller's transaction. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Optional<User> findByIdForChange(String userId) {
+        return Optional.ofNullable(em.find(User.class, userId));
     }
 
     private Optional<TypedQuery<User>> byUsername(String username, String queryName) {

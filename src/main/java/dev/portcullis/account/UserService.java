@@ -4,6 +4,8 @@ import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.directory.DirectoryEntry;
+import dev.portcullis.protocol.LogText;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /** User accounts: creation, password changes, deletion, and the credential check used by sign-in. */
@@ -27,7 +30,9 @@ import java.util.regex.Pattern;
 @Transactional
 public class UserService {
 
+    private static final Logger LOG = Logger.getLogger(UserService.class.getName());
     public static final int MAX_USERNAME = 100;
+    static final int MAX_GROUPS_TEXT = 65_535;
     public static final int MIN_PASSWORD = 8;
     /** Upper bound so a megabyte "password" cannot make the slow hash slower (NIST 800-63B allows a cap). */
     public static final int MAX_PASSWORD = 1024;
@@ -188,6 +193,10 @@ public class UserService {
     public Optional<PasswordChanged> changePassword(String username, String password) {
         checkPassword(password);
         Optional<User> user = users.findForChange(username);
+        if (user.isPresent() && user.get().fromDirectory()) {
+            throw OAuthException.invalidRequest("password: " + username + " is a directory user; the password is "
+                    + "changed in the directory");
+        }
         return user.map(u -> {
             u.changePasswordHash(hasher.hash(password), clock.instant());
             PasswordChanged changed = new PasswordChanged(u.userId());
@@ -217,12 +226,69 @@ public class UserService {
             hasher.verifyAgainstDummy("");
             return Optional.empty();
         }
-        Optional<User> user = users.findByUsername(username);
+        Optional<User> user = users.findByUsername(username).filter(u -> !u.fromDirectory());
         if (user.isEmpty()) {
             hasher.verifyAgainstDummy(password);
             return Optional.empty();
         }
         return hasher.verify(password, user.get().passwordHash()) ? user : Optional.empty();
+    }
+
+    /**
+     * The row of a directory user who has just been authenticated (or re-checked), created at the first sign-in and
+     * updated with the directory's current username, DN, claims and groups. Empty, with a log line for the operator,
+     * when the entry cannot have a row: its username is not a valid username, or belongs to another account (a
+     * local user, or an earlier entry that has since been deleted or renamed: delete that row to free the name), or
+     * its id is a local user's.
+     */
+    public Optional<User> syncDirectoryUser(DirectoryEntry e) {
+        String dn = LogText.escape(e.dn());
+        if (!isWellFormedUsername(e.username()) || e.dn().length() > 1024) {
+            LOG.warning(() -> "LDAP entry " + dn + ": username '" + LogText.escape(e.username()) + "' is not a valid "
+                    + "Portcullis username (or the DN is longer than 1024 characters); it cannot sign in");
+            return Optional.empty();
+        }
+        Optional<User> byName = users.findForChange(e.username());
+        if (byName.isPresent() && !byName.get().userId().equals(e.subject())) {
+            LOG.warning(() -> "LDAP entry " + dn + ": username " + e.username() + " belongs to another account ("
+                    + byName.get().source() + " user " + byName.get().userId() + "); it cannot sign in");
+            return Optional.empty();
+        }
+        Optional<User> row = users.findByIdForChange(e.subject());
+        if (row.isPresent() && !row.get().fromDirectory()) {
+            LOG.severe(() -> "LDAP entry " + dn + ": its id " + e.subject() + " is a local user's; it cannot sign in");
+            return Optional.empty();
+        }
+        User u = row.orElseGet(() -> User.fromDirectory(e.subject(), clock.instant()));
+        String email = e.email() != null && e.email().length() <= 254 && EMAIL.matcher(e.email()).matches()
+                ? e.email() : null;
+        u.copyFromDirectory(e.username(), e.dn(), cut(e.name()), cut(e.givenName()), cut(e.familyName()), email,
+                fitting(e.groups()), clock.instant());
+        if (row.isEmpty()) {
+            users.add(u);
+        }
+        return Optional.of(u);
+    }
+
+    private static String cut(String s) {
+        return s == null || s.length() <= 200 ? s : s.substring(0, 200);
+    }
+
+    /** The groups that fit the column, in order; a name with a line break (the separator) is left out. */
+    private static List<String> fitting(List<String> groups) {
+        List<String> kept = new ArrayList<>();
+        int length = 0;
+        for (String g : groups) {
+            if (g.indexOf('\n') >= 0 || g.indexOf('\r') >= 0 || g.isEmpty()) {
+                continue;
+            }
+            length += g.length() + 1;
+            if (length > MAX_GROUPS_TEXT) {
+                break;
+            }
+            kept.add(g);
+        }
+        return kept;
     }
 
     /** Stores {@code fresh} (the same password, hashed as configured) unless the password changed meanwhile. */

@@ -16,13 +16,15 @@ public final class Scopes {
     public static final String OPENID = "openid";
     public static final String PROFILE = "profile";
     public static final String EMAIL = "email";
+    /** The {@code groups} claim: the user's directory groups. */
+    public static final String GROUPS = "groups";
     /** Read the signed-in user's own profile and authorizations through /api/v1 (delegable). */
     public static final String READ_USER = "read_user";
     /** Act on the user's behalf on the writable /api/v1 surface, e.g. revoke an authorization (delegable). */
     public static final String API = "api";
 
     /** Catalogue order, which is also the order scopes are shown and returned in. */
-    public static final List<String> ALL = List.of(OPENID, PROFILE, EMAIL, READ_USER, API);
+    public static final List<String> ALL = List.of(OPENID, PROFILE, EMAIL, GROUPS, READ_USER, API);
 
     private static final Pattern SCOPE_TOKEN = Pattern.compile("[\\x21\\x23-\\x5B\\x5D-\\x7E]+"); // RFC 6749 3.3
 

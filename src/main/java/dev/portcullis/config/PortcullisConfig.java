@@ -63,6 +63,7 @@ public class PortcullisConfig {
     private Path dataDir;
     private Optional<byte[]> keysEncryptionKey;
     private List<byte[]> previousKeysEncryptionKeys;
+    private Optional<DirectorySettings> directory;
 
     @PostConstruct
     void load() {
@@ -152,6 +153,12 @@ public class PortcullisConfig {
                 previousKeysEncryptionKeys.add(key32("portcullis.keys.previous-encryption-keys", v.trim()));
             }
         }
+        directory = DirectorySettings.load(c);
+    }
+
+    /** The LDAP / Active Directory user store; empty when {@code portcullis.ldap.url} is not set. */
+    public Optional<DirectorySettings> directory() {
+        return directory;
     }
 
     /** The issuer identifier (OIDC Core 3.1.2.1); every endpoint URL is derived from it. No trailing slash. */
@@ -385,11 +392,11 @@ public class PortcullisConfig {
         return k;
     }
 
-    private static Duration seconds(Source c, String key, long def, long min, long max) {
+    static Duration seconds(Source c, String key, long def, long min, long max) {
         return Duration.ofSeconds(longValue(c, key, def, min, max, "a whole number of seconds"));
     }
 
-    private static int integer(Source c, String key, int def, int min, int max) {
+    static int integer(Source c, String key, int def, int min, int max) {
         return (int) longValue(c, key, def, min, max, "a whole number");
     }
 
@@ -408,7 +415,7 @@ public class PortcullisConfig {
         return v;
     }
 
-    private static boolean bool(Source c, String key, boolean def) {
+    static boolean bool(Source c, String key, boolean def) {
         String raw = c.getOptionalValue(key).map(String::trim).orElse(null);
         if (raw == null || raw.isEmpty()) {
             return def;

@@ -26,7 +26,7 @@ public class DiscoveryResource {
 
     /** The user claims an ID token can carry (per scope), besides the protocol claims. */
     public static final List<String> CLAIMS = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce",
-            "at_hash", "azp", "name", "preferred_username", "email");
+            "at_hash", "azp", "name", "given_name", "family_name", "preferred_username", "email", "groups");
 
     @Inject
     PortcullisConfig config;

@@ -23,6 +23,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -88,6 +89,8 @@ public class UserInfoEndpoint {
         UserClaims.of(user, t.scopes()).forEach((name, value) -> {
             if (value instanceof Boolean b) {
                 claims.add(name, b);
+            } else if (value instanceof List<?> list) {
+                claims.add(name, JsonSupport.JSON.createArrayBuilder(list));
             } else {
                 claims.add(name, (String) value);
             }

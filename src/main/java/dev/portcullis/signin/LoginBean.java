@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * Backing bean of {@code /login.xhtml}. Wrong credentials, an unknown user, a slow-down and a lock all show the form
  * again with HTTP 200, the username kept and the password never echoed; "busy, try again" (too many password checks
- * at once) shows it with HTTP 503. A successful sign-in starts an SSO session
+ * at once) and "directory unavailable" show it with HTTP 503; a directory account that is disabled, locked or whose
+ * password expired gets a message saying so. A successful sign-in starts an SSO session
  * (cookie {@code portcullis_session}), rotates the CSRF cookie and continues the authorization with a 303.
  */
 @Named("loginBean")
@@ -66,6 +67,15 @@ public class LoginBean extends AuthorizationPage {
                 servletResponse().setStatus(503);
                 servletResponse().setHeader("Retry-After", "5");
             }
+            case UNAVAILABLE -> {
+                // 503: the directory did not answer; nothing was checked or written
+                message("login.unavailable");
+                servletResponse().setStatus(503);
+                servletResponse().setHeader("Retry-After", "30");
+            }
+            case ACCOUNT_DISABLED -> message("login.disabled");
+            case ACCOUNT_LOCKED -> message("login.directory-locked");
+            case PASSWORD_EXPIRED -> message("login.password-expired");
             default -> message("login.invalid");
         }
         return null;

@@ -1,5 +1,6 @@
 package dev.portcullis.token;
 
+import dev.portcullis.account.SignInService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
@@ -40,6 +41,9 @@ public class RefreshTokenGrant implements GrantHandler {
     @Inject
     PortcullisConfig config;
 
+    @Inject
+    SignInService signIns;
+
     @Override
     public String grantType() {
         return "refresh_token";
@@ -58,6 +62,7 @@ public class RefreshTokenGrant implements GrantHandler {
         Instant now = clock.instant();
         tokenIsUnexpired(token, now);
         familyIsWithinItsLifetime(grant, now);
+        userIsStillAllowed(grant);
         String scope = narrow(grant.scope(), requestedScope);
         try {
             return issuer.rotate(token, grant, scope, ip).response();
@@ -100,6 +105,14 @@ public class RefreshTokenGrant implements GrantHandler {
         if (!now.isBefore(grant.endsAt(config.refreshTokenMaxLifetime()))) {
             throw OAuthException.invalidGrant("The refresh token's grant has reached its maximum lifetime of "
                     + config.refreshTokenMaxLifetime().toSeconds() + " seconds; the user must sign in again");
+        }
+    }
+
+    /** A directory user deleted or disabled in the directory: the family ends ({@link SignInService#stillAllowed}). */
+    private void userIsStillAllowed(TokenGrant grant) {
+        if (!signIns.stillAllowed(grant.userId())) {
+            grants.revokeGrant(grant.grantId());
+            throw OAuthException.invalidGrant("The user's directory account no longer exists or is disabled");
         }
     }
 

@@ -8,8 +8,9 @@ import java.util.Set;
 
 /**
  * The claims about a user that a scope releases (OIDC Core 5.4), the same in the ID token and at the userinfo
- * endpoint: {@code preferred_username} and {@code name} with {@code profile}; {@code email} and
- * {@code email_verified} with {@code email}. {@code sub} is not among them: each caller sets it with its other fixed
+ * endpoint: {@code preferred_username}, {@code name}, {@code given_name} and {@code family_name} with
+ * {@code profile}; {@code email} and {@code email_verified} with {@code email}; {@code groups} (the directory groups
+ * captured at the last sign-in, an empty list for local users) with {@code groups}. {@code sub} is not among them: each caller sets it with its other fixed
  * claims.
  */
 public final class UserClaims {
@@ -17,7 +18,7 @@ public final class UserClaims {
     private UserClaims() {
     }
 
-    /** Values are Strings and Booleans, in a stable order. */
+    /** Values are Strings, Booleans and (for {@code groups}) lists of Strings, in a stable order. */
     public static Map<String, Object> of(User user, Set<String> scopes) {
         Map<String, Object> claims = new LinkedHashMap<>();
         if (scopes.contains(Scopes.PROFILE)) {
@@ -25,11 +26,20 @@ public final class UserClaims {
             if (user.name() != null) {
                 claims.put("name", user.name());
             }
+            if (user.givenName() != null) {
+                claims.put("given_name", user.givenName());
+            }
+            if (user.familyName() != null) {
+                claims.put("family_name", user.familyName());
+            }
         }
         if (scopes.contains(Scopes.EMAIL) && user.email() != null) {
             claims.put("email", user.email());
             // Portcullis does not verify addresses; the operator enters them (OIDC Core 5.1)
             claims.put("email_verified", false);
+        }
+        if (scopes.contains(Scopes.GROUPS)) {
+            claims.put("groups", user.groups());
         }
         return claims;
     }

@@ -1,5 +1,6 @@
 package dev.portcullis.token;
 
+import dev.portcullis.account.SignInService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Hand-written stand-ins for the grant handlers' collaborators: in memory, recording what they were asked. */
 final class GrantFakes {
@@ -113,6 +115,16 @@ final class GrantFakes {
         @Override
         public void failure(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
             failures.add(type);
+        }
+    }
+
+    /** Users whose directory entry is gone or disabled: {@link SignInService#stillAllowed} is false for them. */
+    static final class SignIns extends SignInService {
+        Set<String> refused = Set.of();
+
+        @Override
+        public boolean stillAllowed(String userId) {
+            return !refused.contains(userId);
         }
     }
 }

@@ -27,6 +27,7 @@ class RefreshTokenGrantTest {
     private final GrantFakes.Grants grants = new GrantFakes.Grants();
     private final GrantFakes.Issuer issuer = new GrantFakes.Issuer();
     private final GrantFakes.Audit audit = new GrantFakes.Audit();
+    private final GrantFakes.SignIns signIns = new GrantFakes.SignIns();
     private final RefreshTokenGrant grant = new RefreshTokenGrant();
 
     RefreshTokenGrantTest() {
@@ -35,6 +36,7 @@ class RefreshTokenGrantTest {
         grant.audit = audit;
         grant.clock = GrantFakes.CLOCK;
         grant.config = new GrantFakes.Config();
+        grant.signIns = signIns;
     }
 
     private static Instant at(long epochSecond) {
@@ -79,6 +81,17 @@ class RefreshTokenGrantTest {
         assertSame(GrantFakes.ISSUED, refresh("refresh_token=rt"));
         assertEquals(List.of(t), issuer.issuedFor);
         assertEquals("openid profile", issuer.rotatedScope);
+    }
+
+    @Test
+    void refreshWhenTheDirectoryNoLongerHasTheUserThenInvalidGrantAndTheFamilyRevoked() {
+        stored();
+        signIns.refused = java.util.Set.of("user-1");
+        OAuthException e = refused("refresh_token=rt");
+        assertEquals(OAuthError.INVALID_GRANT, e.error());
+        assertEquals("The user's directory account no longer exists or is disabled", e.description());
+        assertEquals(List.of("grant-1"), grants.revoked);
+        assertEquals(List.of(), issuer.issuedFor);
     }
 
     @Test

@@ -1,0 +1,158 @@
+package dev.portcullis.config;
+
+import com.unboundid.ldap.sdk.DN;
+import com.unboundid.ldap.sdk.Filter;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPURL;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code portcullis.ldap.*} settings: where the directory is, how to reach it safely, and which attributes hold
+ * what. Present only when {@code portcullis.ldap.url} is set. {@code userFilter} holds {@code {0}} (the typed
+ * username, escaped when used); {@code groupFilter} may hold {@code {dn}} (the user's DN) and {@code {0}}.
+ */
+public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<Path> caFile, Optional<String> bindDn,
+                                Optional<String> bindPassword, String userBaseDn, String userFilter,
+                                Attributes attributes, Optional<String> groupBaseDn, String groupFilter,
+                                String groupNameAttribute, boolean groupsFromMemberOf, Duration connectTimeout,
+                                Duration responseTimeout, int poolSize, boolean localUsers, Duration recheckInterval) {
+
+    /** Attribute names of the user entry. */
+    public record Attributes(String subject, String username, String name, String givenName, String familyName,
+                             String email) {
+    }
+
+    private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z][A-Za-z0-9-]{0,63}|[0-9]+(\\.[0-9]+)+");
+
+    /** Whether a URL is {@code ldaps://} (TLS from the first byte). */
+    public static boolean isLdaps(LDAPURL url) {
+        return "ldaps".equalsIgnoreCase(url.getScheme());
+    }
+
+    public boolean usesTls() {
+        return startTls || urls.stream().anyMatch(DirectorySettings::isLdaps);
+    }
+
+    static Optional<DirectorySettings> load(PortcullisConfig.Source c) {
+        Optional<String> rawUrls = text(c, "portcullis.ldap.url");
+        if (rawUrls.isEmpty()) {
+            return Optional.empty();
+        }
+        List<LDAPURL> urls = new ArrayList<>();
+        for (String u : rawUrls.get().split("\\s+")) {
+            try {
+                LDAPURL url = new LDAPURL(u);
+                check(url.hostProvided() && url.getBaseDN().isNullDN() && url.getAttributes().length == 0,
+                        "portcullis.ldap.url", "each URL must be ldap://host[:port] or ldaps://host[:port] with "
+                                + "nothing after the port, got '" + u + "'");
+                urls.add(url);
+            } catch (LDAPException e) {
+                throw new ConfigurationException("portcullis.ldap.url", "must be space-separated ldap:// or ldaps:// "
+                        + "URLs, got '" + u + "'");
+            }
+        }
+        check(urls.stream().map(DirectorySettings::isLdaps).distinct().count() == 1, "portcullis.ldap.url",
+                "must be all ldap:// or all ldaps://, not a mix");
+        boolean startTls = PortcullisConfig.bool(c, "portcullis.ldap.start-tls", false);
+        check(!startTls || urls.stream().noneMatch(DirectorySettings::isLdaps), "portcullis.ldap.start-tls",
+                "must not be combined with ldaps:// URLs (they are TLS already)");
+        Optional<Path> caFile = text(c, "portcullis.ldap.ca-file").map(Path::of);
+        boolean tls = startTls || urls.stream().anyMatch(DirectorySettings::isLdaps);
+        check(!tls || caFile.isPresent(), "portcullis.ldap.ca-file", "is required with ldaps:// or StartTLS: the "
+                + "PEM file of the CA that issued the directory's certificate (certificates are never trusted blindly)");
+        caFile.ifPresent(DirectorySettings::certificates);
+        Optional<String> bindDn = text(c, "portcullis.ldap.bind-dn");
+        Optional<String> bindPassword = c.getOptionalValue("portcullis.ldap.bind-password").filter(s -> !s.isEmpty());
+        bindDn.ifPresent(d -> dn("portcullis.ldap.bind-dn", d));
+        check(bindDn.isPresent() == bindPassword.isPresent(), bindDn.isPresent() ? "portcullis.ldap.bind-password"
+                : "portcullis.ldap.bind-dn", "portcullis.ldap.bind-dn and portcullis.ldap.bind-password go together "
+                + "(both set for a service account, both unset for anonymous search)");
+        String userBaseDn = text(c, "portcullis.ldap.user-base-dn").orElseThrow(() -> new ConfigurationException(
+                "portcullis.ldap.user-base-dn", "is required when portcullis.ldap.url is set"));
+        dn("portcullis.ldap.user-base-dn", userBaseDn);
+        String userFilter = text(c, "portcullis.ldap.user-filter").orElse("(uid={0})");
+        check(userFilter.contains("{0}"), "portcullis.ldap.user-filter", "must contain {0} (the username)");
+        filter("portcullis.ldap.user-filter", userFilter);
+        Attributes attributes = new Attributes(attribute(c, "portcullis.ldap.attribute.subject", "entryUUID"),
+                attribute(c, "portcullis.ldap.attribute.username", "uid"),
+                attribute(c, "portcullis.ldap.attribute.name", "cn"),
+                attribute(c, "portcullis.ldap.attribute.given-name", "givenName"),
+                attribute(c, "portcullis.ldap.attribute.family-name", "sn"),
+                attribute(c, "portcullis.ldap.attribute.email", "mail"));
+        Optional<String> groupBaseDn = text(c, "portcullis.ldap.group-base-dn");
+        groupBaseDn.ifPresent(d -> dn("portcullis.ldap.group-base-dn", d));
+        String groupFilter = text(c, "portcullis.ldap.group-filter").orElse("(member={dn})");
+        filter("portcullis.ldap.group-filter", groupFilter);
+        String groupName = attribute(c, "portcullis.ldap.group-name-attribute", "cn");
+        boolean fromMemberOf = PortcullisConfig.bool(c, "portcullis.ldap.groups-from-member-of", false);
+        Duration connectTimeout = PortcullisConfig.seconds(c, "portcullis.ldap.connect-timeout", 5, 1, 60);
+        Duration responseTimeout = PortcullisConfig.seconds(c, "portcullis.ldap.response-timeout", 10, 1, 300);
+        int poolSize = PortcullisConfig.integer(c, "portcullis.ldap.pool-size", 4, 1, 64);
+        boolean localUsers = PortcullisConfig.bool(c, "portcullis.ldap.local-users", true);
+        Duration recheck = PortcullisConfig.seconds(c, "portcullis.ldap.recheck-interval", 900, 0, 86_400);
+        return Optional.of(new DirectorySettings(List.copyOf(urls), startTls, caFile, bindDn, bindPassword,
+                userBaseDn, userFilter, attributes, groupBaseDn, groupFilter, groupName, fromMemberOf, connectTimeout,
+                responseTimeout, poolSize, localUsers, recheck));
+    }
+
+    /** Never prints the bind password. */
+    @Override
+    public String toString() {
+        return "DirectorySettings[urls=" + urls + ", userBaseDn=" + userBaseDn + "]";
+    }
+
+    private static Optional<String> text(PortcullisConfig.Source c, String key) {
+        return c.getOptionalValue(key).map(String::trim).filter(s -> !s.isEmpty());
+    }
+
+    private static String attribute(PortcullisConfig.Source c, String key, String def) {
+        String v = text(c, key).orElse(def);
+        check(ATTRIBUTE.matcher(v).matches(), key, "must be an LDAP attribute name, got '" + v + "'");
+        return v;
+    }
+
+    /** The CA file must hold at least one PEM certificate, so a wrong path stops the start, not the first sign-in. */
+    private static void certificates(Path file) {
+        String key = "portcullis.ldap.ca-file";
+        check(Files.isReadable(file), key, "is not a readable file: " + file);
+        try (InputStream in = Files.newInputStream(file)) {
+            check(!CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty(), key,
+                    "holds no PEM certificate: " + file);
+        } catch (IOException | CertificateException e) {
+            throw new ConfigurationException(key, "is not a PEM certificate file: " + file);
+        }
+    }
+
+    private static void dn(String key, String value) {
+        try {
+            new DN(value);
+        } catch (LDAPException e) {
+            throw new ConfigurationException(key, "is not a DN: '" + value + "'");
+        }
+    }
+
+    /** Parses the filter with sample values in place of the placeholders. */
+    private static void filter(String key, String value) {
+        try {
+            Filter.create(value.replace("{0}", "x").replace("{dn}", "cn=x"));
+        } catch (LDAPException e) {
+            throw new ConfigurationException(key, "is not an LDAP filter (RFC 4515): '" + value + "'");
+        }
+    }
+
+    private static void check(boolean ok, String key, String message) {
+        if (!ok) {
+            throw new ConfigurationException(key, message);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.portcullis.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DirectorySettingsTest {
+
+    @TempDir
+    Path dir;
+
+    private static Optional<DirectorySettings> load(Map<String, String> values) {
+        PortcullisConfig c = new PortcullisConfig();
+        c.load(key -> Optional.ofNullable(values.get(key)));
+        return c.directory();
+    }
+
+    private static Map<String, String> minimal(String... more) {
+        Map<String, String> m = new HashMap<>(Map.of("portcullis.ldap.url", "ldap://a.example.com ldap://b.example.com:3389",
+                "portcullis.ldap.user-base-dn", "ou=people,dc=example,dc=org"));
+        for (int i = 0; i < more.length; i += 2) {
+            m.put(more[i], more[i + 1]);
+        }
+        return m;
+    }
+
+    private static void refused(String key, Map<String, String> values) {
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(values));
+        assertTrue(e.getMessage().contains(key + " ("), e::getMessage);
+    }
+
+    @Test
+    void loadWhenNoUrlThenNoDirectory() {
+        assertEquals(Optional.empty(), load(Map.of("portcullis.ldap.user-base-dn", "dc=x")));
+    }
+
+    @Test
+    void loadWhenMinimalThenTheDocumentedDefaults() {
+        DirectorySettings s = load(minimal()).orElseThrow();
+        assertEquals(2, s.urls().size());
+        assertEquals(3389, s.urls().get(1).getPort());
+        assertEquals("(uid={0})", s.userFilter());
+        assertEquals(new DirectorySettings.Attributes("entryUUID", "uid", "cn", "givenName", "sn", "mail"),
+                s.attributes());
+        assertEquals("(member={dn})", s.groupFilter());
+        assertEquals("cn", s.groupNameAttribute());
+        assertFalse(s.groupsFromMemberOf());
+        assertFalse(s.startTls());
+        assertEquals(Duration.ofSeconds(5), s.connectTimeout());
+        assertEquals(Duration.ofSeconds(10), s.responseTimeout());
+        assertEquals(4, s.poolSize());
+        assertTrue(s.localUsers());
+        assertEquals(Duration.ofMinutes(15), s.recheckInterval());
+        assertFalse(s.toString().contains("secret"));
+    }
+
+    @Test
+    void loadWhenUrlIsNotLdapThenRefusedNamingTheKey() {
+        refused("portcullis.ldap.url", minimal("portcullis.ldap.url", "http://a.example.com"));
+        refused("portcullis.ldap.url", minimal("portcullis.ldap.url", "ldap://a.example.com/dc=x"));
+        refused("portcullis.ldap.url", minimal("portcullis.ldap.url", "ldap://a ldaps://b"));
+    }
+
+    @Test
+    void loadWhenTlsWithoutCaFileOrWithAFileThatIsNoCertificateThenRefused() throws IOException {
+        refused("portcullis.ldap.ca-file", minimal("portcullis.ldap.url", "ldaps://a.example.com"));
+        refused("portcullis.ldap.ca-file", minimal("portcullis.ldap.start-tls", "true"));
+        refused("portcullis.ldap.ca-file", minimal("portcullis.ldap.start-tls", "true",
+                "portcullis.ldap.ca-file", dir.resolve("missing.pem").toString()));
+        Path junk = Files.writeString(dir.resolve("junk.pem"), "not a certificate");
+        refused("portcullis.ldap.ca-file", minimal("portcullis.ldap.start-tls", "true",
+                "portcullis.ldap.ca-file", junk.toString()));
+    }
+
+    @Test
+    void loadWhenStartTlsOnLdapsThenRefused() {
+        refused("portcullis.ldap.start-tls", minimal("portcullis.ldap.url", "ldaps://a.example.com",
+                "portcullis.ldap.start-tls", "true"));
+        refused("portcullis.ldap.start-tls", minimal("portcullis.ldap.start-tls", "yes"));
+    }
+
+    @Test
+    void loadWhenBindDnWithoutPasswordOrTheOtherWayThenRefused() {
+        refused("portcullis.ldap.bind-password", minimal("portcullis.ldap.bind-dn", "cn=svc,dc=example,dc=org"));
+        refused("portcullis.ldap.bind-dn", minimal("portcullis.ldap.bind-password", "secret"));
+        refused("portcullis.ldap.bind-dn", minimal("portcullis.ldap.bind-dn", "not a dn",
+                "portcullis.ldap.bind-password", "secret"));
+    }
+
+    @Test
+    void loadWhenBaseDnMissingOrFiltersBrokenThenRefused() {
+        Map<String, String> noBase = minimal();
+        noBase.remove("portcullis.ldap.user-base-dn");
+        refused("portcullis.ldap.user-base-dn", noBase);
+        refused("portcullis.ldap.user-filter", minimal("portcullis.ldap.user-filter", "(uid=alice)"));
+        refused("portcullis.ldap.user-filter", minimal("portcullis.ldap.user-filter", "(uid={0}"));
+        refused("portcullis.ldap.group-filter", minimal("portcullis.ldap.group-filter", "member={dn})("));
+        refused("portcullis.ldap.group-base-dn", minimal("portcullis.ldap.group-base-dn", "=x"));
+    }
+
+    @Test
+    void loadWhenAttributeNameOrNumberOutOfRangeThenRefused() {
+        refused("portcullis.ldap.attribute.subject", minimal("portcullis.ldap.attribute.subject", "entry UUID"));
+        refused("portcullis.ldap.attribute.email", minimal("portcullis.ldap.attribute.email", "mail)(x"));
+        refused("portcullis.ldap.pool-size", minimal("portcullis.ldap.pool-size", "0"));
+        refused("portcullis.ldap.connect-timeout", minimal("portcullis.ldap.connect-timeout", "5s"));
+        refused("portcullis.ldap.response-timeout", minimal("portcullis.ldap.response-timeout", "301"));
+        refused("portcullis.ldap.recheck-interval", minimal("portcullis.ldap.recheck-interval", "-1"));
+        refused("portcullis.ldap.local-users", minimal("portcullis.ldap.local-users", "no"));
+    }
+
+    @Test
+    void loadWhenActiveDirectoryExampleThenAccepted() {
+        DirectorySettings s = load(minimal("portcullis.ldap.user-filter",
+                "(&(objectClass=user)(|(sAMAccountName={0})(userPrincipalName={0})))",
+                "portcullis.ldap.attribute.subject", "objectGUID", "portcullis.ldap.attribute.username",
+                "sAMAccountName", "portcullis.ldap.group-filter", "(member:1.2.840.113556.1.4.1941:={dn})",
+                "portcullis.ldap.group-base-dn", "dc=corp,dc=example,dc=com", "portcullis.ldap.local-users", "false"))
+                .orElseThrow();
+        assertEquals("objectGUID", s.attributes().subject());
+        assertFalse(s.localUsers());
+    }
+}

@@ -1,0 +1,287 @@
+package dev.portcullis.directory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpServer;
+import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.Db;
+import dev.portcullis.testing.Http;
+import dev.portcullis.testing.PayaraProcess;
+import dev.portcullis.testing.TestDirectory;
+import dev.portcullis.testing.UserAgent;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Directory sign-in end to end, against a Payara Micro of its own pointed at a real LDAP server in this JVM
+ * ({@link TestDirectory}, the Active Directory-shaped tree): LDAPS with the test's CA file, the first URL of the
+ * failover list dead, objectGUID as {@code sub}, nested groups from memberOf, re-check on every refresh
+ * ({@code recheck-interval=0}). The OpenLDAP-shaped tree, StartTLS and group search are covered against the same
+ * kind of server by {@link DirectoryTest}.
+ */
+class DirectoryIT {
+
+    private static final String VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    private static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    private static final String CAROL_DN = "cn=Carol Jones,cn=Users,dc=corp,dc=example,dc=com";
+    private static final List<String> CAROL_GROUPS = List.of("Developers", "Engineering");
+    private static final String UNAVAILABLE = "Sign-in is temporarily unavailable";
+
+    private static TestDirectory ad;
+    private static PayaraProcess server;
+    private static Admin admin;
+    private static Admin.TestClient confidential;
+
+    @BeforeAll
+    static void start() {
+        ad = TestDirectory.activeDirectory();
+        List<String> properties = new ArrayList<>(List.of(
+                "-Dportcullis.ldap.url=ldaps://127.0.0.1:" + TestDirectory.deadPort() + " ldaps://127.0.0.1:"
+                        + ad.ldapsPort,
+                "-Dportcullis.ldap.ca-file=" + TestDirectory.CA_FILE,
+                "-Dportcullis.ldap.user-base-dn=cn=Users," + ad.baseDn,
+                "-Dportcullis.ldap.user-filter=(&(objectClass=user)(|(sAMAccountName={0})(userPrincipalName={0})))",
+                "-Dportcullis.ldap.attribute.subject=objectGUID",
+                "-Dportcullis.ldap.attribute.username=sAMAccountName",
+                "-Dportcullis.ldap.attribute.name=displayName",
+                "-Dportcullis.ldap.groups-from-member-of=true",
+                "-Dportcullis.ldap.recheck-interval=0",
+                "-Dportcullis.ldap.connect-timeout=2",
+                "-Dportcullis.ldap.response-timeout=3"));
+        properties.addAll(ad.serviceAccount());
+        server = PayaraProcess.start(properties.toArray(String[]::new));
+        admin = new Admin(server.http(), System.getProperty("portcullis.test.admin-token"));
+        confidential = admin.confidentialClient("openid profile email groups", "https://app.example.com/cb");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (ad != null) {
+            ad.close();
+        }
+        // the database is shared with the classes that run next; the refused sign-ins here count against 127.0.0.1
+        Db.update("DELETE FROM login_throttle");
+    }
+
+    private static Http.Res loginPage(UserAgent ua, Admin.TestClient c) {
+        Http.Res page = ua.get("/login.xhtml?" + Http.form(Map.of("client_id", c.clientId(), "redirect_uri",
+                c.redirectUri(), "response_type", "code", "scope", "openid", "state", "s")));
+        assertEquals(200, page.status(), page::toString);
+        return page;
+    }
+
+    private static Http.Res signIn(String username, String password) {
+        UserAgent ua = new UserAgent(server.base);
+        return ua.signIn(loginPage(ua, confidential), username, password);
+    }
+
+    private static Http.Res token(Map<String, String> form) {
+        return server.http().postForm("/oauth/token", form);
+    }
+
+    private static Map<String, String> codeForm(Admin.TestClient c, String code) {
+        Map<String, String> p = new LinkedHashMap<>(Map.of("grant_type", "authorization_code", "code", code,
+                "redirect_uri", c.redirectUri(), "client_id", c.clientId()));
+        if (c.secret() != null) {
+            p.put("client_secret", c.secret());
+        }
+        return p;
+    }
+
+    private static Http.Res refresh(String refreshToken) {
+        return token(Map.of("grant_type", "refresh_token", "refresh_token", refreshToken, "client_id",
+                confidential.clientId(), "client_secret", confidential.secret()));
+    }
+
+    private static Http.Res userinfo(String accessToken) {
+        return server.http().get("/oauth/userinfo", "Authorization", "Bearer " + accessToken);
+    }
+
+    /** Carol's tokens through the confidential client's code flow (the HTTP sign-in form). */
+    private static Http.Res carolsTokens() {
+        Map<String, String> q = new UserAgent(server.base).authorizeAndGetRedirectParams(confidential,
+                new Admin.TestUser("carol", TestDirectory.PASSWORD, TestDirectory.CAROL_GUID),
+                Map.of("scope", "openid profile email groups"));
+        assertNotNull(q.get("code"), q::toString);
+        Http.Res r = token(codeForm(confidential, q.get("code")));
+        assertEquals(200, r.status(), r::toString);
+        return r;
+    }
+
+    private static void assertCarolsClaims(Map<String, Object> claims) {
+        assertEquals(TestDirectory.CAROL_GUID, claims.get("sub"));
+        assertEquals("carol", claims.get("preferred_username"));
+        assertEquals("Carol Jones", claims.get("name"));
+        assertEquals("Carol", claims.get("given_name"));
+        assertEquals("Jones", claims.get("family_name"));
+        assertEquals("carol@corp.example.com", claims.get("email"));
+        assertEquals(CAROL_GROUPS, claims.get("groups"));
+    }
+
+    private static JWTClaimsSet idToken(Http.Res tokenResponse) throws ParseException {
+        return SignedJWT.parse(tokenResponse.jsonString("id_token")).getJWTClaimsSet();
+    }
+
+    @Test
+    @Tag("browser")
+    void browserSignInThroughTheLoginPageThenPublicClientWithPkceGetsTheDirectoryClaims() throws Exception {
+        HttpServer callback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        callback.createContext("/cb", exchange -> {
+            byte[] body = "<!DOCTYPE html><title>Client</title><h1 id=\"callback\">Back</h1>"
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        callback.start();
+        String callbackUri = "http://127.0.0.1:" + callback.getAddress().getPort() + "/cb";
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", "--lang=en-US");
+        WebDriver driver = new ChromeDriver(new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build(), options);
+        try {
+            Admin.TestClient spa = admin.publicClient("openid profile email groups", "http://127.0.0.1/cb");
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+            driver.get(server.base + "/oauth/authorize?" + Http.form(Map.of("client_id", spa.clientId(),
+                    "redirect_uri", callbackUri, "response_type", "code", "scope", "openid profile email groups",
+                    "state", "dir", "code_challenge", CHALLENGE, "code_challenge_method", "S256")));
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login:username"))).sendKeys("carol");
+            driver.findElement(By.id("login:password")).sendKeys("not her password");
+            driver.findElement(By.id("login:submit")).click();
+            assertEquals("Invalid username or password.", wait.until(ExpectedConditions
+                    .visibilityOfElementLocated(By.id("login:message"))).getText());
+            driver.findElement(By.id("login:password")).sendKeys(TestDirectory.PASSWORD);
+            driver.findElement(By.id("login:submit")).click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("consent:allow")));
+            assertTrue(driver.findElement(By.id("scopes")).getText().contains("See the groups you belong to"));
+            driver.findElement(By.id("consent:allow")).click();
+            wait.until(ExpectedConditions.urlContains(callbackUri));
+            Map<String, String> q = Http.query(driver.getCurrentUrl());
+
+            Map<String, String> form = codeForm(new Admin.TestClient(spa.clientId(), null, callbackUri, spa.name()),
+                    q.get("code"));
+            form.put("code_verifier", VERIFIER);
+            Http.Res tokens = token(form);
+            assertEquals(200, tokens.status(), tokens::toString);
+            assertCarolsClaims(idToken(tokens).getClaims());
+            Http.Res info = userinfo(tokens.jsonString("access_token"));
+            assertEquals(200, info.status(), info::toString);
+            assertCarolsClaims(info.json());
+        } finally {
+            driver.quit();
+            callback.stop(0);
+        }
+    }
+
+    @Test
+    void confidentialClientCodeFlowThenAdminSeesTheDirectoryUserAndRefreshReChecksTheEntry() throws Exception {
+        Http.Res tokens = carolsTokens();
+        assertCarolsClaims(idToken(tokens).getClaims());
+        assertCarolsClaims(userinfo(tokens.jsonString("access_token")).json());
+
+        Http.Res user = admin.get("/admin/users/carol");
+        assertEquals(200, user.status(), user::toString);
+        assertEquals("ldap", user.jsonString("source"));
+        assertEquals(CAROL_DN, user.jsonString("dn"));
+        assertEquals(TestDirectory.CAROL_GUID, user.jsonString("user_id"));
+
+        Http.Res refreshed = refresh(tokens.jsonString("refresh_token"));
+        assertEquals(200, refreshed.status(), refreshed::toString);
+        assertCarolsClaims(idToken(refreshed).getClaims());
+
+        ad.replace(CAROL_DN, "userAccountControl", "514");
+        try {
+            Http.Res refused = refresh(refreshed.jsonString("refresh_token"));
+            assertEquals(400, refused.status(), refused::toString);
+            assertEquals("invalid_grant", refused.jsonString("error"));
+            Http.Res disabled = signIn("carol", TestDirectory.PASSWORD);
+            assertEquals(200, disabled.status());
+            assertTrue(disabled.body().contains("Your directory account is disabled"), disabled::body);
+        } finally {
+            ad.replace(CAROL_DN, "userAccountControl", "512");
+        }
+    }
+
+    @Test
+    void wrongPasswordUnknownUserAndAccountStatesAreRefusedWithClearMessages() {
+        assertTrue(signIn("carol", "wrong password").body().contains("Invalid username or password"));
+        assertTrue(signIn("nobody", TestDirectory.PASSWORD).body().contains("Invalid username or password"));
+        assertTrue(signIn("dave", TestDirectory.PASSWORD).body().contains("Your directory account is disabled"));
+        assertTrue(signIn("erin", TestDirectory.PASSWORD).body().contains("Your directory account is locked"));
+        assertTrue(signIn("frank", TestDirectory.PASSWORD).body().contains("Your directory password has expired"));
+        assertEquals(404, admin.get("/admin/users/dave").status(), "a refused directory user gets no row");
+    }
+
+    @Test
+    void filterInjectionUsernamesAreRefusedWithoutABindAsAnyone() {
+        int before = ad.binds.size();
+        for (String name : List.of("*", "admin)(uid=*", "*)(sAMAccountName=*", "car*", "carol)(|(objectClass=*",
+                "\\2a")) {
+            Http.Res r = signIn(name, TestDirectory.PASSWORD);
+            assertEquals(200, r.status(), r::toString);
+            assertTrue(r.body().contains("Invalid username or password"), name);
+        }
+        assertEquals(List.of(), ad.userBindsSince(before));
+    }
+
+    @Test
+    void localUsersStillSignInFirst() {
+        Admin.TestUser local = admin.user("local password 1");
+        assertEquals(303, signIn(local.username(), local.password()).status());
+        Http.Res u = admin.get("/admin/users/" + local.username());
+        assertEquals("local", u.jsonString("source"));
+        assertFalse(u.json().containsKey("dn"));
+    }
+
+    @Test
+    void directoryStoppedMidRunThenSignInIs503ButTokensKeepWorkingThenItRecovers() {
+        Http.Res tokens = carolsTokens();
+        ad.stop();
+        try {
+            Http.Res down = signIn("carol", TestDirectory.PASSWORD);
+            assertEquals(503, down.status(), down::toString);
+            assertTrue(down.body().contains(UNAVAILABLE), down::body);
+            Http.Res ready = server.http().get("/health/ready");
+            assertEquals(200, ready.status(), ready::toString);
+            assertTrue(ready.body().contains("degraded"), ready::body);
+            assertEquals(200, userinfo(tokens.jsonString("access_token")).status());
+            Http.Res refreshed = refresh(tokens.jsonString("refresh_token"));
+            assertEquals(200, refreshed.status(), "the re-check fails open while the directory is down");
+        } finally {
+            ad.start();
+        }
+        assertEquals(303, signIn("carol", TestDirectory.PASSWORD).status());
+        assertTrue(server.http().get("/health/ready").body().contains("\"directory\":\"up\""));
+    }
+}

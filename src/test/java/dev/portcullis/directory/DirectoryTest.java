@@ -1,0 +1,172 @@
+package dev.portcullis.directory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPURL;
+import dev.portcullis.config.DirectorySettings;
+import dev.portcullis.testing.TestDirectory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The directory client against a real LDAP server over TCP ({@link TestDirectory}): the OpenLDAP-shaped tree over
+ * StartTLS with groups from a group search, the Active Directory-shaped tree over LDAPS with nested memberOf and
+ * account states, failover, filter injection, a certificate from another CA, and an outage.
+ */
+class DirectoryTest {
+
+    private static TestDirectory openLdap;
+    private static TestDirectory ad;
+
+    @BeforeAll
+    static void start() {
+        openLdap = TestDirectory.openLdap();
+        ad = TestDirectory.activeDirectory();
+    }
+
+    @AfterAll
+    static void stop() {
+        openLdap.close();
+        ad.close();
+    }
+
+    private static DirectorySettings settings(TestDirectory d, List<String> urls, boolean startTls, Path ca,
+                                              String userFilter, DirectorySettings.Attributes attributes,
+                                              Optional<String> groupBase, boolean memberOf) {
+        List<LDAPURL> parsed = urls.stream().map(u -> {
+            try {
+                return new LDAPURL(u);
+            } catch (LDAPException e) {
+                throw new IllegalArgumentException(e);
+            }
+        }).toList();
+        return new DirectorySettings(parsed, startTls, Optional.of(ca),
+                Optional.of(TestDirectory.SERVICE_DN + "," + d.baseDn), Optional.of(TestDirectory.SERVICE_PASSWORD),
+                d.baseDn, userFilter, attributes, groupBase, "(member={dn})", "cn", memberOf, Duration.ofSeconds(2),
+                Duration.ofSeconds(5), 2, true, Duration.ofMinutes(15));
+    }
+
+    private static Directory openLdapOverStartTls() {
+        return new Directory(settings(openLdap, List.of("ldap://127.0.0.1:" + openLdap.ldapPort), true,
+                TestDirectory.CA_FILE, "(uid={0})",
+                new DirectorySettings.Attributes("entryUUID", "uid", "cn", "givenName", "sn", "mail"),
+                Optional.of("ou=groups," + openLdap.baseDn), false));
+    }
+
+    private static Directory activeDirectoryOverLdaps(String... urls) {
+        return new Directory(settings(ad, List.of(urls), false, TestDirectory.CA_FILE,
+                "(&(objectClass=user)(|(sAMAccountName={0})(userPrincipalName={0})))",
+                new DirectorySettings.Attributes("objectGUID", "sAMAccountName", "displayName", "givenName", "sn",
+                        "mail"), Optional.empty(), true));
+    }
+
+    @Test
+    void openLdapUserSignsInOverStartTlsWithClaimsAndGroupsFromAGroupSearch() {
+        Directory d = openLdapOverStartTls();
+        Directory.Authentication a = d.authenticate("alice", TestDirectory.PASSWORD);
+        assertEquals(Directory.Outcome.AUTHENTICATED, a.outcome());
+        DirectoryEntry e = a.entry().orElseThrow();
+        assertTrue(e.subject().matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"), e.subject());
+        assertEquals("uid=alice,ou=people,dc=example,dc=org", e.dn());
+        assertEquals(new DirectoryEntry(e.subject(), e.dn(), "alice", "Alice Liddell", "Alice", "Liddell",
+                "alice@example.org", List.of("engineers", "staff")), e);
+        assertEquals(Optional.of(e), d.findEnabled(e.subject()), "the re-check finds it by its entryUUID");
+        d.close();
+    }
+
+    @Test
+    void wrongPasswordBindsAsTheUserAndIsRefused() {
+        Directory d = openLdapOverStartTls();
+        int before = openLdap.binds.size();
+        assertEquals(Directory.Outcome.INVALID, d.authenticate("bob", "wrong password").outcome());
+        assertEquals(List.of("uid=bob,ou=people,dc=example,dc=org"), openLdap.userBindsSince(before));
+        d.close();
+    }
+
+    @Test
+    void unknownUsersInjectionsAndEmptyPasswordsAreRefusedWithoutBindingAsAnyone() {
+        Directory d = openLdapOverStartTls();
+        int before = openLdap.binds.size();
+        for (String name : List.of("nobody", "*", "a*", "admin)(uid=*", "*)(uid=*))(|(uid=*", "admin)", "(", "\\",
+                "admin\u0000", "\u0000")) {
+            for (String password : List.of(TestDirectory.PASSWORD, "admin password 1")) {
+                assertEquals(Directory.Outcome.INVALID, d.authenticate(name, password).outcome(), name);
+            }
+        }
+        assertEquals(Directory.Outcome.INVALID, d.authenticate("alice", "").outcome());
+        assertEquals(List.of(), openLdap.userBindsSince(before));
+        d.close();
+    }
+
+    @Test
+    void activeDirectoryUserSignsInOverLdapsAfterTheFirstServerFailsWithNestedGroupsAndTheGuidAsSubject() {
+        Directory d = activeDirectoryOverLdaps("ldaps://127.0.0.1:" + TestDirectory.deadPort(),
+                "ldaps://127.0.0.1:" + ad.ldapsPort);
+        for (String name : List.of("carol", "CAROL", "carol@corp.example.com")) {
+            DirectoryEntry e = d.authenticate(name, TestDirectory.PASSWORD).entry().orElseThrow();
+            assertEquals(new DirectoryEntry(TestDirectory.CAROL_GUID, "cn=Carol Jones,cn=Users," + ad.baseDn, "carol",
+                    "Carol Jones", "Carol", "Jones", "carol@corp.example.com", List.of("Developers", "Engineering")), e);
+        }
+        d.close();
+    }
+
+    @Test
+    void activeDirectoryAccountStatesAreToldApartAfterTheBind() {
+        Directory d = activeDirectoryOverLdaps("ldaps://127.0.0.1:" + ad.ldapsPort);
+        assertEquals(Directory.Outcome.DISABLED, d.authenticate("dave", TestDirectory.PASSWORD).outcome());
+        assertEquals(Directory.Outcome.LOCKED, d.authenticate("erin", TestDirectory.PASSWORD).outcome());
+        assertEquals(Directory.Outcome.PASSWORD_EXPIRED, d.authenticate("frank", TestDirectory.PASSWORD).outcome());
+        assertEquals(Directory.Outcome.INVALID, d.authenticate("dave", "wrong password").outcome(),
+                "the state is told only to someone who knows the password");
+        d.close();
+    }
+
+    @Test
+    void recheckWhenTheEntryIsDisabledThenEmpty() {
+        Directory d = activeDirectoryOverLdaps("ldaps://127.0.0.1:" + ad.ldapsPort);
+        String carol = "cn=Carol Jones,cn=Users," + ad.baseDn;
+        assertTrue(d.findEnabled(TestDirectory.CAROL_GUID).isPresent());
+        try {
+            ad.replace(carol, "userAccountControl", "514");
+            assertEquals(Optional.empty(), d.findEnabled(TestDirectory.CAROL_GUID));
+        } finally {
+            ad.replace(carol, "userAccountControl", "512");
+        }
+        assertEquals(Optional.empty(), d.findEnabled("00000000-0000-0000-0000-00000000ffff"));
+        d.close();
+    }
+
+    @Test
+    void certificateFromAnotherCaIsNeverTrusted() {
+        Directory d = new Directory(settings(ad, List.of("ldaps://127.0.0.1:" + ad.ldapsPort), false,
+                TestDirectory.otherCaFile(), "(sAMAccountName={0})",
+                new DirectorySettings.Attributes("objectGUID", "sAMAccountName", "cn", "givenName", "sn", "mail"),
+                Optional.empty(), false));
+        assertThrows(DirectoryUnavailableException.class, () -> d.authenticate("carol", TestDirectory.PASSWORD));
+        d.close();
+    }
+
+    @Test
+    void directoryDownIsUnavailableAndItsReturnIsNoticed() {
+        Directory d = openLdapOverStartTls();
+        assertEquals(Directory.Outcome.AUTHENTICATED, d.authenticate("bob", TestDirectory.PASSWORD).outcome());
+        openLdap.stop();
+        try {
+            assertThrows(DirectoryUnavailableException.class, () -> d.authenticate("bob", TestDirectory.PASSWORD));
+            assertThrows(DirectoryUnavailableException.class, d::ping);
+        } finally {
+            openLdap.start();
+        }
+        d.ping();
+        assertEquals(Directory.Outcome.AUTHENTICATED, d.authenticate("bob", TestDirectory.PASSWORD).outcome());
+        d.close();
+    }
+}
