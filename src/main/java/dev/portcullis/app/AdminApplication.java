@@ -6,6 +6,7 @@ import dev.portcullis.app.WebProviders;
 import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
 import dev.portcullis.jose.SigningKeyAdminResource;
+import dev.portcullis.mfa.FactorAdminResource;
 import dev.portcullis.resource.DelegationFilter;
 import dev.portcullis.retention.PurgeAdminResource;
 import jakarta.ws.rs.ApplicationPath;
@@ -32,7 +33,7 @@ public class AdminApplication extends Application {
     public Set<Class<?>> getClasses() {
         return WebProviders.with(DelegationFilter.class, AdminAuthenticationFilter.class, ClientAdminResource.class,
                 UserAdminResource.class, AuditAdminResource.class, SigningKeyAdminResource.class,
-                PurgeAdminResource.class);
+                PurgeAdminResource.class, FactorAdminResource.class);
     }
 
     @Override

@@ -48,6 +48,10 @@ public class Client {
     @Column(name = "skip_consent")
     private boolean skipConsent;
 
+    /** Every sign-in for this client needs a second factor (whatever {@code portcullis.mfa.required} says). */
+    @Column(name = "require_mfa")
+    private boolean requireMfa;
+
     @Column(name = "created_at")
     private long createdAt;
 
@@ -101,6 +105,15 @@ public class Client {
 
     public boolean skipConsent() {
         return skipConsent;
+    }
+
+    public boolean requireMfa() {
+        return requireMfa;
+    }
+
+    void requireMfa(boolean required, Instant now) {
+        this.requireMfa = required;
+        this.updatedAt = now.getEpochSecond();
     }
 
     public Instant createdAt() {

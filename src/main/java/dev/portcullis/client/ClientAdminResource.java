@@ -38,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class ClientAdminResource {
 
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent");
+            "confidential", "scopes", "skip_consent", "require_mfa");
 
     @Inject
     ClientService service;
@@ -65,7 +65,8 @@ public class ClientAdminResource {
                 json.stringList("post_logout_redirect_uris", 100, 4000).orElse(List.of()),
                 json.bool("confidential").orElse(true),
                 json.requiredString("scopes", 1000),
-                json.bool("skip_consent").orElse(false)));
+                json.bool("skip_consent").orElse(false),
+                json.bool("require_mfa").orElse(false)));
         audit.success(AuditEvent.Type.CLIENT_CREATED, registered.client().clientId(), "admin", clientAddress.of(request),
                 registered.client().confidential() ? "confidential" : "public");
         JsonObjectBuilder out = describe(registered.client());
@@ -130,6 +131,7 @@ public class ClientAdminResource {
                 .add("post_logout_redirect_uris", logout)
                 .add("scopes", c.scopes())
                 .add("skip_consent", c.skipConsent())
+                .add("require_mfa", c.requireMfa())
                 .add("created_at", c.createdAt().getEpochSecond());
     }
 

@@ -31,7 +31,7 @@ public class ClientService {
 
     /** What the admin asked for; validated by {@link #register}. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
-                               boolean confidential, String scopes, boolean skipConsent) {
+                               boolean confidential, String scopes, boolean skipConsent, boolean requireMfa) {
     }
 
     /** A new client and, for a confidential one, its secret in clear: shown once, never stored. */
@@ -60,6 +60,7 @@ public class ClientService {
         String scopes = checkScopes(r.scopes());
         Client client = new Client(clientId, name, r.confidential(), redirectUris, logoutUris, scopes,
                 r.skipConsent(), clock.instant());
+        client.requireMfa(r.requireMfa(), clock.instant());
         Optional<String> secret = Optional.empty();
         if (r.confidential()) {
             String s = Secrets.newSecret();

@@ -7,10 +7,15 @@ import java.time.Instant;
  * A browser's single sign-on session (a row of sso_sessions, owned by {@link SsoSessions}). The cookie holds a
  * random id; the row only its hash. {@code authTime} is when the user last entered their password (OIDC auth_time);
  * {@code signInRequest} is the fingerprint of the authorization request that sign-in was made for, until a consent
- * step uses it up (null then).
+ * step uses it up (null then). {@code amr} are the methods used so far ({@link AuthMethods}); {@code factorEnrolled}
+ * whether the user had a confirmed second factor when the session began.
  */
 public record SsoSession(String sessionHash, String userId, Instant authTime, Instant createdAt, Instant lastSeenAt,
-                         Instant expiresAt, String signInRequest) {
+                         Instant expiresAt, String signInRequest, String amr, boolean factorEnrolled) {
+
+    public boolean isMultiFactor() {
+        return AuthMethods.isMultiFactor(amr);
+    }
 
     /**
      * Whether the sign-in that started this session was made for the request with this fingerprint and is not
@@ -33,6 +38,6 @@ public record SsoSession(String sessionHash, String userId, Instant authTime, In
 
     SsoSession seenAt(Instant now) {
         return new SsoSession(sessionHash, userId, authTime, createdAt, Instant.ofEpochSecond(now.getEpochSecond()),
-                expiresAt, signInRequest);
+                expiresAt, signInRequest, amr, factorEnrolled);
     }
 }

@@ -36,17 +36,30 @@ public class SsoSessions {
 
     /**
      * Starts the session of a sign-in. {@code signInRequest} is the fingerprint of the authorization request the
-     * password was entered for (see {@link #useSignIn}).
+     * first factor was given for (see {@link #useSignIn}); {@code amr} the methods of that first step.
      */
-    public Started start(String userId, String signInRequest) {
+    public Started start(String userId, String signInRequest, String amr, boolean factorEnrolled) {
         String id = Secrets.newSecret();
         Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
         SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now, now, now.plus(config.sessionMaxTtl()),
-                signInRequest);
+                signInRequest, amr, factorEnrolled);
         jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-                + "sign_in_request) VALUES (?,?,?,?,?,?,?)", s.sessionHash(), userId, now.getEpochSecond(),
-                now.getEpochSecond(), now.getEpochSecond(), s.expiresAt().getEpochSecond(), signInRequest);
+                + "sign_in_request, amr, factor_enrolled) VALUES (?,?,?,?,?,?,?,?,?)", s.sessionHash(), userId,
+                now.getEpochSecond(), now.getEpochSecond(), now.getEpochSecond(), s.expiresAt().getEpochSecond(),
+                signInRequest, amr, factorEnrolled);
         return new Started(id, s);
+    }
+
+    /**
+     * Records a further factor given in this session (a step-up or the second step of a sign-in); returns the
+     * session as it is now. {@code factorEnrolled} becomes true: whoever just used a factor has one.
+     */
+    public SsoSession addMethods(SsoSession s, String... methods) {
+        String amr = AuthMethods.with(s.amr(), methods);
+        jdbc.update("UPDATE sso_sessions SET amr = ?, factor_enrolled = TRUE WHERE session_hash = ?", amr,
+                s.sessionHash());
+        return new SsoSession(s.sessionHash(), s.userId(), s.authTime(), s.createdAt(), s.lastSeenAt(), s.expiresAt(),
+                s.signInRequest(), amr, true);
     }
 
     /**
@@ -70,7 +83,7 @@ public class SsoSessions {
         }
         String hash = Secrets.hash(cookieValue);
         SsoSession s = jdbc.one("SELECT session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-                        + "sign_in_request FROM sso_sessions WHERE session_hash = ?", SsoSessions::session, hash)
+                        + "sign_in_request, amr, factor_enrolled FROM sso_sessions WHERE session_hash = ?", SsoSessions::session, hash)
                 .orElse(null);
         if (s == null) {
             return Optional.empty();
@@ -92,7 +105,7 @@ public class SsoSessions {
     static SsoSession session(Jdbc.Row row) throws SQLException {
         return new SsoSession(row.string("session_hash"), row.string("user_id"), row.instant("auth_time"),
                 row.instant("created_at"), row.instant("last_seen_at"), row.instant("expires_at"),
-                row.string("sign_in_request"));
+                row.string("sign_in_request"), row.string("amr"), row.bool("factor_enrolled"));
     }
 
     public void end(String cookieValue) {

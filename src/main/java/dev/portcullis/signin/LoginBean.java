@@ -2,6 +2,8 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationRequest;
+import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSessions;
 import jakarta.enterprise.context.RequestScoped;
@@ -13,7 +15,8 @@ import java.util.Optional;
  * Backing bean of {@code /login.xhtml}. Wrong credentials, an unknown user, a slow-down and a lock all show the form
  * again with HTTP 200, the username kept and the password never echoed; "busy, try again" (too many password checks
  * at once) shows it with HTTP 503. A successful sign-in starts an SSO session
- * (cookie {@code portcullis_session}), rotates the CSRF cookie and continues the authorization with a 303.
+ * (cookie {@code portcullis_session}) that remembers the password as its first factor, rotates the CSRF cookie and
+ * continues the authorization with a 303 (to the second-factor page when one is needed).
  */
 @Named("loginBean")
 @RequestScoped
@@ -21,6 +24,9 @@ public class LoginBean extends AuthorizationPage {
 
     @Inject
     SignInService signIn;
+
+    @Inject
+    SecondFactors factors;
 
     private String username;
     private String password;
@@ -51,7 +57,9 @@ public class LoginBean extends AuthorizationPage {
                 Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION,
                         config.issuerIsHttps());
                 old.ifPresent(sessions::end);
-                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId(), r.fingerprint());
+                String userId = result.user().orElseThrow().userId();
+                SsoSessions.Started started = sessions.start(userId, r.fingerprint(), AuthMethods.PWD,
+                        factors.hasTotp(userId));
                 BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(),
                         config.sessionMaxTtl(), config.issuerIsHttps());
                 BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());

@@ -41,9 +41,9 @@ class SsoSessionsTest {
 
     @Test
     void endingEveryRunningSessionOfAUserLeavesOtherUsers() {
-        String laptop = sessions.start("u1", null).cookieValue();
-        String phone = sessions.start("u1", null).cookieValue();
-        String other = sessions.start("u2", null).cookieValue();
+        String laptop = sessions.start("u1", null, "pwd", false).cookieValue();
+        String phone = sessions.start("u1", null, "pwd", false).cookieValue();
+        String other = sessions.start("u2", null, "pwd", false).cookieValue();
         assertTrue(sessions.findLive(laptop).isPresent());
 
         assertEquals(2, sessions.endAllOf("u1"));
