@@ -89,20 +89,24 @@ public class AuthorizationFlow {
     }
 
     /**
-     * Whether this request needs a second factor the session has not given: the client requires one, the global
-     * policy does ({@code portcullis.mfa.required}: everyone, or enrolled for a user who has a factor), or the
-     * request asks for {@link AuthMethods#ACR_MFA} in {@code acr_values} and the user has a factor to give.
+     * Whether this request needs a second factor the session has not given: one is owed anyway
+     * ({@link #secondFactorOwed}), or the request asks for {@link AuthMethods#ACR_MFA} in {@code acr_values} and the
+     * user has a factor to give.
      */
     public boolean needsSecondFactor(AuthorizationRequest r, SsoSession session) {
-        return !session.isMultiFactor() && (mustGiveSecondFactor(r, session)
-                || session.factorEnrolled() && AuthMethods.asksForMultiFactor(r.acrValues()));
+        return secondFactorOwed(session, r.client().requireMfa())
+                || !session.isMultiFactor() && session.factorEnrolled() && AuthMethods.asksForMultiFactor(r.acrValues());
     }
 
-    /** Whether a user without a factor must enrol one before this request can go on. */
-    public boolean mustGiveSecondFactor(AuthorizationRequest r, SsoSession session) {
+    /**
+     * Whether the session's sign-in is unfinished for a client: it has one factor and the client requires two, or
+     * the global policy does ({@code portcullis.mfa.required}: everyone, or enrolled for a user who has a factor).
+     * A user without a factor then enrols one before going on.
+     */
+    public boolean secondFactorOwed(SsoSession session, boolean clientRequiresMfa) {
         PortcullisConfig.MfaRequired policy = config.mfaRequired();
-        return r.client().requireMfa() || policy == PortcullisConfig.MfaRequired.EVERYONE
-                || policy == PortcullisConfig.MfaRequired.ENROLLED && session.factorEnrolled();
+        return !session.isMultiFactor() && (clientRequiresMfa || policy == PortcullisConfig.MfaRequired.EVERYONE
+                || policy == PortcullisConfig.MfaRequired.ENROLLED && session.factorEnrolled());
     }
 
     /**

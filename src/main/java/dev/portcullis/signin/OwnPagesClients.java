@@ -52,7 +52,7 @@ public class OwnPagesClients {
         }
         try {
             clients.registerWithId(page.clientId(), new ClientService.Registration(page.clientName(), redirect,
-                    List.of(config.endpoint(page.root())), false, Scopes.OPENID, true));
+                    List.of(config.endpoint(page.root())), false, Scopes.OPENID, true, false));
             LOG.info(() -> "Registered the built-in client '" + page.clientId() + "' of " + page.root());
         } catch (RuntimeException e) {
             if (clients.find(page.clientId()).isEmpty()) {

@@ -2,6 +2,7 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
+import dev.portcullis.authorize.AuthorizationFlow;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.page.HtmlPage;
 import dev.portcullis.page.PageMessages;
@@ -47,6 +48,9 @@ public class OwnPagesGate extends HttpFilter {
     OwnPagesSignIn signIn;
 
     @Inject
+    AuthorizationFlow flow;
+
+    @Inject
     ClientAddress clientAddress;
 
     @Inject
@@ -73,6 +77,8 @@ public class OwnPagesGate extends HttpFilter {
             redirect(res, 302, page.home());
             return;
         }
+        // a session whose sign-in still owes its second factor signs in again (the authorization endpoint asks for it)
+        session = session.filter(s -> !flow.secondFactorOwed(s, false));
         User user = session.flatMap(s -> users.findById(s.userId())).orElse(null);
         if (user == null) {
             boolean get = "GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod());
