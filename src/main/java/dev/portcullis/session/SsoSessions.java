@@ -74,6 +74,14 @@ public class SsoSessions {
     }
 
     /**
+     * Notes that the user of this session now has a second factor (set up on the account page), so that the policy
+     * {@code enrolled} asks for it before the session serves another client: the set-up alone proves no sign-in.
+     */
+    public void markFactorEnrolled(SsoSession s) {
+        jdbc.update("UPDATE sso_sessions SET factor_enrolled = TRUE WHERE session_hash = ?", s.sessionHash());
+    }
+
+    /**
      * The live session named by a cookie value. An expired session is deleted when met; a live one's last use is
      * written at most once a minute ({@link SsoSession#dueForTouch}), so most requests only read.
      */

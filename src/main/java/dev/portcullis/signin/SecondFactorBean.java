@@ -3,6 +3,7 @@ package dev.portcullis.signin;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
 import dev.portcullis.authorize.AuthorizationRequest;
+import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.mfa.SecondFactors;
 import dev.portcullis.mfa.Totp;
 import dev.portcullis.session.AuthMethods;
@@ -145,13 +146,13 @@ public class SecondFactorBean extends AuthorizationPage {
     /** The enrolment's QR code (a PNG data URI); the seed itself is never stored in clear or shown after this. */
     public String getQrCode() {
         String secret = enrolmentSecret();
-        return secret == null ? "" : Totp.qrCodeDataUri(Totp.keyUri(issuerLabel(), user.username(), secret));
+        return secret == null ? "" : Totp.qrCodeDataUri(Totp.keyUri(issuerLabel(config), user.username(), secret));
     }
 
     /** The same seed for typing into an app that cannot scan, in groups of four. */
     public String getManualKey() {
         String secret = enrolmentSecret();
-        return secret == null ? "" : secret.replace("=", "").replaceAll("(.{4})(?!$)", "$1 ");
+        return secret == null ? "" : grouped(secret);
     }
 
     private String enrolmentSecret() {
@@ -170,8 +171,14 @@ public class SecondFactorBean extends AuthorizationPage {
         return recoveryCodes != null || servletRequest().getParameter(formId() + ":proceed") != null;
     }
 
-    private String issuerLabel() {
+    /** The name an authenticator app lists the entry under: this server's host. */
+    static String issuerLabel(PortcullisConfig config) {
         return "Portcullis (" + config.issuer().getHost() + ")";
+    }
+
+    /** A Base32 seed in groups of four, for typing. */
+    static String grouped(String base32) {
+        return base32.replace("=", "").replaceAll("(.{4})(?!$)", "$1 ");
     }
 
     /** Always empty: a code is never written back into the page. */

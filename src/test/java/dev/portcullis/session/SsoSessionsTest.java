@@ -1,6 +1,7 @@
 package dev.portcullis.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.config.PortcullisConfig;
@@ -51,5 +52,26 @@ class SsoSessionsTest {
         assertTrue(sessions.findLive(phone).isEmpty());
         assertTrue(sessions.findLive(other).isPresent());
         assertEquals(0, sessions.endAllOf("u1"));
+    }
+
+    @Test
+    void aSecondFactorIsAddedToTheSessionItWasGivenIn() {
+        SsoSessions.Started started = sessions.start("u1", "request", AuthMethods.PWD, false);
+        SsoSession s = sessions.findLive(started.cookieValue()).orElseThrow();
+        assertEquals("pwd", s.amr());
+        assertFalse(s.isMultiFactor());
+        assertFalse(s.factorEnrolled());
+        SsoSession stepped = sessions.addMethods(s, AuthMethods.OTP);
+        assertEquals(stepped, sessions.findLive(started.cookieValue()).orElseThrow());
+        assertEquals("pwd otp", stepped.amr());
+        assertTrue(stepped.isMultiFactor());
+        assertTrue(stepped.factorEnrolled());
+        assertEquals(s.authTime(), stepped.authTime(), "auth_time stays the time of the sign-in");
+
+        SsoSessions.Started other = sessions.start("u2", null, AuthMethods.PWD, false);
+        sessions.markFactorEnrolled(other.session());
+        SsoSession marked = sessions.findLive(other.cookieValue()).orElseThrow();
+        assertTrue(marked.factorEnrolled());
+        assertEquals("pwd", marked.amr(), "enrolling proves no sign-in");
     }
 }
