@@ -8,6 +8,7 @@ import dev.portcullis.app.WebProviders;
 import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
 import dev.portcullis.jose.SigningKeyAdminResource;
+import dev.portcullis.mfa.FactorAdminResource;
 import dev.portcullis.resource.DelegationFilter;
 import dev.portcullis.retention.PurgeAdminResource;
 import jakarta.ws.rs.ApplicationPath;
@@ -155,8 +156,8 @@ public class AdminApplication extends Application {
     public Set<Class<?>> getClasses() {
         return WebProviders.with(DelegationFilter.class, AdminAuthenticationFilter.class, ClientAdminResource.class,
                 UserAdminResource.class, UserGrantAdminResource.class, SessionAdminResource.class,
-                AuditAdminResource.class, SigningKeyAdminResource.class,
-                PurgeAdminResource.class);
+                AuditAdminResource.class, SigningKeyAdminResource.class, PurgeAdminResource.class,
+                FactorAdminResource.class);
     }
 
     @Override

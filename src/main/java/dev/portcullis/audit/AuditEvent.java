@@ -13,6 +13,7 @@ public record AuditEvent(Long id, Instant occurredAt, String type, String outcom
     /** Every event type Portcullis records; the names appear in the log and in {@code GET /admin/audit?type=}. */
     public enum Type {
         SIGN_IN_SUCCESS, SIGN_IN_FAILURE, SIGN_IN_LOCKED, SIGN_OUT,
+        SECOND_FACTOR_SUCCESS, SECOND_FACTOR_FAILURE, SECOND_FACTOR_ENROLLED, SECOND_FACTORS_RESET,
         CONSENT_GRANTED, CONSENT_DENIED,
         CODE_ISSUED, CODE_REDEEMED, CODE_REPLAYED,
         TOKEN_REFRESHED, REFRESH_TOKEN_REUSED, TOKEN_REVOKED, GRANT_REVOKED,

@@ -6,6 +6,7 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.consent.Consents;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.SsoSession;
 import dev.portcullis.session.SsoSessions;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,6 +22,8 @@ import java.util.Optional;
  * <ol>
  *   <li>no live session, {@code prompt=login} or {@code max_age} elapsed: sign in ({@code login_required} with
  *       {@code prompt=none});</li>
+ *   <li>the session has one factor and the request needs two ({@link #needsSecondFactor}): the second-factor page
+ *       (a step-up; {@code login_required} with {@code prompt=none});</li>
  *   <li>client not {@code skip_consent} and the scopes not yet granted, or {@code prompt=consent}: consent
  *       ({@code consent_required} with {@code prompt=none});</li>
  *   <li>otherwise issue a code.</li>
@@ -34,6 +37,7 @@ public class AuthorizationFlow {
 
     public static final String LOGIN_PAGE = "/login.xhtml";
     public static final String CONSENT_PAGE = "/consent.xhtml";
+    public static final String SECOND_FACTOR_PAGE = "/factor.xhtml";
 
     /** How long after signing in for a request that demanded it the user may answer its consent page. */
     static final Duration SIGN_IN_TO_CONSENT = Duration.ofMinutes(10);
@@ -73,7 +77,36 @@ public class AuthorizationFlow {
      * sign-in was made for this very request (see the class comment). Reads only; {@link #afterConsent} uses it up.
      */
     public boolean consentMayFollow(AuthorizationRequest r, SsoSession session) {
+        return signInHolds(r, session) && !needsSecondFactor(r, session);
+    }
+
+    /**
+     * Whether the session's sign-in is good enough for this request apart from a second factor: rule 1 holds, or
+     * the sign-in was made for this very request a few minutes ago. The second-factor page asks this first.
+     */
+    public boolean signInHolds(AuthorizationRequest r, SsoSession session) {
         return !demandsSignIn(r, session) || session.signedInFor(r.fingerprint(), signInNotBefore());
+    }
+
+    /**
+     * Whether this request needs a second factor the session has not given: one is owed anyway
+     * ({@link #secondFactorOwed}), or the request asks for {@link AuthMethods#ACR_MFA} in {@code acr_values} and the
+     * user has a factor to give.
+     */
+    public boolean needsSecondFactor(AuthorizationRequest r, SsoSession session) {
+        return secondFactorOwed(session, r.client().requireMfa())
+                || !session.isMultiFactor() && session.factorEnrolled() && AuthMethods.asksForMultiFactor(r.acrValues());
+    }
+
+    /**
+     * Whether the session's sign-in is unfinished for a client: it has one factor and the client requires two, or
+     * the global policy does ({@code portcullis.mfa.required}: everyone, or enrolled for a user who has a factor).
+     * A user without a factor then enrols one before going on.
+     */
+    public boolean secondFactorOwed(SsoSession session, boolean clientRequiresMfa) {
+        PortcullisConfig.MfaRequired policy = config.mfaRequired();
+        return !session.isMultiFactor() && (clientRequiresMfa || policy == PortcullisConfig.MfaRequired.EVERYONE
+                || policy == PortcullisConfig.MfaRequired.ENROLLED && session.factorEnrolled());
     }
 
     /**
@@ -81,6 +114,9 @@ public class AuthorizationFlow {
      * once the consent page has been answered, so prompt=consent asks only once.
      */
     public Next afterSignIn(AuthorizationRequest r, SsoSession session, boolean promptConsentPending, String ip) {
+        if (needsSecondFactor(r, session)) {
+            return secondFactor(r);
+        }
         boolean ask = !r.client().skipConsent()
                 && (r.promptConsent() && promptConsentPending
                     || !consents.covers(session.userId(), r.client().clientId(), r.scopes()));
@@ -97,6 +133,9 @@ public class AuthorizationFlow {
     public Next afterConsent(AuthorizationRequest r, SsoSession session, boolean allow, String ip) {
         if (demandsSignIn(r, session) && !sessions.useSignIn(session, r.fingerprint(), signInNotBefore())) {
             return signIn(r);
+        }
+        if (needsSecondFactor(r, session)) {
+            return secondFactor(r);
         }
         if (!allow) {
             audit.failure(AuditEvent.Type.CONSENT_DENIED, r.client().clientId(), session.userId(), ip, r.scope());
@@ -116,7 +155,7 @@ public class AuthorizationFlow {
         sessions.noteClient(session, r.client().clientId());
         String code = codes.issue(new AuthorizationCode.CodeRequest(r.client().clientId(), session.userId(),
                 r.redirectUri(), r.redirectUriGiven(), r.scope(), r.nonce(), r.codeChallenge(),
-                r.codeChallengeMethod(), session.authTime(), session.sessionHash()), ip);
+                r.codeChallengeMethod(), session.authTime(), session.sessionHash(), session.amr()), ip);
         return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), config.issuerString()));
     }
 
@@ -134,6 +173,13 @@ public class AuthorizationFlow {
             return error(r, new OAuthException(OAuthError.LOGIN_REQUIRED, "The user is not signed in"));
         }
         return page(LOGIN_PAGE, r);
+    }
+
+    private Next secondFactor(AuthorizationRequest r) {
+        if (r.promptNone()) {
+            return error(r, new OAuthException(OAuthError.LOGIN_REQUIRED, "A second factor is needed"));
+        }
+        return page(SECOND_FACTOR_PAGE, r);
     }
 
     private boolean demandsSignIn(AuthorizationRequest r, SsoSession s) {

@@ -6,6 +6,7 @@ import dev.portcullis.crypto.Secrets;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -18,12 +19,12 @@ import java.util.stream.Collectors;
 public record AuthorizationRequest(Client client, String redirectUri, boolean redirectUriGiven, Set<String> scopes,
                                    String state, String nonce, String codeChallenge, String codeChallengeMethod,
                                    Set<String> prompt, Long maxAge, String loginHint, String uiLocales,
-                                   Map<String, String> parameters) {
+                                   List<String> acrValues, Map<String, String> parameters) {
 
     /** The parameters of the authorization endpoint; anything else in a request is ignored (and not carried). */
     public static final Set<String> PARAMETER_NAMES = Set.of("client_id", "redirect_uri", "response_type", "scope",
             "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "max_age", "login_hint",
-            "ui_locales");
+            "ui_locales", "acr_values");
 
     public String scope() {
         return Scopes.format(scopes);

@@ -6,6 +6,7 @@ import dev.portcullis.client.Scopes;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -125,6 +126,8 @@ public final class AuthorizationRequestChecks {
     }
 
     /** max_age: a non-negative whole number of seconds. */
+    static final int MAX_ACR_VALUES = 512;
+
     public static Long maxAgeIsValid(Optional<String> maxAge) {
         if (maxAge.isEmpty()) {
             return null;
@@ -141,5 +144,19 @@ public final class AuthorizationRequestChecks {
         if (nonce.isPresent() && nonce.get().length() > MAX_NONCE) {
             throw OAuthException.invalidRequest("nonce must be at most " + MAX_NONCE + " characters");
         }
+    }
+
+    /**
+     * acr_values (OIDC Core 3.1.2.1): a space-separated preference list; values this server does not know are
+     * ignored (the ID token's acr tells the client what it got), but the list is bounded like every parameter.
+     */
+    public static List<String> acrValuesAreWellFormed(Optional<String> acrValues) {
+        if (acrValues.isEmpty()) {
+            return List.of();
+        }
+        if (acrValues.get().length() > MAX_ACR_VALUES) {
+            throw OAuthException.invalidRequest("acr_values must be at most " + MAX_ACR_VALUES + " characters");
+        }
+        return List.of(acrValues.get().trim().split(" +"));
     }
 }

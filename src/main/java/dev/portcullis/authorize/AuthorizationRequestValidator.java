@@ -1,6 +1,7 @@
 package dev.portcullis.authorize;
 
 import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsEnabled;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.acrValuesAreWellFormed;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsKnown;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.maxAgeIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.nonceFits;
@@ -18,6 +19,7 @@ import dev.portcullis.protocol.Pkce;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -57,10 +59,11 @@ public class AuthorizationRequestValidator {
             Set<String> prompt = promptIsValid(p.get("prompt"));
             Long maxAge = maxAgeIsValid(p.get("max_age"));
             nonceFits(p.get("nonce"));
+            List<String> acrValues = acrValuesAreWellFormed(p.get("acr_values"));
             return new AuthorizationRequest(client, redirectUri, p.has("redirect_uri"), scopes, state,
                     p.get("nonce").orElse(null), p.get("code_challenge").orElse(null),
                     p.get("code_challenge_method").orElse(null), prompt, maxAge, p.get("login_hint").orElse(null),
-                    p.get("ui_locales").orElse(null), AuthorizationRequest.known(p.asMap()));
+                    p.get("ui_locales").orElse(null), acrValues, AuthorizationRequest.known(p.asMap()));
         } catch (OAuthException e) {
             throw new RejectedAuthorizationRequest(redirectUri, state, e);
         }

@@ -53,6 +53,9 @@ public class Client {
     private boolean skipConsent;
 
     private boolean enabled = true;
+    /** Every sign-in for this client needs a second factor (whatever {@code portcullis.mfa.required} says). */
+    @Column(name = "require_mfa")
+    private boolean requireMfa;
 
     @Column(name = "created_at")
     private long createdAt;
@@ -112,6 +115,15 @@ public class Client {
     /** A disabled client is refused at the authorization and token endpoints. */
     public boolean enabled() {
         return enabled;
+    }
+
+    public boolean requireMfa() {
+        return requireMfa;
+    }
+
+    void requireMfa(boolean required, Instant now) {
+        this.requireMfa = required;
+        this.updatedAt = now.getEpochSecond();
     }
 
     public Instant createdAt() {

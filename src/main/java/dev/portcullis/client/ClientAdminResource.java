@@ -45,11 +45,11 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class ClientAdminResource {
 
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent");
+            "confidential", "scopes", "skip_consent", "require_mfa");
 
     /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
     private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "enabled");
+            "confidential", "scopes", "skip_consent", "require_mfa", "enabled");
 
     @Inject
     ClientService service;
@@ -79,7 +79,8 @@ public class ClientAdminResource {
                 json.stringList("post_logout_redirect_uris", 100, 4000).orElse(List.of()),
                 json.bool("confidential").orElse(true),
                 json.requiredString("scopes", 1000),
-                json.bool("skip_consent").orElse(false)));
+                json.bool("skip_consent").orElse(false),
+                json.bool("require_mfa").orElse(false)));
         audit.change(AuditEvent.Type.CLIENT_CREATED, actor(), registered.client().clientId(), null,
                 registered.client().confidential() ? "confidential" : "public");
         JsonObjectBuilder out = describe(registered.client());
@@ -127,7 +128,7 @@ public class ClientAdminResource {
     public Response patch(@PathParam("client_id") String clientId, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
-                "enabled")) {
+                "enabled", "require_mfa")) {
             if (json.has(field) && json.isNull(field)) {
                 throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
             }
@@ -140,7 +141,8 @@ public class ClientAdminResource {
                 json.string("scopes", 1000).orElse(null),
                 json.bool("skip_consent").orElse(null),
                 json.bool("confidential").orElse(null),
-                json.bool("enabled").orElse(null));
+                json.bool("enabled").orElse(null),
+                json.bool("require_mfa").orElse(null));
         return service.update(clientId, patch, actor())
                 .map(u -> {
                     JsonObjectBuilder out = describe(u.client());
@@ -195,6 +197,7 @@ public class ClientAdminResource {
                 .add("scopes", c.scopes())
                 .add("skip_consent", c.skipConsent())
                 .add("enabled", c.enabled())
+                .add("require_mfa", c.requireMfa())
                 .add("created_at", c.createdAt().getEpochSecond());
     }
 

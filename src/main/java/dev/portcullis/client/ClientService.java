@@ -46,7 +46,8 @@ public class ClientService {
      * {@code postLogoutRedirectUris} arrives as an empty list, removing them).
      */
     public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
-                              String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled) {
+                              String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
+                              Boolean requireMfa) {
     }
 
     /** A changed client and, when it was just made confidential, its first secret in clear: shown once. */
@@ -55,7 +56,7 @@ public class ClientService {
 
     /** What the admin asked for; validated by {@link #register}. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
-                               boolean confidential, String scopes, boolean skipConsent) {
+                               boolean confidential, String scopes, boolean skipConsent, boolean requireMfa) {
     }
 
     /** A new client and, for a confidential one, its secret in clear: shown once, never stored. */
@@ -81,6 +82,7 @@ public class ClientService {
         String scopes = checkScopes(r.scopes());
         Client client = new Client(clientId, name, r.confidential(), redirectUris, logoutUris, scopes,
                 r.skipConsent(), clock.instant());
+        client.requireMfa(r.requireMfa(), clock.instant());
         Optional<String> secret = Optional.empty();
         if (r.confidential()) {
             String s = Secrets.newSecret();
@@ -120,6 +122,10 @@ public class ClientService {
         noteChange(changed, "scopes", c.scopes(), scopes);
         noteChange(changed, "skip_consent", c.skipConsent(), skipConsent);
         c.changeSettings(name, redirectUris, logoutUris, scopes, skipConsent, now);
+        if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
+            noteChange(changed, "require_mfa", c.requireMfa(), p.requireMfa());
+            c.requireMfa(p.requireMfa(), now);
+        }
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();
         if (confidential != c.confidential()) {

@@ -64,6 +64,17 @@ public class PortcullisConfig {
     private Optional<byte[]> keysEncryptionKey;
     private List<byte[]> previousKeysEncryptionKeys;
     private Optional<DirectorySettings> directory;
+    private MfaRequired mfaRequired;
+
+    /** {@code portcullis.mfa.required}: who must give a second factor at sign-in. */
+    public enum MfaRequired {
+        /** Only where a client ({@code require_mfa}) or the request ({@code acr_values}) asks for it. */
+        OFF,
+        /** Every user who has a second factor gives it at every sign-in (and where clients ask). */
+        ENROLLED,
+        /** Everyone; a user without a factor enrols one at the next sign-in. */
+        EVERYONE
+    }
 
     @PostConstruct
     void load() {
@@ -153,6 +164,11 @@ public class PortcullisConfig {
                 previousKeysEncryptionKeys.add(key32("portcullis.keys.previous-encryption-keys", v.trim()));
             }
         }
+        String mfa = c.getOptionalValue("portcullis.mfa.required").map(String::trim).filter(v -> !v.isEmpty())
+                .orElse("enrolled");
+        require(mfa.equals("off") || mfa.equals("enrolled") || mfa.equals("everyone"), "portcullis.mfa.required",
+                "must be off, enrolled or everyone, got '" + mfa + "'");
+        mfaRequired = MfaRequired.valueOf(mfa.toUpperCase(java.util.Locale.ROOT));
         directory = DirectorySettings.load(c);
     }
 
@@ -198,6 +214,10 @@ public class PortcullisConfig {
     /** Earlier key-encryption keys, still accepted for decryption until everything is re-encrypted. */
     public List<byte[]> previousKeysEncryptionKeys() {
         return previousKeysEncryptionKeys.stream().map(byte[]::clone).toList();
+    }
+
+    public MfaRequired mfaRequired() {
+        return mfaRequired;
     }
 
     /** How long audit events are kept; empty = forever. */

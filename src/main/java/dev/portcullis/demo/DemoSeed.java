@@ -119,7 +119,7 @@ public class DemoSeed {
         }
         ClientService.Registration registration = new ClientService.Registration(name,
                 List.of(config.endpoint(CALLBACK)), List.of(config.endpoint("/demo/")), confidential,
-                String.join(" ", Scopes.ALL), false);
+                String.join(" ", Scopes.ALL), false, false);
         Optional<String> secret;
         try {
             secret = clients.registerWithId(clientId, registration).secret();

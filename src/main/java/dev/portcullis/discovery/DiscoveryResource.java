@@ -4,6 +4,7 @@ import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.session.AuthMethods;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -26,7 +27,7 @@ public class DiscoveryResource {
 
     /** The user claims an ID token can carry (per scope), besides the protocol claims. */
     public static final List<String> CLAIMS = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce",
-            "at_hash", "azp", "name", "given_name", "family_name", "preferred_username", "email", "groups");
+            "at_hash", "azp", "amr", "acr", "name", "given_name", "family_name", "preferred_username", "email", "groups");
 
     @Inject
     PortcullisConfig config;
@@ -74,6 +75,7 @@ public class DiscoveryResource {
                 .add("code_challenge_methods_supported", array(List.of("S256")))
                 .add("scopes_supported", array(Scopes.ALL))
                 .add("claims_supported", array(CLAIMS))
+                .add("acr_values_supported", array(AuthMethods.ACR_VALUES))
                 .add("authorization_response_iss_parameter_supported", true)
                 // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is
                 .add("request_parameter_supported", false)

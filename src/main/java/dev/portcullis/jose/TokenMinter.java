@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,9 +39,13 @@ public class TokenMinter {
                                     Instant issuedAt, Instant expiresAt) {
     }
 
-    /** What an ID token says beyond the fixed claims: the user claims its scope allows (profile, email). */
-    public record IdTokenClaims(String subject, String clientId, Instant authTime, String nonce, String accessToken,
-                                Instant issuedAt, Instant expiresAt, Map<String, Object> userClaims) {
+    /**
+     * What an ID token says beyond the fixed claims: how the user signed in (RFC 8176 {@code amr}, {@code acr}) and
+     * the user claims its scope allows (profile, email).
+     */
+    public record IdTokenClaims(String subject, String clientId, Instant authTime, List<String> amr, String acr,
+                                String nonce, String accessToken, Instant issuedAt, Instant expiresAt,
+                                Map<String, Object> userClaims) {
     }
 
     public String accessToken(AccessTokenClaims c) {
@@ -65,6 +70,8 @@ public class TokenMinter {
                 .audience(c.clientId())
                 .claim("azp", c.clientId())
                 .claim("auth_time", c.authTime().getEpochSecond())
+                .claim("amr", c.amr())
+                .claim("acr", c.acr())
                 .issueTime(Date.from(c.issuedAt()))
                 .expirationTime(Date.from(c.expiresAt()))
                 .claim("at_hash", accessTokenHash(c.accessToken()));

@@ -2,7 +2,8 @@ package dev.portcullis.page;
 
 /**
  * Whether a failing request is answered with a page or with the JSON error shape — decided here alone, by path:
- * the authorization and logout endpoints and everything outside the API prefixes are visited by browsers.
+ * the authorization and logout endpoints, the admin console and everything outside the API prefixes are visited by
+ * browsers.
  */
 public enum ResponseKind {
     PAGE, JSON;
@@ -12,7 +13,8 @@ public enum ResponseKind {
         if (path == null) {
             return JSON;
         }
-        if (path.equals("/oauth/authorize") || path.equals("/oauth/logout")) {
+        if (path.equals("/oauth/authorize") || path.equals("/oauth/logout") || path.equals("/admin/console")
+                || path.startsWith("/admin/console/")) {
             return PAGE;
         }
         boolean api = path.startsWith("/oauth/") || path.startsWith("/admin/") || path.startsWith("/api/")

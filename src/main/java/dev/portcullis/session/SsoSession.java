@@ -11,9 +11,12 @@ import java.util.Set;
  * {@code signInRequest} is the fingerprint of the authorization request that sign-in was made for, until a consent
  * step uses it up (null then). {@code sessionId} names the session to administrators (never the cookie or its hash);
  * {@code ip} is the sign-in's client address; {@code clientIds} the clients it has been used for, space-separated.
+ * {@code amr} are the methods used so far ({@link AuthMethods}); {@code factorEnrolled} whether the user had a
+ * confirmed second factor when the session began.
  */
 public record SsoSession(String sessionHash, String userId, Instant authTime, Instant createdAt, Instant lastSeenAt,
-                         Instant expiresAt, String signInRequest, String sessionId, String ip, String clientIds) {
+                         Instant expiresAt, String signInRequest, String sessionId, String ip, String clientIds,
+                         String amr, boolean factorEnrolled) {
 
     /** The clients the session has been used for, the sign-in's first. */
     public Set<String> clients() {
@@ -24,6 +27,10 @@ public record SsoSession(String sessionHash, String userId, Instant authTime, In
             }
         }
         return out;
+    }
+
+    public boolean isMultiFactor() {
+        return AuthMethods.isMultiFactor(amr);
     }
 
     /**
@@ -47,6 +54,6 @@ public record SsoSession(String sessionHash, String userId, Instant authTime, In
 
     SsoSession seenAt(Instant now) {
         return new SsoSession(sessionHash, userId, authTime, createdAt, Instant.ofEpochSecond(now.getEpochSecond()),
-                expiresAt, signInRequest, sessionId, ip, clientIds);
+                expiresAt, signInRequest, sessionId, ip, clientIds, amr, factorEnrolled);
     }
 }

@@ -37,19 +37,21 @@ public class SsoSessions {
 
     /**
      * Starts the session of a sign-in at {@code clientId} from {@code ip}. {@code signInRequest} is the fingerprint
-     * of the authorization request the password was entered for (see {@link #useSignIn}).
+     * of the authorization request the first factor was given for (see {@link #useSignIn}); {@code amr} the methods
+     * of that first step.
      */
-    public Started start(String userId, String signInRequest, String clientId, String ip) {
+    public Started start(String userId, String signInRequest, String clientId, String ip, String amr,
+                         boolean factorEnrolled) {
         String id = Secrets.newSecret();
         Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
         String clients = clientId == null ? "" : clientId;
         String address = ip == null || ip.length() <= 64 ? ip : ip.substring(0, 64);
         SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now, now, now.plus(config.sessionMaxTtl()),
-                signInRequest, Secrets.newTimeOrderedId(), address, clients);
+                signInRequest, Secrets.newTimeOrderedId(), address, clients, amr, factorEnrolled);
         jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-                + "sign_in_request, session_id, ip, client_ids) VALUES (?,?,?,?,?,?,?,?,?,?)", s.sessionHash(), userId,
-                now.getEpochSecond(), now.getEpochSecond(), now.getEpochSecond(), s.expiresAt().getEpochSecond(),
-                signInRequest, s.sessionId(), address, clients);
+                + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                s.sessionHash(), userId, now.getEpochSecond(), now.getEpochSecond(), now.getEpochSecond(),
+                s.expiresAt().getEpochSecond(), signInRequest, s.sessionId(), address, clients, amr, factorEnrolled);
         return new Started(id, s);
     }
 
@@ -66,6 +68,18 @@ public class SsoSessions {
     }
 
     /**
+     * Records a further factor given in this session (a step-up or the second step of a sign-in); returns the
+     * session as it is now. {@code factorEnrolled} becomes true: whoever just used a factor has one.
+     */
+    public SsoSession addMethods(SsoSession s, String... methods) {
+        String amr = AuthMethods.with(s.amr(), methods);
+        jdbc.update("UPDATE sso_sessions SET amr = ?, factor_enrolled = TRUE WHERE session_hash = ?", amr,
+                s.sessionHash());
+        return new SsoSession(s.sessionHash(), s.userId(), s.authTime(), s.createdAt(), s.lastSeenAt(), s.expiresAt(),
+                s.signInRequest(), s.sessionId(), s.ip(), s.clientIds(), amr, true);
+    }
+
+    /**
      * Uses up the sign-in of a session for one consent step: true only once, and only if the sign-in was made for
      * the request with this fingerprint no earlier than {@code notBefore}. One conditional statement, so two
      * instances answering the same form at once cannot both succeed.
@@ -74,6 +88,14 @@ public class SsoSessions {
         return jdbc.update("UPDATE sso_sessions SET sign_in_request = NULL WHERE session_hash = ? "
                 + "AND sign_in_request = ? AND auth_time >= ?", s.sessionHash(), requestFingerprint,
                 notBefore.getEpochSecond()) == 1;
+    }
+
+    /**
+     * Notes that the user of this session now has a second factor (set up on the account page), so that the policy
+     * {@code enrolled} asks for it before the session serves another client: the set-up alone proves no sign-in.
+     */
+    public void markFactorEnrolled(SsoSession s) {
+        jdbc.update("UPDATE sso_sessions SET factor_enrolled = TRUE WHERE session_hash = ?", s.sessionHash());
     }
 
     /**
@@ -105,12 +127,13 @@ public class SsoSessions {
     }
 
     private static final String COLUMNS = "session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-            + "sign_in_request, session_id, ip, client_ids";
+            + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled";
 
     static SsoSession session(Jdbc.Row row) throws SQLException {
         return new SsoSession(row.string("session_hash"), row.string("user_id"), row.instant("auth_time"),
                 row.instant("created_at"), row.instant("last_seen_at"), row.instant("expires_at"),
-                row.string("sign_in_request"), row.string("session_id"), row.string("ip"), row.string("client_ids"));
+                row.string("sign_in_request"), row.string("session_id"), row.string("ip"), row.string("client_ids"),
+                row.string("amr"), row.bool("factor_enrolled"));
     }
 
     /**

@@ -2,6 +2,8 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationRequest;
+import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSessions;
 import jakarta.enterprise.context.RequestScoped;
@@ -14,7 +16,8 @@ import java.util.Optional;
  * again with HTTP 200, the username kept and the password never echoed; "busy, try again" (too many password checks
  * at once) and "directory unavailable" show it with HTTP 503; a directory account that is disabled, locked or whose
  * password expired gets a message saying so. A successful sign-in starts an SSO session
- * (cookie {@code portcullis_session}), rotates the CSRF cookie and continues the authorization with a 303.
+ * (cookie {@code portcullis_session}) that remembers the password as its first factor, rotates the CSRF cookie and
+ * continues the authorization with a 303 (to the second-factor page when one is needed).
  */
 @Named("loginBean")
 @RequestScoped
@@ -22,6 +25,9 @@ public class LoginBean extends AuthorizationPage {
 
     @Inject
     SignInService signIn;
+
+    @Inject
+    SecondFactors factors;
 
     private String username;
     private String password;
@@ -52,8 +58,9 @@ public class LoginBean extends AuthorizationPage {
                 Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION,
                         config.issuerIsHttps());
                 old.ifPresent(sessions::end);
-                SsoSessions.Started started = sessions.start(result.user().orElseThrow().userId(), r.fingerprint(),
-                        r.client().clientId(), ip());
+                String userId = result.user().orElseThrow().userId();
+                SsoSessions.Started started = sessions.start(userId, r.fingerprint(), r.client().clientId(), ip(),
+                        AuthMethods.PWD, factors.hasTotp(userId));
                 BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(),
                         config.sessionMaxTtl(), config.issuerIsHttps());
                 BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());

@@ -7,15 +7,17 @@ import java.time.Instant;
  * A token family (a row of token_grants, owned by {@link TokenGrants}): created when an authorization code is
  * redeemed; every access and refresh token issued from that code (and from its refresh chain) belongs to it.
  * Revoking the grant kills all of them at once. {@code userId} is the OIDC sub; {@code scope} is what the user
- * granted (refresh may narrow within it, never widen); {@code revokedAt} is null while the grant is live.
+ * granted (refresh may narrow within it, never widen); {@code revokedAt} is null while the grant is live; {@code amr} the methods of
+ * the sign-in it came from (ID tokens of its refreshes carry them too).
  */
 public record TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                         Instant createdAt, Instant revokedAt) {
+                         Instant createdAt, Instant revokedAt, String amr) {
 
     /** A new, live grant. */
-    TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now) {
+    TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now,
+               String amr) {
         this(grantId, clientId, userId, scope, Instant.ofEpochSecond(authTime.getEpochSecond()),
-                Instant.ofEpochSecond(now.getEpochSecond()), null);
+                Instant.ofEpochSecond(now.getEpochSecond()), null, amr);
     }
 
     /** When the family ends, however often it is refreshed ({@code portcullis.refresh-token.max-lifetime}). */

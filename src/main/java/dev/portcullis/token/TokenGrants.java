@@ -39,12 +39,13 @@ public class TokenGrants {
         }
     }
 
-    TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime) {
+    TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
+                           String amr) {
         jdbc.requireTransaction();
-        TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant());
-        jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at) "
-                + "VALUES (?,?,?,?,?,?,NULL)", grantId, clientId, userId, scope, g.authTime().getEpochSecond(),
-                g.createdAt().getEpochSecond());
+        TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr);
+        jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at, "
+                + "amr) VALUES (?,?,?,?,?,?,NULL,?)", grantId, clientId, userId, scope, g.authTime().getEpochSecond(),
+                g.createdAt().getEpochSecond(), amr);
         return g;
     }
 
@@ -110,12 +111,12 @@ public class TokenGrants {
 
     /** The grant's columns (table alias {@code g}) of the two JOIN lookups, under the names {@link #grant} reads. */
     private static final String GRANT_COLUMNS =
-            "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at";
+            "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at, g.amr";
 
     static TokenGrant grant(Jdbc.Row row) throws SQLException {
         return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
                 row.string("scope"), row.instant("auth_time"), row.instant("created_at"),
-                row.nullableInstant("revoked_at"));
+                row.nullableInstant("revoked_at"), row.string("amr"));
     }
 
     /** The user's live (unrevoked) grants, oldest first. */

@@ -11,6 +11,7 @@ import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.session.AuthMethods;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -64,7 +65,8 @@ public class TokenIssuer {
         if (!codes.markRedeemed(code, grantId)) {
             throw new LostRace();
         }
-        TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime());
+        TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime(),
+                code.amr());
         Issued issued = new Issued(grant, issue(grant, code.scope(), code.nonce().orElse(null)));
         audit.success(AuditEvent.Type.CODE_REDEEMED, code.clientId(), code.userId(), ip, "grant " + grantId);
         return issued;
@@ -101,7 +103,8 @@ public class TokenIssuer {
                     .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists or "
                             + "is disabled"));
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
-                    grant.authTime(), nonce, accessToken, now, accessExpiry, UserClaims.of(user, scopes))));
+                    grant.authTime(), AuthMethods.claim(grant.amr()), AuthMethods.acr(grant.amr()), nonce, accessToken, now,
+                    accessExpiry, UserClaims.of(user, scopes))));
         }
         return new TokenResponse(accessToken, config.accessTokenTtl().toSeconds(), refreshToken, scope,
                 now.getEpochSecond(), idToken);

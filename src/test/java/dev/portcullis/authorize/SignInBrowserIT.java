@@ -7,13 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.BrowserSetup;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PortcullisIT;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -30,16 +28,12 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The sign-in and consent pages in a real browser: Debian's headless Chromium driven by its chromedriver (paths set
- * explicitly, so Selenium Manager never runs). The client is a public client with a loopback redirect URI; a tiny
- * HTTP server in the test plays the client's callback, so the browser really arrives there. Screenshots of the
+ * The sign-in and consent pages in a real browser ({@link BrowserSetup}). The client is a public client with a
+ * loopback redirect URI; the callback server plays the client, so the browser really arrives there. Screenshots of the
  * login, consent and error pages go to target/screenshots/.
  */
 @Tag("browser")
@@ -58,27 +52,9 @@ class SignInBrowserIT extends PortcullisIT {
 
     @BeforeAll
     static void startBrowserAndCallback() throws IOException {
-        callback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        callback.createContext("/cb", exchange -> {
-            byte[] body = "<!DOCTYPE html><title>Client callback</title><h1 id=\"callback\">Back at the client</h1>"
-                    .getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        callback.start();
-        callbackUri = "http://127.0.0.1:" + callback.getAddress().getPort() + "/cb";
-
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                "--window-size=1000,800", "--lang=en-US");
-        driver = new ChromeDriver(service, options);
+        callback = BrowserSetup.callbackServer();
+        callbackUri = BrowserSetup.callbackUri(callback);
+        driver = BrowserSetup.chromium();
         Files.createDirectories(SCREENSHOTS);
     }
 

@@ -16,6 +16,6 @@ public final class TestCodes {
                 "openid profile", Optional.of("n-1"), Optional.ofNullable(codeChallenge),
                 Optional.ofNullable(codeChallenge == null ? null : "S256"), expiresAt.minusSeconds(600),
                 Optional.empty(), expiresAt.minusSeconds(60), expiresAt, redeemed ? expiresAt.minusSeconds(30) : null,
-                Optional.ofNullable(grantId));
+                Optional.ofNullable(grantId), "pwd");
     }
 }

@@ -77,6 +77,17 @@ class PortcullisConfigTest {
     }
 
     @Test
+    void mfaRequiredIsOneOfThreeWords() {
+        assertEquals(PortcullisConfig.MfaRequired.ENROLLED, load(Map.of()).mfaRequired());
+        assertEquals(PortcullisConfig.MfaRequired.OFF, load(Map.of("portcullis.mfa.required", "off")).mfaRequired());
+        assertEquals(PortcullisConfig.MfaRequired.EVERYONE,
+                load(Map.of("portcullis.mfa.required", " everyone ")).mfaRequired());
+        ConfigurationException e = assertThrows(ConfigurationException.class,
+                () -> load(Map.of("portcullis.mfa.required", "always")));
+        assertTrue(e.getMessage().contains("portcullis.mfa.required"), e.getMessage());
+    }
+
+    @Test
     void passwordConcurrencyCanBeSetAndIsValidated() {
         assertEquals(5, load(Map.of("portcullis.password.argon2.concurrency", "5")).passwordConcurrency());
         assertThrows(ConfigurationException.class,

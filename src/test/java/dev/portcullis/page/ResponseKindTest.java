@@ -11,7 +11,7 @@ class ResponseKindTest {
     @ParameterizedTest
     @ValueSource(strings = {"/oauth/authorize", "/oauth/logout", "/login.xhtml", "/consent.xhtml", "/", "/demo/",
         "/demo/callback", "/css/portcullis.css", "/nowhere", "/oauth", "/admin", "/api", "/.well-known",
-        "/oauthx/token"})
+        "/oauthx/token", "/admin/console", "/admin/console/", "/admin/console/users.xhtml", "/account/"})
     void browserPathsGetAPage(String path) {
         assertEquals(ResponseKind.PAGE, ResponseKind.of(path));
     }
@@ -19,7 +19,7 @@ class ResponseKindTest {
     @ParameterizedTest
     @ValueSource(strings = {"/oauth/token", "/oauth/userinfo", "/oauth/introspect", "/oauth/revoke",
         "/oauth/discovery/keys", "/oauth/authorize/", "/oauth/logout/", "/admin/clients", "/admin/",
-        "/api/v1/me", "/.well-known/openid-configuration"})
+        "/api/v1/me", "/.well-known/openid-configuration", "/admin/consoles"})
     void apiPathsGetJson(String path) {
         assertEquals(ResponseKind.JSON, ResponseKind.of(path));
     }

@@ -1,6 +1,7 @@
 package dev.portcullis.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,9 +45,9 @@ class SsoSessionsTest {
 
     @Test
     void endingEveryRunningSessionOfAUserLeavesOtherUsers() {
-        String laptop = sessions.start("u1", null, "c1", "192.0.2.1").cookieValue();
-        String phone = sessions.start("u1", null, "c1", "192.0.2.1").cookieValue();
-        String other = sessions.start("u2", null, null, null).cookieValue();
+        String laptop = sessions.start("u1", null, "c1", "192.0.2.1", "pwd", false).cookieValue();
+        String phone = sessions.start("u1", null, "c1", "192.0.2.1", "pwd", false).cookieValue();
+        String other = sessions.start("u2", null, null, null, "pwd", false).cookieValue();
         assertTrue(sessions.findLive(laptop).isPresent());
 
         assertEquals(2, sessions.endAllOf("u1"));
@@ -58,8 +59,8 @@ class SsoSessionsTest {
 
     @Test
     void administratorsListAndEndSessionsByTheirIdWithTheClientsTheyServed() {
-        SsoSessions.Started laptop = sessions.start("u1", null, "c1", "192.0.2.1");
-        sessions.start("u2", null, "c2", "192.0.2.2");
+        SsoSessions.Started laptop = sessions.start("u1", null, "c1", "192.0.2.1", "pwd", false);
+        sessions.start("u2", null, "c2", "192.0.2.2", "pwd", false);
         sessions.noteClient(laptop.session(), "c3");
         sessions.noteClient(laptop.session(), "c1");
 
@@ -80,5 +81,26 @@ class SsoSessionsTest {
         assertTrue(sessions.findLive(laptop.cookieValue()).isEmpty());
         assertEquals(Optional.empty(), sessions.endById(listed.sessionId()));
         assertEquals(Optional.empty(), sessions.endById("x".repeat(65)));
+    }
+
+    @Test
+    void aSecondFactorIsAddedToTheSessionItWasGivenIn() {
+        SsoSessions.Started started = sessions.start("u1", "request", null, null, AuthMethods.PWD, false);
+        SsoSession s = sessions.findLive(started.cookieValue()).orElseThrow();
+        assertEquals("pwd", s.amr());
+        assertFalse(s.isMultiFactor());
+        assertFalse(s.factorEnrolled());
+        SsoSession stepped = sessions.addMethods(s, AuthMethods.OTP);
+        assertEquals(stepped, sessions.findLive(started.cookieValue()).orElseThrow());
+        assertEquals("pwd otp", stepped.amr());
+        assertTrue(stepped.isMultiFactor());
+        assertTrue(stepped.factorEnrolled());
+        assertEquals(s.authTime(), stepped.authTime(), "auth_time stays the time of the sign-in");
+
+        SsoSessions.Started other = sessions.start("u2", null, null, null, AuthMethods.PWD, false);
+        sessions.markFactorEnrolled(other.session());
+        SsoSession marked = sessions.findLive(other.cookieValue()).orElseThrow();
+        assertTrue(marked.factorEnrolled());
+        assertEquals("pwd", marked.amr(), "enrolling proves no sign-in");
     }
 }

@@ -12,6 +12,7 @@ import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.session.AuthMethods;
 import jakarta.persistence.PersistenceException;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -104,13 +105,13 @@ class AccessTokenVerifierTest {
 
     private String mint(String jti, boolean grantRevoked, boolean tokenRevoked, Instant expiresAt) throws Exception {
         Instant now = clock.instant();
-        TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now);
+        TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now, "pwd");
         String token = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user", now,
                 now.minusSeconds(1), expiresAt));
         AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt, token);
         if (grantRevoked) {
             grant = new TokenGrant(grant.grantId(), grant.clientId(), grant.userId(), grant.scope(), grant.authTime(),
-                    grant.createdAt(), now);
+                    grant.createdAt(), now, grant.amr());
         }
         if (tokenRevoked) {
             record = new AccessTokenRecord(record.jti(), record.grantId(), record.scope(), record.createdAt(),
@@ -197,7 +198,8 @@ class AccessTokenVerifierTest {
     void idTokenIsNotAnAccessToken() throws Exception {
         mint("jti-id", false, false, clock.instant().plusSeconds(600));
         Instant now = clock.instant();
-        String idToken = minter.idToken(new TokenMinter.IdTokenClaims("user-1", "client-1", now, null, "at", now,
+        String idToken = minter.idToken(new TokenMinter.IdTokenClaims("user-1", "client-1", now, List.of("pwd"),
+                AuthMethods.ACR_PWD, null, "at", now,
                 now.plusSeconds(600), Map.of()));
         assertTrue(verifier.check(idToken).isEmpty(), "typ must be at+jwt");
     }

@@ -37,7 +37,7 @@ class TokenGrantsTest {
     }
 
     private TokenGrant grant(String id, String client) {
-        return grants.createGrant(id, client, "u1", "openid profile", NOW.minusSeconds(30));
+        return grants.createGrant(id, client, "u1", "openid profile", NOW.minusSeconds(30), "pwd otp");
     }
 
     private String accessToken(TokenGrant g, String jti) {
@@ -52,7 +52,8 @@ class TokenGrantsTest {
         String token = accessToken(g, "j1");
         TokenGrants.AccessTokenStatus s = grants.accessTokenStatus("j1").orElseThrow();
         assertEquals(g, s.grant());
-        assertEquals(new TokenGrant("g1", "c1", "u1", "openid profile", NOW.minusSeconds(30), NOW, null), s.grant());
+        assertEquals(new TokenGrant("g1", "c1", "u1", "openid profile", NOW.minusSeconds(30), NOW, null, "pwd otp"),
+                s.grant());
         assertEquals("openid", s.token().scope());
         assertEquals(NOW.plusSeconds(600), s.token().expiresAt());
         assertTrue(s.token().isExactly(token).orElseThrow());
@@ -106,7 +107,7 @@ class TokenGrantsTest {
     void revokingEveryGrantOfAUserLeavesOtherUsers() {
         accessToken(grant("g1", "c1"), "j1");
         accessToken(grant("g2", "c2"), "j2");
-        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW), "j3");
+        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW, "pwd"), "j3");
         assertEquals(2, grants.revokeAllGrantsOf("u1"));
         assertEquals(0, grants.revokeAllGrantsOf("u1"));
         assertFalse(grants.accessTokenStatus("j1").orElseThrow().isActive(NOW));

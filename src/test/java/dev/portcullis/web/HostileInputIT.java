@@ -41,7 +41,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HostileInputIT extends PortcullisIT {
 
     private static final List<String> TABLES = List.of("clients", "users", "sso_sessions", "consents",
-            "token_grants", "authorization_codes", "refresh_tokens", "access_tokens", "signing_keys");
+            "token_grants", "authorization_codes", "refresh_tokens", "access_tokens", "signing_keys", "totp_factors",
+            "recovery_codes");
 
     private final Http http = http();
     private Admin.TestClient client;
@@ -106,7 +107,7 @@ class HostileInputIT extends PortcullisIT {
     @Test
     void loginAndConsentForms() {
         int sent = 0;
-        for (String page : List.of("/login.xhtml", "/consent.xhtml")) {
+        for (String page : List.of("/login.xhtml", "/consent.xhtml", "/factor.xhtml", "/account/security.xhtml")) {
             for (String value : HostilePayloads.values()) {
                 Map<String, String> form = new LinkedHashMap<>();
                 form.put("login", "login");
@@ -114,6 +115,14 @@ class HostileInputIT extends PortcullisIT {
                 form.put("login:password", value);
                 form.put("login:authz", value);
                 form.put("login:csrf", value);
+                form.put("factor:code", value);
+                form.put("factor:first-code", value);
+                form.put("factor:authz", value);
+                form.put("factor:csrf", value);
+                form.put("factor:submit", "Continue");
+                form.put("security:code", value);
+                form.put("security:csrf", value);
+                form.put("security:remove", "Remove");
                 form.put("jakarta.faces.ViewState", value);
                 form.put("login:submit", "Sign in");
                 checkHtml(http.postForm(page, form), value);
@@ -135,7 +144,7 @@ class HostileInputIT extends PortcullisIT {
                 sent++;
             }
         }
-        assertTrue(sent >= 400, "sent " + sent);
+        assertTrue(sent >= 800, "sent " + sent);
     }
 
     @Test
@@ -194,11 +203,13 @@ class HostileInputIT extends PortcullisIT {
                 int size = value.length() * 9;
                 sized(size, h -> h.get("/admin/clients/" + Http.enc(value), "Authorization", auth), this::checkJsonOrEmpty);
                 sized(size, h -> h.get("/admin/users/" + Http.enc(value), "Authorization", auth), this::checkJsonOrEmpty);
+                sized(size, h -> h.delete("/admin/users/" + Http.enc(value) + "/factors", "Authorization", auth),
+                        this::checkJsonOrEmpty);
                 // (blank filters are simply "no filter")
                 sized(size, h -> h.get("/admin/audit?type=" + Http.enc(value) + "&since=" + Http.enc(value),
                         "Authorization", auth), this::checkJsonOrEmpty);
             }
-            sent += 5;
+            sent += 6;
         }
         for (String body : HostilePayloads.bodies()) {
             checkJson(http.postJson("/admin/clients", body, "Authorization", auth));
@@ -313,6 +324,7 @@ class HostileInputIT extends PortcullisIT {
                 new Endpoint("/.well-known/openid-configuration", Shape.JSON, Set.of("GET")),
                 new Endpoint("/login.xhtml", Shape.PAGE, Set.of("GET", "POST")),
                 new Endpoint("/consent.xhtml", Shape.PAGE, Set.of("GET", "POST")),
+                new Endpoint("/factor.xhtml", Shape.PAGE, Set.of("GET", "POST")),
                 new Endpoint("/admin/clients", Shape.JSON, Set.of("GET", "POST")),
                 new Endpoint("/admin/clients/x", Shape.JSON, Set.of("GET", "DELETE", "PATCH")),
                 new Endpoint("/admin/clients/x/secret", Shape.JSON, Set.of("POST")),
@@ -324,6 +336,7 @@ class HostileInputIT extends PortcullisIT {
                 new Endpoint("/admin/sessions", Shape.JSON, Set.of("GET", "DELETE")),
                 new Endpoint("/admin/sessions/x", Shape.JSON, Set.of("DELETE")),
                 new Endpoint("/admin/users/x/password", Shape.JSON, Set.of("PUT")),
+                new Endpoint("/admin/users/x/factors", Shape.JSON, Set.of("DELETE")),
                 new Endpoint("/admin/audit", Shape.JSON, Set.of("GET")),
                 new Endpoint("/admin/keys", Shape.JSON, Set.of("GET")),
                 new Endpoint("/admin/keys/rotate", Shape.JSON, Set.of("POST")),
@@ -545,6 +558,49 @@ class HostileInputIT extends PortcullisIT {
             }
         }
         assertTrue(sent >= 100, "sent " + sent);
+    }
+
+    /**
+     * Hostile one-time codes through a valid CSRF pair: a user signed in with the password meets a client that
+     * requires a second factor and must set one up; every value reaches the enrolment's check and is refused as a
+     * wrong code (or 413 over the body limit), never echoed. The user and client are removed again.
+     */
+    @Test
+    void hostileSecondFactorCodesThroughAValidCsrfPair() {
+        Http.Res created = admin().post("/admin/clients", "{\"client_name\":\"Strict app\",\"redirect_uris\":["
+                + Http.q(client.redirectUri()) + "],\"scopes\":\"openid\",\"skip_consent\":true,\"require_mfa\":true}");
+        assertEquals(201, created.status(), created::toString);
+        String strict = created.jsonString("client_id");
+        Admin.TestUser u = admin().user("correct horse battery staple");
+        Map<String, String> p = validAuthorizeParams();
+        p.put("client_id", strict);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res login = ua.follow(ua.authorize(p));
+        Http.Res factor = ua.follow(ua.signIn(login, u.username(), u.password()));
+        assertEquals(200, factor.status(), factor::toString);
+        assertTrue(factor.body().contains("data:image/png;base64,"), "the enrolment's QR code");
+        int sent = 0;
+        for (String value : HostilePayloads.values()) {
+            Map<String, String> f = UserAgent.formFields(factor.body(), "factor");
+            f.put("factor:first-code", value);
+            f.put("factor:confirm", "Confirm");
+            Http.Res r = ua.submit(factor.body(), "factor", f);
+            String what = "code " + HostilePayloads.json(value.length() > 60 ? value.substring(0, 60) + "…" : value)
+                    + ": " + r;
+            noServerError(r);
+            sent++;
+            if (r.status() == 413) {
+                assertTrue(value.length() > 20_000, what);
+                continue;
+            }
+            assertEquals(200, r.status(), what);
+            assertFalse(value.matches("(?s).*[<\"].*") && r.body().contains(value), () -> "reflected raw: " + what);
+            assertFalse(r.body().contains("Exception"), () -> "exception text: " + what);
+            assertTrue(r.body().contains("That code is not valid"), () -> "not refused as a wrong code: " + what);
+        }
+        assertEquals(204, admin().delete("/admin/users/" + u.username()).status());
+        assertEquals(204, admin().delete("/admin/clients/" + strict).status());
+        assertTrue(sent >= 50, "sent " + sent);
     }
 
     /** A value that survives a round trip through an HTML attribute as is: no control characters or lone surrogates. */

@@ -1,0 +1,60 @@
+package dev.portcullis.mfa;
+
+import dev.portcullis.account.User;
+import dev.portcullis.account.UserService;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.protocol.ClientAddress;
+import dev.portcullis.protocol.ErrorBody;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Optional;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
+/** {@code /admin/users/{username}/factors}: an administrator resets a user's second factors (a lost phone). */
+@Path("users/{username}/factors")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@SecurityRequirement(name = "adminToken")
+public class FactorAdminResource {
+
+    @Inject
+    UserService users;
+
+    @Inject
+    SecondFactors factors;
+
+    @Inject
+    ClientAddress clientAddress;
+
+    @Inject
+    AuditLog audit;
+
+    @Context
+    HttpServletRequest request;
+
+    @DELETE
+    @Operation(summary = "Remove a user's authenticator app and recovery codes",
+            description = "The user signs in with the password alone next time; where a second factor is required, "
+                    + "they enrol a new one at that sign-in.")
+    public Response reset(@PathParam("username") String username) {
+        Optional<User> user = username.length() > UserService.MAX_USERNAME ? Optional.empty()
+                : users.findByUsername(username);
+        if (user.isEmpty()) {
+            return ErrorBody.response(404, "not_found", "No such user");
+        }
+        int removed = factors.removeAll(user.get().userId());
+        audit.success(AuditEvent.Type.SECOND_FACTORS_RESET, null, user.get().username(), clientAddress.of(request),
+                removed == 0 ? "none enrolled" : "authenticator and recovery codes removed");
+        return Response.noContent().build();
+    }
+}

@@ -1,0 +1,219 @@
+package dev.portcullis.mfa;
+
+import dev.portcullis.account.SignInThrottle;
+import dev.portcullis.account.ThrottlePolicy;
+import dev.portcullis.account.User;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.crypto.EncryptionKeys;
+import dev.portcullis.crypto.Secrets;
+import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.session.AuthMethods;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A user's second factors: the TOTP authenticator (seed sealed by {@link EncryptionKeys}, the user id as associated
+ * data) and the recovery codes (SHA-256 with the user id, each usable once). The one owner of totp_factors and
+ * recovery_codes, in plain JDBC: each code is accepted by one conditional UPDATE, so a code is good once on any
+ * number of instances. Wrong codes count in the same {@link SignInThrottle} counters as wrong passwords.
+ */
+@ApplicationScoped
+public class SecondFactors {
+
+    public static final int RECOVERY_CODES = 10;
+    /** 16 characters of a 32-letter alphabet without 0/o, 1/l/i: 80 bits, typed in four groups. */
+    private static final String RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    @Inject
+    Jdbc jdbc;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    SignInThrottle throttle;
+
+    @Inject
+    AuditLog audit;
+
+    private volatile EncryptionKeys keys;
+
+    /** How a presented code was judged; {@code WAIT} and {@code LOCKED} come from the sign-in throttle. */
+    public enum Outcome { ACCEPTED, INVALID, WAIT, LOCKED }
+
+    private record TotpRow(String sealed, boolean confirmed) {
+    }
+
+    /** Whether the user has a confirmed TOTP authenticator. */
+    public boolean hasTotp(String userId) {
+        return totpRow(userId).filter(TotpRow::confirmed).isPresent();
+    }
+
+    private Optional<TotpRow> totpRow(String userId) {
+        return jdbc.one("SELECT secret_sealed, confirmed_at FROM totp_factors WHERE user_id = ?",
+                row -> new TotpRow(row.string("secret_sealed"), row.nullableLong("confirmed_at") != null), userId);
+    }
+
+    /** Unused recovery codes left. */
+    public int recoveryCodesLeft(String userId) {
+        return jdbc.one("SELECT COUNT(*) AS n FROM recovery_codes WHERE user_id = ? AND used_at IS NULL",
+                row -> (int) row.longValue("n"), userId).orElse(0);
+    }
+
+    /**
+     * The seed of the user's enrolment in progress, in Base32 for the QR code: the pending one (so a wrong first
+     * code shows the same QR code again), else a new one stored sealed and unconfirmed. Empty when the user already
+     * has a confirmed authenticator (remove it first). Never returned once confirmed.
+     */
+    @Transactional
+    public Optional<String> pendingTotp(String userId) {
+        Optional<TotpRow> row = totpRow(userId);
+        if (row.isPresent()) {
+            return row.get().confirmed() ? Optional.empty() : Optional.of(open(row.get().sealed(), userId));
+        }
+        String secret = Totp.newSecret();
+        jdbc.update("INSERT INTO totp_factors (user_id, secret_sealed, created_at, confirmed_at, last_step) "
+                + "VALUES (?,?,?,NULL,?)", userId, keys().seal(secret, associatedData(userId)),
+                clock.instant().getEpochSecond(), -1L);
+        return Optional.of(secret);
+    }
+
+    /**
+     * Confirms a pending enrolment with the first code from the app; on success the new recovery codes (shown once,
+     * replacing any earlier ones). Empty when the code is wrong or nothing is pending.
+     */
+    @Transactional
+    public Optional<List<String>> confirmTotp(User user, String code, String ip) {
+        String userId = user.userId();
+        Optional<String> sealed = totpRow(userId).filter(r -> !r.confirmed()).map(TotpRow::sealed);
+        if (sealed.isEmpty()) {
+            return Optional.empty();
+        }
+        OptionalLong step = Totp.matchingStep(open(sealed.get(), userId), normalise(code), clock.instant());
+        if (step.isEmpty() || jdbc.update("UPDATE totp_factors SET confirmed_at = ?, last_step = ? WHERE user_id = ? "
+                + "AND confirmed_at IS NULL AND secret_sealed = ?", clock.instant().getEpochSecond(),
+                step.getAsLong(), userId, sealed.get()) != 1) {
+            return Optional.empty();
+        }
+        List<String> codes = newRecoveryCodes(userId);
+        audit.success(AuditEvent.Type.SECOND_FACTOR_ENROLLED, null, userId, ip, "totp");
+        return Optional.of(codes);
+    }
+
+    /**
+     * Checks a one-time code or a recovery code at sign-in, after the password: counted like a password attempt
+     * on the account (and the address when wrong), accepted at most once.
+     */
+    public Outcome verify(User user, String presented, String clientId, String ip) {
+        ThrottlePolicy.Verdict byAddress = throttle.checkAddress(ip, user.username());
+        SignInThrottle.Reservation attempt = byAddress == ThrottlePolicy.Verdict.ALLOW
+                ? throttle.reserve(user.username()) : null;
+        if (attempt == null || !attempt.allowed()) {
+            ThrottlePolicy.Verdict v = attempt == null ? byAddress : attempt.verdict();
+            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, user.userId(), ip,
+                    v.name().toLowerCase(Locale.ROOT) + " (second factor)");
+            return v == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT;
+        }
+        String code = normalise(presented);
+        boolean ok = code.length() == Totp.DIGITS ? useTotp(user.userId(), code) : useRecoveryCode(user.userId(), code);
+        if (!ok) {
+            throttle.recordAddressFailure(ip);
+            audit.failure(AuditEvent.Type.SECOND_FACTOR_FAILURE, clientId, user.userId(), ip, null);
+            return Outcome.INVALID;
+        }
+        throttle.recordSuccess(user.username());
+        audit.success(AuditEvent.Type.SECOND_FACTOR_SUCCESS, clientId, user.userId(), ip,
+                code.length() == Totp.DIGITS ? AuthMethods.OTP : "recovery code");
+        return Outcome.ACCEPTED;
+    }
+
+    /** Removes every factor of the user (administrator reset, or the user removing theirs); returns how many. */
+    @Transactional
+    public int removeAll(String userId) {
+        int totp = jdbc.update("DELETE FROM totp_factors WHERE user_id = ?", userId);
+        jdbc.update("DELETE FROM recovery_codes WHERE user_id = ?", userId);
+        return totp;
+    }
+
+    /** The one statement that accepts a TOTP code: it raises last_step, so the same code (or an older one) fails. */
+    private boolean useTotp(String userId, String code) {
+        Optional<String> sealed = totpRow(userId).filter(TotpRow::confirmed).map(TotpRow::sealed);
+        if (sealed.isEmpty()) {
+            return false;
+        }
+        OptionalLong step = Totp.matchingStep(open(sealed.get(), userId), code, clock.instant());
+        return step.isPresent() && jdbc.update("UPDATE totp_factors SET last_step = ? WHERE user_id = ? "
+                + "AND confirmed_at IS NOT NULL AND last_step < ?", step.getAsLong(), userId, step.getAsLong()) == 1;
+    }
+
+    private boolean useRecoveryCode(String userId, String code) {
+        if (code.length() != 16) {
+            return false;
+        }
+        return jdbc.update("UPDATE recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? "
+                + "AND used_at IS NULL", clock.instant().getEpochSecond(), userId, recoveryHash(userId, code)) == 1;
+    }
+
+    private List<String> newRecoveryCodes(String userId) {
+        jdbc.update("DELETE FROM recovery_codes WHERE user_id = ?", userId);
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < RECOVERY_CODES; i++) {
+            StringBuilder c = new StringBuilder();
+            for (int j = 0; j < 16; j++) {
+                c.append(RECOVERY_ALPHABET.charAt(RANDOM.nextInt(RECOVERY_ALPHABET.length())));
+            }
+            jdbc.update("INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?,?,NULL)", userId,
+                    recoveryHash(userId, c.toString()));
+            codes.add(c.substring(0, 4) + "-" + c.substring(4, 8) + "-" + c.substring(8, 12) + "-" + c.substring(12));
+        }
+        return codes;
+    }
+
+    private static String recoveryHash(String userId, String code) {
+        return Secrets.hash(userId + ":" + code);
+    }
+
+    /** Codes as people type them: spaces and dashes dropped, lower case; bounded before any work. */
+    static String normalise(String presented) {
+        if (presented == null || presented.length() > 64) {
+            return "";
+        }
+        return presented.replaceAll("[\\s-]", "").toLowerCase(Locale.ROOT);
+    }
+
+    private String open(String sealed, String userId) {
+        try {
+            return keys().open(sealed, associatedData(userId));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("The TOTP seed of a user cannot be decrypted with the configured keys", e);
+        }
+    }
+
+    private static String associatedData(String userId) {
+        return "totp:" + userId;
+    }
+
+    private EncryptionKeys keys() {
+        EncryptionKeys k = keys;
+        if (k == null) {
+            k = EncryptionKeys.fromConfig(config);
+            keys = k;
+        }
+        return k;
+    }
+}

@@ -1,0 +1,192 @@
+package dev.portcullis.signin;
+
+import dev.portcullis.account.User;
+import dev.portcullis.account.UserService;
+import dev.portcullis.authorize.AuthorizationRequest;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.mfa.Totp;
+import dev.portcullis.session.AuthMethods;
+import dev.portcullis.session.BrowserCookies;
+import dev.portcullis.session.SsoSession;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Backing bean of {@code /factor.xhtml}, the second step of a sign-in (or a step-up): a user with an authenticator
+ * types its one-time code or a recovery code; a user who must have a second factor and has none enrols one here
+ * (QR code, first code, recovery codes shown once). It works on the browser's SSO session, which already holds the
+ * password step, and adds the factor to it before the authorization goes on.
+ */
+@Named("factorBean")
+@RequestScoped
+public class SecondFactorBean extends AuthorizationPage {
+
+    @Inject
+    SecondFactors factors;
+
+    @Inject
+    UserService users;
+
+    private String code;
+    private SsoSession session;
+    private User user;
+    private boolean looked;
+    private String totpSecret;
+    private List<String> recoveryCodes;
+
+    @Override
+    protected String formId() {
+        return "factor";
+    }
+
+    @Override
+    protected void onLoad(AuthorizationRequest r) {
+        if (!signedIn(r)) {
+            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 302);
+        } else if (!flow.needsSecondFactor(r, session)) {
+            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 302);
+        }
+    }
+
+    /** The verify form's action: a one-time code or a recovery code. */
+    public String verify() {
+        AuthorizationRequest r = posted();
+        if (r == null) {
+            return null;
+        }
+        switch (factors.verify(user, takeCode(), r.client().clientId(), ip())) {
+            case ACCEPTED -> proceed(r, sessions.addMethods(session, AuthMethods.OTP));
+            case WAIT -> message("login.wait");
+            case LOCKED -> message("login.locked");
+            default -> message("factor.invalid");
+        }
+        return null;
+    }
+
+    /** The enrolment form's action: the first code from the app confirms it; the recovery codes are shown once. */
+    public String confirm() {
+        AuthorizationRequest r = posted();
+        if (r == null) {
+            return null;
+        }
+        Optional<List<String>> codes = factors.confirmTotp(user, takeCode(), ip());
+        if (codes.isEmpty()) {
+            message("factor.invalid");
+            return null;
+        }
+        sessions.addMethods(session, AuthMethods.OTP);
+        recoveryCodes = codes.get();
+        return null;
+    }
+
+    /** After the recovery codes were shown: on with the authorization. */
+    public String proceed() {
+        AuthorizationRequest r = posted();
+        if (r != null) {
+            proceed(r, session);
+        }
+        return null;
+    }
+
+    private void proceed(AuthorizationRequest r, SsoSession s) {
+        if (!s.isMultiFactor()) {
+            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 303);
+            return;
+        }
+        BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());
+        redirect(flow.afterSignIn(r, s, true, ip()).location(), 303);
+    }
+
+    /** The request of a valid POST from a signed-in browser, or null (the page then shows why or has redirected). */
+    private AuthorizationRequest posted() {
+        AuthorizationRequest r = resolve(303);
+        if (r == null || !csrfValid()) {
+            code = null;
+            return null;
+        }
+        if (!signedIn(r)) {
+            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 303);
+            return null;
+        }
+        return r;
+    }
+
+    /**
+     * Whether a live session's sign-in holds for this request (prompt=login and max_age already honoured); looked up
+     * once per request, because the page's rendered parts ask too.
+     */
+    private boolean signedIn(AuthorizationRequest r) {
+        if (!looked) {
+            looked = true;
+            session = liveSession().filter(s -> flow.signInHolds(r, s)).orElse(null);
+            user = session == null ? null : users.findById(session.userId()).orElse(null);
+        }
+        return user != null;
+    }
+
+    private String takeCode() {
+        String c = code;
+        code = null;
+        return c;
+    }
+
+    /**
+     * Whether the page enrols an authenticator (the signed-in user has none yet). Decided from the database on GET
+     * and POST alike, so the stateless view decodes the form it rendered.
+     */
+    public boolean isEnrolling() {
+        AuthorizationRequest r = getRequest();
+        return recoveryCodes == null && r != null && signedIn(r) && !factors.hasTotp(user.userId());
+    }
+
+    /** The enrolment's QR code (a PNG data URI); the seed itself is never stored in clear or shown after this. */
+    public String getQrCode() {
+        String secret = enrolmentSecret();
+        return secret == null ? "" : Totp.qrCodeDataUri(Totp.keyUri(issuerLabel(config), user.username(), secret));
+    }
+
+    /** The same seed for typing into an app that cannot scan, in groups of four. */
+    public String getManualKey() {
+        String secret = enrolmentSecret();
+        return secret == null ? "" : grouped(secret);
+    }
+
+    private String enrolmentSecret() {
+        if (totpSecret == null && isEnrolling()) {
+            totpSecret = factors.pendingTotp(user.userId()).orElse(null);
+        }
+        return totpSecret;
+    }
+
+    public List<String> getRecoveryCodes() {
+        return recoveryCodes;
+    }
+
+    /** The recovery codes are on the page, or their page's button was pressed (so the stateless view decodes it). */
+    public boolean isShowingRecoveryCodes() {
+        return recoveryCodes != null || servletRequest().getParameter(formId() + ":proceed") != null;
+    }
+
+    /** The name an authenticator app lists the entry under: this server's host. */
+    static String issuerLabel(PortcullisConfig config) {
+        return "Portcullis (" + config.issuer().getHost() + ")";
+    }
+
+    /** A Base32 seed in groups of four, for typing. */
+    static String grouped(String base32) {
+        return base32.replace("=", "").replaceAll("(.{4})(?!$)", "$1 ");
+    }
+
+    /** Always empty: a code is never written back into the page. */
+    public String getCode() {
+        return null;
+    }
+
+    public void setCode(String code) {
+        this.code = code;
+    }
+}

@@ -1,0 +1,53 @@
+package dev.portcullis.testing;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * What the browser tests share: Debian's headless Chromium driven by its chromedriver (paths set explicitly, so
+ * Selenium Manager never runs), and a tiny HTTP server playing a client's callback, so the browser really arrives
+ * at the client (page with {@code id="callback"}).
+ */
+public final class BrowserSetup {
+
+    private BrowserSetup() {
+    }
+
+    public static ChromeDriver chromium() {
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                "--window-size=1000,800", "--lang=en-US");
+        return new ChromeDriver(service, options);
+    }
+
+    /** A started callback server on 127.0.0.1 answering {@code /cb}; its URI is {@link #callbackUri}. */
+    public static HttpServer callbackServer() throws IOException {
+        HttpServer callback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        callback.createContext("/cb", exchange -> {
+            byte[] body = "<!DOCTYPE html><title>Client callback</title><h1 id=\"callback\">Back at the client</h1>"
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        callback.start();
+        return callback;
+    }
+
+    public static String callbackUri(HttpServer callback) {
+        return "http://127.0.0.1:" + callback.getAddress().getPort() + "/cb";
+    }
+}
