@@ -193,7 +193,7 @@ public class User {
     }
 
     /** A new row for a directory user at their first sign-in; {@link #copyFromDirectory} fills it. */
-    static User fromDirectory(String subject, Instant now) {
+    static User newFromDirectory(String subject, Instant now) {
         User u = new User(subject, null, null, null, null, now);
         u.source = LDAP;
         return u;

@@ -259,7 +259,7 @@ public class UserService {
             LOG.severe(() -> "LDAP entry " + dn + ": its id " + e.subject() + " is a local user's; it cannot sign in");
             return Optional.empty();
         }
-        User u = row.orElseGet(() -> User.fromDirectory(e.subject(), clock.instant()));
+        User u = row.orElseGet(() -> User.newFromDirectory(e.subject(), clock.instant()));
         String email = e.email() != null && e.email().length() <= 254 && EMAIL.matcher(e.email()).matches()
                 ? e.email() : null;
         u.copyFromDirectory(e.username(), e.dn(), cut(e.name()), cut(e.givenName()), cut(e.familyName()), email,

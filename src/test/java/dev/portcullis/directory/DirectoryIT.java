@@ -256,6 +256,13 @@ class DirectoryIT {
     }
 
     @Test
+    void discoveryPublishesTheGroupsScopeAndClaims() {
+        Map<String, Object> d = server.http().get("/.well-known/openid-configuration").json();
+        assertTrue(((List<?>) d.get("scopes_supported")).contains("groups"), d::toString);
+        assertTrue(((List<?>) d.get("claims_supported")).containsAll(List.of("groups", "given_name", "family_name")));
+    }
+
+    @Test
     void localUsersStillSignInFirst() {
         Admin.TestUser local = admin.user("local password 1");
         assertEquals(303, signIn(local.username(), local.password()).status());
