@@ -218,6 +218,26 @@ class SecondFactorIT {
         driver.get(authorizeUrl(strict, "prompt", "none"));
         wait.until(ExpectedConditions.urlContains(callbackUri));
         assertEquals("login_required", Http.query(driver.getCurrentUrl()).get("error"));
+
+        // wrong codes count in the password throttle: they lock the account (attempts during the growing delays
+        // are refused uncounted), then even the right code and the right password are refused
+        driver.get(authorizeUrl(strict));
+        String wrong = wrongCode(secret);
+        String message = "";
+        for (int i = 0; i < 30 && !message.contains("blocked"); i++) {
+            visible("factor:code").sendKeys(wrong);
+            driver.findElement(By.id("factor:submit")).click();
+            message = visible("factor:message").getText();
+            assertTrue(message.contains(INVALID) || message.contains("Too many"), message);
+        }
+        assertTrue(message.contains("Sign-in is blocked for a while"), message);
+        visible("factor:code").sendKeys(code(secret, Totp.step(Instant.now()) + 1));
+        driver.findElement(By.id("factor:submit")).click();
+        assertTrue(visible("factor:message").getText().contains("blocked"));
+        newBrowser();
+        driver.get(authorizeUrl(strict));
+        signIn(u.username());
+        assertTrue(visible("login:message").getText().contains("blocked"));
     }
 
     // ---- helpers ----
@@ -272,6 +292,18 @@ class SecondFactorIT {
         assertEquals(20, Base32.decode(secret).length);
         assertEquals(secret, driver.findElement(By.id("manual-key")).getText().replace(" ", ""));
         return secret;
+    }
+
+    /** A code of none of the steps the server accepts now. */
+    private static String wrongCode(String base32Secret) {
+        long now = Totp.step(Instant.now());
+        for (int n = 0; ; n++) {
+            String candidate = String.format("%06d", n);
+            if (!candidate.equals(code(base32Secret, now - 1)) && !candidate.equals(code(base32Secret, now))
+                    && !candidate.equals(code(base32Secret, now + 1)) && !candidate.equals(code(base32Secret, now + 2))) {
+                return candidate;
+            }
+        }
     }
 
     private static String code(String base32Secret, long step) {
