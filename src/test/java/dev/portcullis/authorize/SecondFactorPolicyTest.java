@@ -39,7 +39,7 @@ class SecondFactorPolicyTest {
 
     private static SsoSession session(String amr, boolean enrolled) {
         Instant t = Instant.EPOCH;
-        return new SsoSession("h", "u", t, t, t, t, null, amr, enrolled);
+        return new SsoSession("h", "u", t, t, t, t, null, "s", null, "", amr, enrolled);
     }
 
     @Test
