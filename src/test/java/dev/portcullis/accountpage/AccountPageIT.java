@@ -1,25 +1,52 @@
 package dev.portcullis.accountpage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.Browser;
+import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PortcullisIT;
 import dev.portcullis.testing.UserAgent;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 
 /**
  * The account page at {@code /account/}: Portcullis's own relying party. A browser without a session signs in
  * through the ordinary authorization endpoint as the built-in client {@code portcullis-account} and comes back to
- * the page it asked for.
+ * the page it asked for; there the user sees their profile and applications, withdraws one (its access token stops
+ * working at once) and changes their password.
  */
+@Tag("browser")
 class AccountPageIT extends PortcullisIT {
 
     private static final String PASSWORD = "correct horse battery";
+    private static final String REDIRECT = "https://app.example/cb";
+
+    private static Browser browser;
 
     private final Admin admin = admin();
+    private final Http http = http();
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = new Browser("en-US");
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
 
     /** Follows the gate from {@code path} through sign-in to the page; returns the page. */
     static Http.Res signInTo(UserAgent ua, String path, Admin.TestUser user) {
@@ -34,6 +61,20 @@ class AccountPageIT extends PortcullisIT {
             }
         }
         throw new AssertionError("no page after sign-in: " + r);
+    }
+
+    /** An access token of a confidential client for the user, through a stored code. */
+    private String accessToken(Admin.TestClient c, Admin.TestUser u) {
+        String code = CodeFixture.issue(c.clientId(), u.userId(), REDIRECT, "openid profile", null, null);
+        Map<String, String> f = new LinkedHashMap<>(Map.of("grant_type", "authorization_code", "code", code,
+                "redirect_uri", REDIRECT, "client_id", c.clientId(), "client_secret", c.secret()));
+        Http.Res r = http.postForm("/oauth/token", f);
+        assertEquals(200, r.status(), r::toString);
+        return r.jsonString("access_token");
+    }
+
+    private int userinfo(String token) {
+        return http.get("/oauth/userinfo", "Authorization", "Bearer " + token).status();
     }
 
     @Test
@@ -55,6 +96,7 @@ class AccountPageIT extends PortcullisIT {
         assertEquals(200, page.status(), page::toString);
         assertEquals("no-store", page.header("Cache-Control"));
         assertTrue(page.body().contains(u.username()), page::body);
+        assertFalse(ua.cookie("JSESSIONID").isPresent());
     }
 
     @Test
@@ -62,6 +104,103 @@ class AccountPageIT extends PortcullisIT {
         UserAgent ua = new UserAgent(BASE);
         Http.Res r = ua.get("/account/callback?code=x.y&state=forged");
         assertEquals(400, r.status());
+        assertEquals("no-store", r.header("Cache-Control"));
         assertTrue(r.body().contains("id=\"error-page\""), r::body);
+    }
+
+    @Test
+    void userSeesProfileRevokesAnApplicationAndItsTokenIsRejected() {
+        Admin.TestUser u = admin.user(PASSWORD);
+        Admin.TestClient app = admin.confidentialClient("openid profile", REDIRECT);
+        String token = accessToken(app, u);
+        assertEquals(200, userinfo(token));
+
+        browser.forget(BASE);
+        browser.open(BASE + "/account/");
+        browser.signIn(u.username(), PASSWORD);
+        assertEquals(u.username(), browser.visible("profile-username").getText());
+        assertEquals("Test " + u.username(), browser.driver().findElement(By.id("profile-name")).getText());
+        assertEquals(u.username() + "@example.com", browser.driver().findElement(By.id("profile-email")).getText());
+        assertTrue(browser.visible("app-" + app.clientId()).getText().contains(app.name()));
+        browser.screenshot("account-page");
+
+        browser.driver().findElement(By.cssSelector("#app-" + app.clientId() + " input[type=submit]")).click();
+        assertEquals("The application's access was withdrawn; its tokens no longer work.",
+                browser.visible("done").getText());
+        assertTrue(browser.driver().findElements(By.id("app-" + app.clientId())).isEmpty());
+        browser.screenshot("account-page-revoked");
+        assertEquals(401, userinfo(token));
+    }
+
+    @Test
+    void formsWithoutTheBrowsersCsrfTokenChangeNothing() {
+        Admin.TestUser u = admin.user(PASSWORD);
+        Admin.TestClient app = admin.confidentialClient("openid profile", REDIRECT);
+        String token = accessToken(app, u);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res page = signInTo(ua, "/account/index.xhtml", u);
+        String form = formIdOfRow(page.body(), app.clientId());
+        Map<String, String> f = UserAgent.formFields(page.body(), form);
+        f.put("client", app.clientId());
+        f.put(form + ":csrf", "forged");
+        f.put(form + ":submit", "Withdraw access");
+        Http.Res r = ua.submit(page.body(), form, f);
+        assertEquals(403, r.status(), r::toString);
+        assertEquals(200, userinfo(token));
+    }
+
+    @Test
+    void passwordChangeNeedsTheCurrentPasswordEndsOtherSessionsAndKeepsThisOne() {
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent elsewhere = new UserAgent(BASE);
+        assertEquals(200, signInTo(elsewhere, "/account/index.xhtml", u).status());
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res page = signInTo(ua, "/account/index.xhtml", u);
+        String before = ua.cookie("portcullis_session").orElseThrow();
+
+        Http.Res wrong = changePassword(ua, page, "not the password", "a new password 1", "a new password 1");
+        assertEquals(400, wrong.status());
+        assertTrue(wrong.body().contains("The current password is not right."), wrong::body);
+        Http.Res differ = changePassword(ua, page, PASSWORD, "a new password 1", "a new password 2");
+        assertEquals(400, differ.status());
+
+        Http.Res done = changePassword(ua, page, PASSWORD, "a new password 1", "a new password 1");
+        assertEquals(303, done.status(), done::toString);
+        assertNotEquals(before, ua.cookie("portcullis_session").orElseThrow());
+        Http.Res after = ua.follow(done);
+        assertEquals(200, after.status());
+        assertTrue(after.body().contains("Your password was changed."), after::body);
+        assertEquals(302, elsewhere.get("/account/index.xhtml").status()); // its session ended
+        UserAgent fresh = new UserAgent(BASE);
+        Admin.TestUser changed = new Admin.TestUser(u.username(), "a new password 1", u.userId());
+        assertEquals(200, signInTo(fresh, "/account/index.xhtml", changed).status());
+    }
+
+    @Test
+    void germanBrowsersGetTheGermanPage() {
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res page = signInTo(ua, "/account/index.xhtml", u);
+        Http.Res de = ua.get("/account/index.xhtml", "Accept-Language", "de-DE,de;q=0.9");
+        assertTrue(page.body().contains("Your account"));
+        assertTrue(de.body().contains("Ihr Konto"), de::body);
+        assertTrue(de.body().contains("lang=\"de\""));
+    }
+
+    private static Http.Res changePassword(UserAgent ua, Http.Res page, String current, String fresh, String repeat) {
+        Map<String, String> f = UserAgent.formFields(page.body(), "password");
+        f.put("password:current", current);
+        f.put("password:new", fresh);
+        f.put("password:repeat", repeat);
+        f.put("password:submit", "Change password");
+        return ua.submit(page.body(), "password", f);
+    }
+
+    /** The id of the withdraw form in the row of {@code clientId}. */
+    static String formIdOfRow(String html, String clientId) {
+        int row = html.indexOf("id=\"app-" + clientId + "\"");
+        assertTrue(row > 0, html);
+        int form = html.indexOf("<form id=\"", row);
+        return html.substring(form + 10, html.indexOf('"', form + 10));
     }
 }

@@ -1,0 +1,93 @@
+package dev.portcullis.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Debian's headless Chromium driven by its chromedriver (paths set explicitly, so Selenium Manager never runs), for
+ * the browser tests of Portcullis's own pages; screenshots go to target/screenshots/.
+ */
+public final class Browser implements AutoCloseable {
+
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    private final WebDriver driver;
+    private final WebDriverWait wait;
+
+    public Browser(String language) {
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                "--window-size=1100,1000", "--lang=" + language);
+        driver = new ChromeDriver(service, options);
+        wait = new WebDriverWait(driver, Duration.ofSeconds(20));
+    }
+
+    public WebDriver driver() {
+        return driver;
+    }
+
+    /** Forgets every cookie of {@code base} (a fresh browser for the next test). */
+    public void forget(String base) {
+        driver.get(base + "/css/portcullis.css");
+        driver.manage().deleteAllCookies();
+    }
+
+    public void open(String url) {
+        driver.get(url);
+    }
+
+    public WebElement visible(String id) {
+        return wait.until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
+    }
+
+    public WebElement visible(By by) {
+        return wait.until(ExpectedConditions.visibilityOfElementLocated(by));
+    }
+
+    public void gone(String id) {
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id(id)));
+    }
+
+    /** Fills and submits the sign-in page. */
+    public void signIn(String username, String password) {
+        WebElement user = visible("login:username");
+        user.clear();
+        user.sendKeys(username);
+        driver.findElement(By.id("login:password")).sendKeys(password);
+        driver.findElement(By.id("login:submit")).click();
+    }
+
+    public void screenshot(String name) {
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            File f = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+            Files.copy(f.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+    }
+}
