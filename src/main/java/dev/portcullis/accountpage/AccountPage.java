@@ -1,6 +1,8 @@
 package dev.portcullis.accountpage;
 
 import dev.portcullis.account.PasswordChanged;
+import dev.portcullis.admin.AccessAdministration;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
@@ -8,17 +10,16 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.PortcullisConfig;
-import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.resource.UserAuthorizations;
 import dev.portcullis.session.BrowserCookies;
+import dev.portcullis.session.SsoSession;
 import dev.portcullis.session.SsoSessions;
 import dev.portcullis.signin.OwnPage;
 import dev.portcullis.signin.SignedInUser;
 import dev.portcullis.token.TokenGrant;
 import dev.portcullis.token.TokenGrants;
 import jakarta.enterprise.context.RequestScoped;
-import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,8 +36,8 @@ import java.util.stream.Collectors;
 
 /**
  * Backing bean of {@code /account/index.xhtml}, a stateless Faces view behind {@code OwnPagesGate}: the signed-in
- * user's profile, the applications they authorized (withdraw one: its tokens stop working at once) and the password
- * change. Every action checks the form's CSRF token first and answers with a redirect to the page (post/redirect/get)
+ * user's profile, their live sessions (end one, or all others), the applications they authorized (withdraw one: its
+ * tokens stop working at once) and the password change. Every action checks the form's CSRF token first and answers with a redirect to the page (post/redirect/get)
  * carrying a message key, so a reload never repeats it.
  */
 @Named("accountPage")
@@ -44,7 +45,11 @@ import java.util.stream.Collectors;
 public class AccountPage {
 
     /** Outcome messages the page may show after a redirect (the query parameter {@code done}). */
-    private static final List<String> OUTCOMES = List.of("account.revoked", "account.passwordChanged");
+    private static final List<String> OUTCOMES = List.of("account.revoked", "account.passwordChanged",
+            "account.sessionEnded", "account.othersEnded");
+
+    /** More sessions than anyone keeps by hand; the list shows the first ones. */
+    private static final int MAX_SESSIONS = 100;
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
@@ -68,10 +73,10 @@ public class AccountPage {
     SsoSessions sessions;
 
     @Inject
-    AuditLog audit;
+    AccessAdministration access;
 
     @Inject
-    ClientAddress clientAddress;
+    AuditLog audit;
 
     @Inject
     PortcullisConfig config;
@@ -84,9 +89,55 @@ public class AccountPage {
     private String repeatPassword;
     private String errorKey;
     private List<Application> applications;
+    private List<Session> sessionList;
+
+    /** One live SSO session of the user; {@code current} is this browser's. */
+    public record Session(String id, String started, String lastUsed, String ip, String clients, boolean current) {
+    }
 
     /** One authorized application as the page lists it. */
     public record Application(String clientId, String name, List<String> scopes, String granted, String lastSignIn) {
+    }
+
+    public List<Session> getSessions() {
+        if (sessionList == null) {
+            String mine = signedIn.getSession().sessionId();
+            sessionList = access.sessions(signedIn.getUser().username(), null, MAX_SESSIONS).orElse(List.of())
+                    .stream().map(v -> {
+                        SsoSession s = v.session();
+                        return new Session(s.sessionId(), WHEN.format(s.createdAt()), WHEN.format(s.lastSeenAt()),
+                                s.ip() == null ? "—" : s.ip(), s.clients().stream()
+                                        .map(c -> v.clientNames().getOrDefault(c, c)).collect(Collectors.joining(", ")),
+                                s.sessionId().equals(mine));
+                    }).collect(Collectors.toList());
+        }
+        return sessionList;
+    }
+
+    /** Ends the session named by the row's hidden field {@code session}, if it is one of this user's. */
+    public String endSession() {
+        String id = request.getParameter("session");
+        if (!signedIn.csrfValid()) {
+            return refused();
+        }
+        if (id != null && getSessions().stream().anyMatch(s -> s.id().equals(id))) {
+            end(id);
+        }
+        return done("account.sessionEnded");
+    }
+
+    /** Ends every session of the user but this browser's. */
+    public String endOtherSessions() {
+        if (!signedIn.csrfValid()) {
+            return refused();
+        }
+        getSessions().stream().filter(s -> !s.current()).forEach(s -> end(s.id()));
+        return done("account.othersEnded");
+    }
+
+    /** Audited with the user as the actor: they ended their own session. */
+    private void end(String sessionId) {
+        access.endSession(sessionId, Actor.administrator(signedIn.getUserId(), ip()));
     }
 
     public List<Application> getApplications() {
@@ -156,8 +207,8 @@ public class AccountPage {
         }
         audit.success(AuditEvent.Type.USER_PASSWORD_CHANGED, OwnPage.ACCOUNT.clientId(), user.userId(), ip(),
                 "by the user on the account page" + changed.map(c -> "; " + c.consequences()).orElse(""));
-        HttpServletResponse res = response();
-        SsoSessions.Started started = sessions.start(user.userId(), null);
+        HttpServletResponse res = signedIn.response();
+        SsoSessions.Started started = sessions.start(user.userId(), null, OwnPage.ACCOUNT.clientId(), ip());
         BrowserCookies.set(res, BrowserCookies.SESSION, started.cookieValue(), config.sessionMaxTtl(),
                 config.issuerIsHttps());
         BrowserCookies.rotateCsrf(res, config.issuerIsHttps());
@@ -201,31 +252,24 @@ public class AccountPage {
     }
 
     private String done(String key) {
-        HttpServletResponse res = response();
-        res.setStatus(303);
-        res.setHeader("Location", config.endpoint(OwnPage.ACCOUNT.home()) + "?done=" + key);
-        FacesContext.getCurrentInstance().responseComplete();
+        signedIn.redirect(OwnPage.ACCOUNT.home() + "?done=" + key);
         return null;
     }
 
     private String failed(String key) {
         errorKey = key;
-        response().setStatus(400);
+        signedIn.status(400);
         return null;
     }
 
     private String refused() {
         errorKey = "page.csrf";
-        response().setStatus(403);
+        signedIn.status(403);
         return null;
     }
 
     private String ip() {
-        return clientAddress.of(request);
-    }
-
-    private static HttpServletResponse response() {
-        return (HttpServletResponse) FacesContext.getCurrentInstance().getExternalContext().getResponse();
+        return signedIn.ip();
     }
 
     public String getCurrentPassword() {

@@ -11,9 +11,6 @@ public enum OwnPage {
     ACCOUNT("/account/", "portcullis-account", "Portcullis account"),
     CONSOLE("/admin/console/", "portcullis-console", "Portcullis admin console");
 
-    /** The role a signed-in user needs for the console (every page, every form). */
-    public static final String ADMIN_ROLE = "admin";
-
     private final String root;
     private final String clientId;
     private final String clientName;

@@ -28,7 +28,7 @@ import java.util.Optional;
  *       for;</li>
  *   <li>without a live SSO session the browser is sent to sign in as the area's built-in client, and comes back to
  *       the page it asked for (a form posted without a session is lost: it goes to the area's home);</li>
- *   <li>on the console, a signed-in user without the {@value OwnPage#ADMIN_ROLE} role gets 403 on every path;</li>
+ *   <li>on the console, a signed-in user without the {@value User#ADMIN} role gets 403 on every path;</li>
  *   <li>otherwise the session, the user and the form token are left for {@link SignedInUser} and the page runs.</li>
  * </ul>
  * A filter rather than a check in each page, so no page can forget it, and the callback needs no view.
@@ -79,7 +79,7 @@ public class OwnPagesGate extends HttpFilter {
         }
         // a session whose sign-in still owes its second factor signs in again (the authorization endpoint asks for it)
         session = session.filter(s -> !flow.secondFactorOwed(s, false));
-        User user = session.flatMap(s -> users.findById(s.userId())).orElse(null);
+        User user = session.flatMap(s -> users.findById(s.userId())).filter(User::enabled).orElse(null);
         if (user == null) {
             boolean get = "GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod());
             String back = get ? path + (req.getQueryString() == null ? "" : "?" + req.getQueryString()) : null;
@@ -87,7 +87,7 @@ public class OwnPagesGate extends HttpFilter {
             res.setHeader("Location", signIn.start(page, back, res));
             return;
         }
-        if (page == OwnPage.CONSOLE && !isAdmin(user)) {
+        if (page == OwnPage.CONSOLE && !users.isAdmin(user.userId())) {
             forbidden(req, res, user);
             return;
         }
@@ -95,14 +95,6 @@ public class OwnPagesGate extends HttpFilter {
         req.setAttribute(SignedInUser.USER, user);
         req.setAttribute(SignedInUser.CSRF, BrowserCookies.csrfToken(req, res, secure));
         chain.doFilter(req, res);
-    }
-
-    /**
-     * Whether the user administers Portcullis. Roles arrive with the admin API (issue 24); until then nobody holds
-     * the role and the console answers 403 to everyone.
-     */
-    static boolean isAdmin(User user) {
-        return false;
     }
 
     private void callback(OwnPage page, HttpServletRequest req, HttpServletResponse res,

@@ -1,20 +1,25 @@
 package dev.portcullis.signin;
 
 import dev.portcullis.account.User;
+import dev.portcullis.account.UserService;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.page.PageMessages;
+import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * Who is signed in on a page under {@code /account/} or {@code /admin/console/}: {@link OwnPagesGate} lets a request
  * reach such a page only with a live SSO session (and, on the console, the admin role) and leaves the session and
- * user here. Pages read {@code #{signedInUser.user}}; their forms carry {@code #{signedInUser.csrf}} in a hidden
- * field and their actions call {@link #csrfValid()} first.
+ * user here. Pages read {@code #{signedInUser.user}}; their forms carry
+ * {@code <input type="hidden" name="csrf" value="#{signedInUser.csrf}"/>} and their actions call {@link #csrfValid()}
+ * first.
  */
 @Named("signedInUser")
 @RequestScoped
@@ -30,7 +35,12 @@ public class SignedInUser {
     @Inject
     PortcullisConfig config;
 
-    private String submittedCsrf;
+    @Inject
+    UserService users;
+
+    @Inject
+    ClientAddress clientAddress;
+
     private PageMessages msg;
 
     /** The signed-in user; a page outside the gated paths has none and fails loudly. */
@@ -53,8 +63,9 @@ public class SignedInUser {
         return u.name() != null && !u.name().isBlank() ? u.name() + " (" + u.username() + ")" : u.username();
     }
 
+    /** Whether the user may open the admin console (the link on the account page). */
     public boolean isAdmin() {
-        return OwnPagesGate.isAdmin(getUser());
+        return users.isAdmin(getUserId());
     }
 
     /** The CSRF token for a form of this page, bound to the SSO session (see {@link BrowserCookies#csrfToken}). */
@@ -62,14 +73,37 @@ public class SignedInUser {
         return attribute(CSRF, String.class);
     }
 
-    /** The token a form posted back (its hidden field). */
-    public void setCsrf(String submitted) {
-        this.submittedCsrf = submitted;
+    /**
+     * Whether the posted form carried this browser's CSRF token in its field {@code csrf}; an action does nothing
+     * otherwise. Read from the request, not bound to a component: a form repeated in a table row (ui:repeat) does
+     * not reliably update its model in a stateless view.
+     */
+    public boolean csrfValid() {
+        String[] submitted = request.getParameterValues("csrf");
+        return submitted != null && submitted.length == 1
+                && BrowserCookies.csrfMatches(request, submitted[0], config.issuerIsHttps());
     }
 
-    /** Whether the posted form carried this browser's CSRF token; an action does nothing otherwise. */
-    public boolean csrfValid() {
-        return BrowserCookies.csrfMatches(request, submittedCsrf, config.issuerIsHttps());
+    /** The client address of the request, as the audit trail records it. */
+    public String ip() {
+        return clientAddress.of(request);
+    }
+
+    /** Ends an action with 303 to a page of this server (post/redirect/get, so a reload repeats nothing). */
+    public void redirect(String path) {
+        HttpServletResponse res = response();
+        res.setStatus(303);
+        res.setHeader("Location", config.endpoint(path));
+        FacesContext.getCurrentInstance().responseComplete();
+    }
+
+    /** The status of the page rendered for a refused action (400 bad input, 403 bad form token). */
+    public void status(int status) {
+        response().setStatus(status);
+    }
+
+    public HttpServletResponse response() {
+        return (HttpServletResponse) FacesContext.getCurrentInstance().getExternalContext().getResponse();
     }
 
     /** The page texts in the browser's language (English or German). */

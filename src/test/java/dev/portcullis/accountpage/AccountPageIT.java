@@ -48,21 +48,6 @@ class AccountPageIT extends PortcullisIT {
         }
     }
 
-    /** Follows the gate from {@code path} through sign-in to the page; returns the page. */
-    static Http.Res signInTo(UserAgent ua, String path, Admin.TestUser user) {
-        Http.Res r = ua.get(path);
-        for (int step = 0; step < 8; step++) {
-            if (r.status() == 302 || r.status() == 303) {
-                r = ua.follow(r);
-            } else if (r.status() == 200 && r.body().contains("id=\"login\"")) {
-                r = ua.signIn(r, user.username(), user.password());
-            } else {
-                return r;
-            }
-        }
-        throw new AssertionError("no page after sign-in: " + r);
-    }
-
     /** An access token of a confidential client for the user, through a stored code. */
     private String accessToken(Admin.TestClient c, Admin.TestUser u) {
         String code = CodeFixture.issue(c.clientId(), u.userId(), REDIRECT, "openid profile", null, null);
@@ -92,7 +77,7 @@ class AccountPageIT extends PortcullisIT {
         assertEquals(BASE + "/account/callback", q.get("redirect_uri"));
         assertEquals("S256", q.get("code_challenge_method"));
 
-        Http.Res page = signInTo(ua, "/account/index.xhtml", u);
+        Http.Res page = ua.openSignedIn("/account/index.xhtml", u);
         assertEquals(200, page.status(), page::toString);
         assertEquals("no-store", page.header("Cache-Control"));
         assertTrue(page.body().contains(u.username()), page::body);
@@ -138,11 +123,11 @@ class AccountPageIT extends PortcullisIT {
         Admin.TestClient app = admin.confidentialClient("openid profile", REDIRECT);
         String token = accessToken(app, u);
         UserAgent ua = new UserAgent(BASE);
-        Http.Res page = signInTo(ua, "/account/index.xhtml", u);
-        String form = formIdOfRow(page.body(), app.clientId());
+        Http.Res page = ua.openSignedIn("/account/index.xhtml", u);
+        String form = formIdOfRow(page.body(), "app-" + app.clientId());
         Map<String, String> f = UserAgent.formFields(page.body(), form);
         f.put("client", app.clientId());
-        f.put(form + ":csrf", "forged");
+        f.put("csrf", "forged");
         f.put(form + ":submit", "Withdraw access");
         Http.Res r = ua.submit(page.body(), form, f);
         assertEquals(403, r.status(), r::toString);
@@ -153,9 +138,9 @@ class AccountPageIT extends PortcullisIT {
     void passwordChangeNeedsTheCurrentPasswordEndsOtherSessionsAndKeepsThisOne() {
         Admin.TestUser u = admin.user(PASSWORD);
         UserAgent elsewhere = new UserAgent(BASE);
-        assertEquals(200, signInTo(elsewhere, "/account/index.xhtml", u).status());
+        assertEquals(200, elsewhere.openSignedIn("/account/index.xhtml", u).status());
         UserAgent ua = new UserAgent(BASE);
-        Http.Res page = signInTo(ua, "/account/index.xhtml", u);
+        Http.Res page = ua.openSignedIn("/account/index.xhtml", u);
         String before = ua.cookie("portcullis_session").orElseThrow();
 
         Http.Res wrong = changePassword(ua, page, "not the password", "a new password 1", "a new password 1");
@@ -173,14 +158,48 @@ class AccountPageIT extends PortcullisIT {
         assertEquals(302, elsewhere.get("/account/index.xhtml").status()); // its session ended
         UserAgent fresh = new UserAgent(BASE);
         Admin.TestUser changed = new Admin.TestUser(u.username(), "a new password 1", u.userId());
-        assertEquals(200, signInTo(fresh, "/account/index.xhtml", changed).status());
+        assertEquals(200, fresh.openSignedIn("/account/index.xhtml", changed).status());
+    }
+
+    @Test
+    void userSeesTheirSessionsEndsOneAndThenAllOthers() {
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent phone = new UserAgent(BASE);
+        UserAgent tablet = new UserAgent(BASE);
+        phone.openSignedIn("/account/index.xhtml", u);
+        tablet.openSignedIn("/account/index.xhtml", u);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res page = ua.openSignedIn("/account/index.xhtml", u);
+        assertEquals(3, page.body().split("id=\"session-").length - 1, page::body);
+        assertTrue(page.body().contains("This browser"));
+        assertTrue(page.body().contains("Portcullis account"));
+
+        String phoneRow = page.body().substring(page.body().indexOf("id=\"session-") + 12);
+        String phoneId = phoneRow.substring(0, phoneRow.indexOf('"'));
+        String form = formIdOfRow(page.body(), "session-" + phoneId);
+        Map<String, String> f = UserAgent.formFields(page.body(), form);
+        f.put(form + ":submit", "Sign out there");
+        Http.Res ended = ua.submit(page.body(), form, f);
+        assertEquals(303, ended.status(), ended::toString);
+        assertEquals(302, phone.get("/account/index.xhtml").status()); // the first session, the phone's, ended
+        assertEquals(200, tablet.get("/account/index.xhtml").status());
+
+        page = ua.follow(ended);
+        assertTrue(page.body().contains("The session was ended."));
+        Map<String, String> all = UserAgent.formFields(page.body(), "others");
+        all.put("others:submit", "Sign out everywhere else");
+        assertEquals(303, ua.submit(page.body(), "others", all).status());
+        assertEquals(302, tablet.get("/account/index.xhtml").status());
+        Http.Res mine = ua.get("/account/index.xhtml");
+        assertEquals(200, mine.status());
+        assertEquals(1, mine.body().split("id=\"session-").length - 1);
     }
 
     @Test
     void germanBrowsersGetTheGermanPage() {
         Admin.TestUser u = admin.user(PASSWORD);
         UserAgent ua = new UserAgent(BASE);
-        Http.Res page = signInTo(ua, "/account/index.xhtml", u);
+        Http.Res page = ua.openSignedIn("/account/index.xhtml", u);
         Http.Res de = ua.get("/account/index.xhtml", "Accept-Language", "de-DE,de;q=0.9");
         assertTrue(page.body().contains("Your account"));
         assertTrue(de.body().contains("Ihr Konto"), de::body);
@@ -196,9 +215,9 @@ class AccountPageIT extends PortcullisIT {
         return ua.submit(page.body(), "password", f);
     }
 
-    /** The id of the withdraw form in the row of {@code clientId}. */
-    static String formIdOfRow(String html, String clientId) {
-        int row = html.indexOf("id=\"app-" + clientId + "\"");
+    /** The id of the first form after the element with id {@code rowId}. */
+    static String formIdOfRow(String html, String rowId) {
+        int row = html.indexOf("id=\"" + rowId + "\"");
         assertTrue(row > 0, html);
         int form = html.indexOf("<form id=\"", row);
         return html.substring(form + 10, html.indexOf('"', form + 10));

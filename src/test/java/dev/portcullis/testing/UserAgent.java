@@ -166,6 +166,25 @@ public final class UserAgent {
         throw new AssertionError("authorization flow did not end: " + r);
     }
 
+    /**
+     * Opens one of Portcullis's own signed-in pages ({@code /account/}, {@code /admin/console/}), following the gate
+     * through the sign-in when there is no session yet; returns the first answer that is neither a redirect nor the
+     * login page (the page itself, or 403 on the console for a non-administrator).
+     */
+    public Http.Res openSignedIn(String path, Admin.TestUser user) {
+        Http.Res r = get(path);
+        for (int step = 0; step < 8; step++) {
+            if (r.status() == 302 || r.status() == 303) {
+                r = follow(r);
+            } else if (r.status() == 200 && r.body().contains("id=\"login\"")) {
+                r = signIn(r, user.username(), user.password());
+            } else {
+                return r;
+            }
+        }
+        throw new AssertionError("no page after sign-in: " + r);
+    }
+
     /** The name=value pairs of the input fields of form {@code formId} (hidden ones included, buttons excluded). */
     public static Map<String, String> formFields(String html, String formId) {
         int start = html.indexOf("id=\"" + formId + "\"");

@@ -49,6 +49,8 @@ class HostileInputIT extends PortcullisIT {
     private Admin.TestUser user;
     private Map<String, Long> rowsBefore;
     private int requests;
+    private UserAgent administrator;
+    private Admin.TestClient editable;
 
     @BeforeAll
     void fixtures() {
@@ -56,6 +58,11 @@ class HostileInputIT extends PortcullisIT {
         user = admin().user("correct horse battery staple");
         http.get("/.well-known/openid-configuration");
         http.get("/oauth/discovery/keys"); // signing keys exist before the snapshot
+        Admin.TestUser boss = admin().user("correct horse battery staple");
+        assertEquals(200, admin().patch("/admin/users/" + boss.username(), "{\"roles\":[\"admin\"]}").status());
+        administrator = new UserAgent(BASE);
+        assertEquals(200, administrator.openSignedIn("/admin/console/index.xhtml", boss).status());
+        editable = admin().confidentialClient("openid", "https://edited.example.com/cb");
         rowsBefore = counts();
     }
 
@@ -97,6 +104,68 @@ class HostileInputIT extends PortcullisIT {
             sent++;
         }
         assertTrue(sent >= 200);
+    }
+
+    /**
+     * The account page's and the console's queries and forms, signed in as an administrator with a valid CSRF token:
+     * every hostile value reaches the page logic (search text, paging key, client id, session id, username, client
+     * name, URIs, passwords) and is refused or matched to nothing, shown only escaped, and writes no row; the same
+     * forms without the browser's token are refused with 403.
+     */
+    @Test
+    void accountPageAndConsoleForms() {
+        int sent = 0;
+        Http.Res account = administrator.get("/account/index.xhtml");
+        Http.Res users = administrator.get("/admin/console/users.xhtml?q=nobody-matches-this");
+        Http.Res clients = administrator.get("/admin/console/clients.xhtml");
+        Http.Res edit = administrator.get("/admin/console/client.xhtml?id=" + editable.clientId());
+        for (Http.Res page : List.of(account, users, clients, edit)) {
+            assertEquals(200, page.status(), page::toString);
+        }
+        int row = account.body().indexOf("<form id=\"", account.body().indexOf("id=\"session-"));
+        String endSession = account.body().substring(row + 10, account.body().indexOf('"', row + 10));
+        for (String value : HostilePayloads.values()) {
+            for (String query : List.of("/admin/console/users.xhtml?q=", "/admin/console/users.xhtml?after=",
+                    "/admin/console/client.xhtml?id=", "/account/index.xhtml?done=")) {
+                // the search box shows the text searched for: escaped, so only the markup check applies to it
+                Consumer<Http.Res> check = query.endsWith("?q=") ? r -> checkEscapedEcho(r, value) : r -> checkHtml(r, value);
+                sized(value.length() * 3, h -> administrator.sameBrowserAt(BASE).get(query + Http.enc(value)), check);
+                sent++;
+            }
+            sent += postHostile(account, "password", value, Map.of("password:current", value, "password:new", value,
+                    "password:repeat", value, "password:submit", "Change password"), 400);
+            sent += postHostile(account, endSession, value, Map.of("session", value, endSession + ":submit", "x"), 303);
+            sent += postHostile(clients, "create", value, Map.of("create:name", value, "create:redirectUris",
+                    "https://ok.example.com/cb", "create:scopes", "not-a-scope " + value, "create:submit", "x"), 400);
+            sent += postHostile(clients, "create", value, Map.of("create:name", "fine", "create:redirectUris", value,
+                    "create:scopes", "not-a-scope", "create:submit", "x"), 400);
+            sent += postHostile(edit, "edit", value, Map.of("edit:name", "fine", "edit:redirectUris",
+                    value + "\nnot a uri", "edit:submit", "x"), 400);
+        }
+        Db.update("DELETE FROM login_throttle");
+        assertTrue(sent >= 300, "sent " + sent);
+    }
+
+    /**
+     * Posts form {@code formId} of {@code page} with {@code fields} over its own: with the browser's CSRF token
+     * (expecting {@code status}, or 413 for a body over the limit), then with {@code value} as the token (403).
+     */
+    private int postHostile(Http.Res page, String formId, String value, Map<String, String> fields, int status) {
+        Map<String, String> form = UserAgent.formFields(page.body(), formId);
+        form.putAll(fields);
+        for (boolean forged : List.of(false, true)) {
+            if (forged) {
+                form.put("csrf", value.isEmpty() ? "x" : value);
+            }
+            Http.Res r = administrator.submit(page.body(), formId, form);
+            requests++;
+            checkEscapedEcho(r, value); // a refused form shows its fields again, escaped
+            if (r.status() != 413) {
+                assertEquals(forged ? 403 : status, r.status(), () -> formId + " " + HostilePayloads.json(
+                        value.length() > 60 ? value.substring(0, 60) : value) + ": " + r);
+            }
+        }
+        return 2;
     }
 
     /**
@@ -808,6 +877,15 @@ class HostileInputIT extends PortcullisIT {
         } else {
             checkJsonOrEmpty(r);
         }
+    }
+
+    /** A page that shows what was sent (a search box, a form shown again): no server error, markup only escaped. */
+    private void checkEscapedEcho(Http.Res r, String sent) {
+        noServerError(r);
+        assertFalse(sent.length() > 1 && sent.matches("(?s).*[<\"].*") && r.body().contains(sent),
+                () -> "reflected input: " + r);
+        assertFalse(r.body().contains(HostilePayloads.SCRIPT), () -> "reflected script: " + r);
+        assertFalse(r.body().contains("Exception"), () -> "exception text in page: " + r);
     }
 
     private void checkHtml(Http.Res r, String sent) {

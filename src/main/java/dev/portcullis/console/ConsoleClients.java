@@ -1,0 +1,206 @@
+package dev.portcullis.console;
+
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientService;
+import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.signin.SignedInUser;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Backing bean of {@code /admin/console/clients.xhtml} (the list and the registration form) and
+ * {@code /admin/console/client.xhtml?id=} (one client's name and URIs). A confidential client's secret is shown once,
+ * in the answer to the registration, and never again. Every change goes through {@link ClientService} and is audited
+ * with the administrator's id.
+ */
+@Named("consoleClients")
+@RequestScoped
+public class ConsoleClients {
+
+    static final int MAX_LISTED = 500;
+
+    @Inject
+    SignedInUser signedIn;
+
+    @Inject
+    ClientService clients;
+
+    @Inject
+    AuditLog audit;
+
+    @Inject
+    HttpServletRequest request;
+
+    private String name;
+    private String redirectUris;
+    private String postLogoutRedirectUris;
+    private boolean confidential = true;
+    private String scopes = "openid profile email";
+    private boolean skipConsent;
+    private String errorText;
+    private Client created;
+    private String createdSecret;
+    private Optional<Client> shown;
+
+    public List<Client> getClients() {
+        return clients.list(0, MAX_LISTED);
+    }
+
+    /** Registers the client of the form; the answer shows its id and, once, its secret. */
+    public String create() {
+        if (!csrfValid()) {
+            return null;
+        }
+        try {
+            ClientService.Registered r = clients.register(new ClientService.Registration(name == null ? "" : name,
+                    lines(redirectUris), lines(postLogoutRedirectUris), confidential, scopes, skipConsent));
+            audit.change(AuditEvent.Type.CLIENT_CREATED, actor(), r.client().clientId(), null,
+                    (r.client().confidential() ? "confidential" : "public") + ", in the console");
+            created = r.client();
+            createdSecret = r.secret().orElse(null);
+            name = null;
+            redirectUris = null;
+            postLogoutRedirectUris = null;
+        } catch (OAuthException e) {
+            fail(e);
+        }
+        return null;
+    }
+
+    /** The client of {@code client.xhtml}: the query's {@code id} (GET) or the form's hidden {@code id} (POST). */
+    public Optional<Client> getShown() {
+        if (shown == null) {
+            String id = request.getParameter("id");
+            shown = id == null || id.length() > 64 ? Optional.empty() : clients.find(id);
+            shown.ifPresent(c -> {
+                if (name == null) {
+                    name = c.name();
+                    redirectUris = String.join("\n", c.redirectUris());
+                    postLogoutRedirectUris = String.join("\n", c.postLogoutRedirectUris());
+                }
+            });
+            if (shown.isEmpty()) {
+                signedIn.status(404);
+            }
+        }
+        return shown;
+    }
+
+    /** Saves the name and URIs of the shown client. */
+    public String save() {
+        Client c = getShown().orElse(null);
+        if (c == null || !csrfValid()) {
+            return null;
+        }
+        try {
+            clients.update(c.clientId(), new ClientService.ClientPatch(name == null ? "" : name, lines(redirectUris),
+                    lines(postLogoutRedirectUris), null, null, null, null), actor());
+            signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
+        } catch (OAuthException e) {
+            fail(e);
+        }
+        return null;
+    }
+
+    private boolean csrfValid() {
+        if (signedIn.csrfValid()) {
+            return true;
+        }
+        errorText = signedIn.getMsg().get("page.csrf");
+        signedIn.status(403);
+        return false;
+    }
+
+    private void fail(OAuthException e) {
+        errorText = e.description();
+        signedIn.status(400);
+    }
+
+    private Actor actor() {
+        return Actor.administrator(signedIn.getUserId(), signedIn.ip());
+    }
+
+    /** One URI a line; blank lines ignored. */
+    static List<String> lines(String text) {
+        if (text == null) {
+            return List.of();
+        }
+        return Arrays.stream(text.split("\\R")).map(String::strip).filter(s -> !s.isEmpty())
+                .collect(Collectors.toList());
+    }
+
+    /** The outcome message after a redirect ({@code done}), only known keys. */
+    public String getDoneKey() {
+        String done = request.getParameter("done");
+        return "console.saved".equals(done) ? done : null;
+    }
+
+    public String getErrorText() {
+        return errorText;
+    }
+
+    public Client getCreated() {
+        return created;
+    }
+
+    public String getCreatedSecret() {
+        return createdSecret;
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public String getRedirectUris() {
+        return redirectUris;
+    }
+
+    public void setRedirectUris(String redirectUris) {
+        this.redirectUris = redirectUris;
+    }
+
+    public String getPostLogoutRedirectUris() {
+        return postLogoutRedirectUris;
+    }
+
+    public void setPostLogoutRedirectUris(String postLogoutRedirectUris) {
+        this.postLogoutRedirectUris = postLogoutRedirectUris;
+    }
+
+    public boolean isConfidential() {
+        return confidential;
+    }
+
+    public void setConfidential(boolean confidential) {
+        this.confidential = confidential;
+    }
+
+    public String getScopes() {
+        return scopes;
+    }
+
+    public void setScopes(String scopes) {
+        this.scopes = scopes;
+    }
+
+    public boolean isSkipConsent() {
+        return skipConsent;
+    }
+
+    public void setSkipConsent(boolean skipConsent) {
+        this.skipConsent = skipConsent;
+    }
+}

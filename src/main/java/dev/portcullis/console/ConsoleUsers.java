@@ -1,0 +1,98 @@
+package dev.portcullis.console;
+
+import dev.portcullis.account.User;
+import dev.portcullis.account.UserService;
+import dev.portcullis.audit.Actor;
+import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.signin.SignedInUser;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Backing bean of {@code /admin/console/users.xhtml}: search users (username, e-mail, name; a page at a time, in
+ * username order) and disable or enable one. A disabled user cannot sign in, and their sessions and tokens end at
+ * once ({@link UserService#update}); the change is audited with the administrator's id. Administrators cannot
+ * disable themselves, so the last one cannot lock everybody out by a slip.
+ */
+@Named("consoleUsers")
+@RequestScoped
+public class ConsoleUsers {
+
+    static final int PAGE = 50;
+
+    @Inject
+    SignedInUser signedIn;
+
+    @Inject
+    UserService users;
+
+    @Inject
+    HttpServletRequest request;
+
+    private List<User> found;
+    private String errorKey;
+
+    /** The search text of the query (GET form), or empty. */
+    public String getQ() {
+        String q = request.getParameter("q");
+        return q == null ? "" : q;
+    }
+
+    public List<User> getUsers() {
+        if (found == null) {
+            try {
+                found = users.search(getQ(), request.getParameter("after"), PAGE);
+            } catch (OAuthException e) {
+                errorKey = "console.users.badSearch";
+                signedIn.status(400);
+                found = List.of();
+            }
+        }
+        return found;
+    }
+
+    /** The link to the next page, or null on the last one. */
+    public String getNextPage() {
+        List<User> page = getUsers();
+        if (page.size() < PAGE) {
+            return null;
+        }
+        return "users.xhtml?q=" + enc(getQ()) + "&after=" + enc(page.get(page.size() - 1).username());
+    }
+
+    /** Disables or enables the user of the row's hidden fields {@code username} and {@code enable}. */
+    public String setEnabled() {
+        String username = request.getParameter("username");
+        boolean enable = "true".equals(request.getParameter("enable"));
+        if (!signedIn.csrfValid()) {
+            errorKey = "page.csrf";
+            signedIn.status(403);
+            return null;
+        }
+        if (!enable && signedIn.getUser().username().equals(username)) {
+            errorKey = "console.users.self";
+            signedIn.status(400);
+            return null;
+        }
+        if (username != null && username.length() <= UserService.MAX_USERNAME) {
+            users.update(username, new UserService.UserPatch(null, null, enable, null),
+                    Actor.administrator(signedIn.getUserId(), signedIn.ip()));
+        }
+        signedIn.redirect("/admin/console/users.xhtml?q=" + enc(getQ()) + "&done="
+                + (enable ? "console.users.enabled" : "console.users.disabled"));
+        return null;
+    }
+
+    public String getErrorKey() {
+        return errorKey;
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s == null ? "" : s, StandardCharsets.UTF_8);
+    }
+}
