@@ -116,7 +116,7 @@ public class AccountPage {
 
     /** Ends the session named by the row's hidden field {@code session}, if it is one of this user's. */
     public String endSession() {
-        String id = request.getParameter("session");
+        String id = signedIn.parameter("session", 64);
         if (!signedIn.csrfValid()) {
             return refused();
         }
@@ -158,12 +158,11 @@ public class AccountPage {
 
     /** Withdraws the application named by the row's hidden field {@code client}. */
     public String revokeApplication() {
-        String clientId = request.getParameter("client");
+        String clientId = signedIn.parameter("client", 64);
         if (!signedIn.csrfValid()) {
             return refused();
         }
-        if (clientId != null && clientId.length() <= 64
-                && authorizations.revoke(signedIn.getUserId(), clientId)) {
+        if (clientId != null && authorizations.revoke(signedIn.getUserId(), clientId)) {
             audit.success(AuditEvent.Type.GRANT_REVOKED, clientId, signedIn.getUserId(), ip(), "on the account page");
         }
         return done("account.revoked");

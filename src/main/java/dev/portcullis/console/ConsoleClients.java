@@ -79,8 +79,8 @@ public class ConsoleClients {
     /** The client of {@code client.xhtml}: the query's {@code id} (GET) or the form's hidden {@code id} (POST). */
     public Optional<Client> getShown() {
         if (shown == null) {
-            String id = request.getParameter("id");
-            shown = id == null || id.length() > 64 ? Optional.empty() : clients.find(id);
+            String id = signedIn.parameter("id", 64);
+            shown = id == null ? Optional.empty() : clients.find(id);
             shown.ifPresent(c -> {
                 if (name == null) {
                     name = c.name();

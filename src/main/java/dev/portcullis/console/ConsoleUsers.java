@@ -39,14 +39,17 @@ public class ConsoleUsers {
 
     /** The search text of the query (GET form), or empty. */
     public String getQ() {
-        String q = request.getParameter("q");
+        String q = signedIn.parameter("q", 200);
         return q == null ? "" : q;
     }
 
     public List<User> getUsers() {
         if (found == null) {
             try {
-                found = users.search(getQ(), request.getParameter("after"), PAGE);
+                String after = request.getParameter("after") == null ? null
+                        : signedIn.parameter("after", UserService.MAX_USERNAME);
+                found = after == null && request.getParameter("after") != null ? List.of()
+                        : users.search(getQ(), after, PAGE);
             } catch (OAuthException e) {
                 errorKey = "console.users.badSearch";
                 signedIn.status(400);
@@ -67,7 +70,7 @@ public class ConsoleUsers {
 
     /** Disables or enables the user of the row's hidden fields {@code username} and {@code enable}. */
     public String setEnabled() {
-        String username = request.getParameter("username");
+        String username = signedIn.parameter("username", UserService.MAX_USERNAME);
         boolean enable = "true".equals(request.getParameter("enable"));
         if (!signedIn.csrfValid()) {
             errorKey = "page.csrf";
@@ -79,7 +82,7 @@ public class ConsoleUsers {
             signedIn.status(400);
             return null;
         }
-        if (username != null && username.length() <= UserService.MAX_USERNAME) {
+        if (username != null) {
             users.update(username, new UserService.UserPatch(null, null, enable, null),
                     Actor.administrator(signedIn.getUserId(), signedIn.ip()));
         }

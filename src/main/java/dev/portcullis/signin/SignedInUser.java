@@ -84,6 +84,20 @@ public class SignedInUser {
                 && BrowserCookies.csrfMatches(request, submitted[0], config.issuerIsHttps());
     }
 
+    /**
+     * A request parameter that may be looked up (an id, a username, search text): present once, at most {@code max}
+     * characters, no control characters (PostgreSQL refuses NUL in text, which would be a 503); else null, and the
+     * page treats it as matching nothing.
+     */
+    public String parameter(String name, int max) {
+        String[] values = request.getParameterValues(name);
+        if (values == null || values.length != 1 || values[0].length() > max
+                || values[0].codePoints().anyMatch(Character::isISOControl)) {
+            return null;
+        }
+        return values[0];
+    }
+
     /** The client address of the request, as the audit trail records it. */
     public String ip() {
         return clientAddress.of(request);
