@@ -207,16 +207,19 @@ public class AccountPage {
         audit.success(AuditEvent.Type.USER_PASSWORD_CHANGED, OwnPage.ACCOUNT.clientId(), user.userId(), ip(),
                 "by the user on the account page" + changed.map(c -> "; " + c.consequences()).orElse(""));
         HttpServletResponse res = signedIn.response();
-        SsoSessions.Started started = sessions.start(user.userId(), null, OwnPage.ACCOUNT.clientId(), ip());
+        // the new session keeps the factors of the one it replaces: the user proved their password just now
+        SsoSession before = signedIn.getSession();
+        SsoSessions.Started started = sessions.start(user.userId(), null, OwnPage.ACCOUNT.clientId(), ip(),
+                before.amr(), before.factorEnrolled());
         BrowserCookies.set(res, BrowserCookies.SESSION, started.cookieValue(), config.sessionMaxTtl(),
                 config.issuerIsHttps());
         BrowserCookies.rotateCsrf(res, config.issuerIsHttps());
         return done("account.passwordChanged");
     }
 
-    /** Whether the password is Portcullis's to change: every account is local until a directory is configured. */
+    /** Whether the password is Portcullis's to change: a directory user's password is kept by the directory. */
     public boolean isLocal() {
-        return true;
+        return !signedIn.getUser().fromDirectory();
     }
 
     /** The second-factor page, once the factor enrolment is deployed ({@code /account/security.xhtml}). */

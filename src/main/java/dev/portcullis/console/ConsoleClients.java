@@ -62,7 +62,7 @@ public class ConsoleClients {
         }
         try {
             ClientService.Registered r = clients.register(new ClientService.Registration(name == null ? "" : name,
-                    lines(redirectUris), lines(postLogoutRedirectUris), confidential, scopes, skipConsent));
+                    lines(redirectUris), lines(postLogoutRedirectUris), confidential, scopes, skipConsent, false));
             audit.change(AuditEvent.Type.CLIENT_CREATED, actor(), r.client().clientId(), null,
                     (r.client().confidential() ? "confidential" : "public") + ", in the console");
             created = r.client();
@@ -103,7 +103,7 @@ public class ConsoleClients {
         }
         try {
             clients.update(c.clientId(), new ClientService.ClientPatch(name == null ? "" : name, lines(redirectUris),
-                    lines(postLogoutRedirectUris), null, null, null, null), actor());
+                    lines(postLogoutRedirectUris), null, null, null, null, null), actor());
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
         } catch (OAuthException e) {
             fail(e);
