@@ -20,9 +20,22 @@ import org.eclipse.microprofile.config.ConfigProvider;
  */
 public class ConfiguredDataSource implements DataSource {
 
+    private String settings = "portcullis.db";
     private volatile DataSource driver;
     private PrintWriter logWriter;
     private int loginTimeout;
+
+    /**
+     * The prefix of the settings to read ({@code portcullis.db}); a property of the definition because WildFly refuses
+     * a datasource class that it can set none on.
+     */
+    public void setSettings(String prefix) {
+        settings = prefix;
+    }
+
+    public String getSettings() {
+        return settings;
+    }
 
     /** The driver's DataSource, built from the configuration at the first connection. */
     private DataSource driver() throws SQLException {
@@ -31,10 +44,10 @@ public class ConfiguredDataSource implements DataSource {
             synchronized (this) {
                 if (driver == null) {
                     Config config = ConfigProvider.getConfig(ConfiguredDataSource.class.getClassLoader());
-                    driver = create(config.getValue("portcullis.db.datasource-class", String.class),
-                            config.getValue("portcullis.db.connection-url", String.class),
-                            config.getOptionalValue("portcullis.db.user", String.class).orElse(null),
-                            config.getOptionalValue("portcullis.db.password", String.class).orElse(null));
+                    driver = create(config.getValue(settings + ".datasource-class", String.class),
+                            config.getValue(settings + ".connection-url", String.class),
+                            config.getOptionalValue(settings + ".user", String.class).orElse(null),
+                            config.getOptionalValue(settings + ".password", String.class).orElse(null));
                 }
                 d = driver;
             }
@@ -84,9 +97,11 @@ public class ConfiguredDataSource implements DataSource {
         return driver().getConnection();
     }
 
+    /** WildFly's pool asks with the definition's user, which is empty here: then the configured one. */
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
-        return driver().getConnection(username, password);
+        return username == null || username.isEmpty() ? driver().getConnection()
+                : driver().getConnection(username, password);
     }
 
     @Override

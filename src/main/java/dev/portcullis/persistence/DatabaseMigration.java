@@ -29,7 +29,8 @@ import org.flywaydb.core.api.output.MigrateResult;
         className = "dev.portcullis.persistence.ConfiguredDataSource",
         minPoolSize = 2,
         maxPoolSize = 32,
-        properties = {"fish.payara.is-connection-validation-required=true",
+        properties = {"settings=portcullis.db",
+                      "fish.payara.is-connection-validation-required=true",
                       "fish.payara.connection-validation-method=meta-data",
                       "fish.payara.fail-all-connections=true"})
 @Startup
