@@ -39,6 +39,12 @@ public class RequestShapeFilter extends HttpFilter {
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
         String path = req.getRequestURI().substring(req.getContextPath().length());
+        // an encoded NUL in the path: Grizzly (Payara) refuses it itself, Undertow (WildFly) decodes it into a path
+        // parameter, which PostgreSQL would refuse as a database error
+        if (path.contains("%00")) {
+            badRequest("The request path contains a NUL character").write(path, res);
+            return;
+        }
         Set<String> allowed = allowedMethods(req.getHttpServletMapping());
         if (allowed != null && !allowed.contains(req.getMethod())) {
             res.setHeader("Allow", String.join(", ", allowed.stream().sorted().toList()));

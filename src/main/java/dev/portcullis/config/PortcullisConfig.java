@@ -75,6 +75,10 @@ public class PortcullisConfig {
         /** Everyone; a user without a factor enrols one at the next sign-in. */
         EVERYONE
     }
+    private Optional<String> dbJndiName;
+
+    /** The JNDI name of a datasource the server manages; unset, Portcullis uses its own (PORTCULLIS_DB_URL). */
+    public static final String DB_JNDI_NAME = "portcullis.db.jndi-name";
 
     @PostConstruct
     void load() {
@@ -164,6 +168,9 @@ public class PortcullisConfig {
                 previousKeysEncryptionKeys.add(key32("portcullis.keys.previous-encryption-keys", v.trim()));
             }
         }
+        dbJndiName = c.getOptionalValue(DB_JNDI_NAME).map(String::trim).filter(s -> !s.isEmpty());
+        dbJndiName.ifPresent(n -> require(n.chars().noneMatch(Character::isWhitespace), DB_JNDI_NAME,
+                "must be a JNDI name such as java:jboss/datasources/Portcullis or jdbc/portcullis, got '" + n + "'"));
         String mfa = c.getOptionalValue("portcullis.mfa.required").map(String::trim).filter(v -> !v.isEmpty())
                 .orElse("enrolled");
         require(mfa.equals("off") || mfa.equals("enrolled") || mfa.equals("everyone"), "portcullis.mfa.required",
@@ -355,6 +362,11 @@ public class PortcullisConfig {
     /** Name of an installed JCA provider for JOSE signing (e.g. a native one); empty = the JDK's own. */
     public Optional<String> jcaProvider() {
         return jcaProvider;
+    }
+
+    /** The server-managed datasource to use instead of the application's own, if the operator named one. */
+    public Optional<String> dbJndiName() {
+        return dbJndiName;
     }
 
     /** Where settings come from: key to raw value. */

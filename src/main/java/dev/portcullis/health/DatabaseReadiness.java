@@ -1,8 +1,7 @@
 package dev.portcullis.health;
 
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Connection;
+import jakarta.inject.Inject;
 import javax.sql.DataSource;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -13,16 +12,13 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class DatabaseReadiness implements HealthCheck {
 
-    @Resource(lookup = "java:app/jdbc/portcullis")
+    @Inject
     DataSource dataSource;
 
     @Override
     public HealthCheckResponse call() {
-        try (Connection c = dataSource.getConnection()) {
-            boolean valid = c.isValid(2);
-            return HealthCheckResponse.named("database").status(valid).build();
-        } catch (Exception e) {
-            return HealthCheckResponse.named("database").down().withData("error", e.getClass().getSimpleName()).build();
-        }
+        String error = HealthServlet.databaseError(dataSource);
+        return error == null ? HealthCheckResponse.named("database").up().build()
+                : HealthCheckResponse.named("database").down().withData("error", error).build();
     }
 }

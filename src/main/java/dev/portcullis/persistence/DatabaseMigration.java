@@ -2,7 +2,6 @@ package dev.portcullis.persistence;
 
 import dev.portcullis.config.PortcullisConfig;
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.Resource;
 import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -20,19 +19,18 @@ import org.flywaydb.core.api.output.MigrateResult;
  * Validates the configuration and migrates the schema before the application serves anything. Every instance runs
  * it at start; Flyway's lock makes concurrent starts against one database safe, and a second start migrates nothing.
  *
- * <p>The datasource is defined here so one WAR serves H2 and PostgreSQL: Payara resolves {@code ${MPCONFIG=...}}
- * at deployment. On other servers (WildFly) define {@code java:app/jdbc/portcullis} in the server instead, see
- * server-config/.
+ * <p>The application's own datasource is defined here, pooled and enlisted in transactions by the server on every
+ * server; its connections come from {@link ConfiguredDataSource}, which reads {@code PORTCULLIS_DB_*}, so one WAR
+ * serves H2 and PostgreSQL. With {@code portcullis.db.jndi-name} set the application works on that server
+ * datasource instead ({@link DataSources}) and this one stays unused: its pool opens nothing until asked.
  */
 @DataSourceDefinition(
-        name = "java:app/jdbc/portcullis",
-        className = "${MPCONFIG=portcullis.db.datasource-class}",
-        url = "${MPCONFIG=portcullis.db.connection-url}",
-        user = "${MPCONFIG=portcullis.db.user}",
-        password = "${MPCONFIG=portcullis.db.password}",
+        name = DataSources.OWN,
+        className = "dev.portcullis.persistence.ConfiguredDataSource",
         minPoolSize = 2,
         maxPoolSize = 32,
-        properties = {"fish.payara.is-connection-validation-required=true",
+        properties = {"settings=portcullis.db",
+                      "fish.payara.is-connection-validation-required=true",
                       "fish.payara.connection-validation-method=meta-data",
                       "fish.payara.fail-all-connections=true"})
 @Startup
@@ -42,7 +40,7 @@ public class DatabaseMigration {
 
     private static final Logger LOG = Logger.getLogger(DatabaseMigration.class.getName());
 
-    @Resource(lookup = "java:app/jdbc/portcullis")
+    @Inject
     DataSource dataSource;
 
     @Inject

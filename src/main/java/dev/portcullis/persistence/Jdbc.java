@@ -2,6 +2,7 @@ package dev.portcullis.persistence;
 
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Synchronization;
@@ -135,7 +136,7 @@ public class Jdbc {
         }
     }
 
-    @Resource(lookup = "java:app/jdbc/portcullis")
+    @Inject
     DataSource dataSource;
 
     @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")

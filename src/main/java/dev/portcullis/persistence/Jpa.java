@@ -8,7 +8,7 @@ import jakarta.persistence.TypedQuery;
  */
 public final class Jpa {
 
-    /** EclipseLink's {@code QueryHints.READ_ONLY} (the EclipseLink jar is Payara's, not a compile dependency). */
+    /** EclipseLink's {@code QueryHints.READ_ONLY}. */
     public static final String READ_ONLY = "eclipselink.read-only";
 
     /** EclipseLink's {@code QueryHints.CACHE_USAGE}. */

@@ -13,7 +13,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 import org.junit.platform.launcher.LauncherSession;
@@ -49,21 +51,29 @@ public class ItEnvironment implements LauncherSessionListener {
         return List.of("--prebootcommandfile", file.toString());
     }
 
+    /** {@code wildfly} or {@code payara-server} when this run targets a full server ({@link AppServer}), else null. */
+    static String fullServer() {
+        String server = System.getProperty("portcullis.test.server", "payara-micro");
+        return server.equals("payara-micro") ? null : server;
+    }
+
+    private AppServer fullServerProcess;
+
+    /** Why the run's full server did not start; every test class then fails with it ({@link RunningServerContainer}). */
+    static volatile RuntimeException fullServerFailure;
+
     @Override
     public void launcherSessionOpened(LauncherSession session) {
         if (System.getProperty("payara.microJar") == null || System.getProperty("portcullis.test.base-url") != null) {
             return; // unit-test run (surefire), or already configured
         }
-        int port = freePort();
-        String base = "http://localhost:" + port;
-        StringBuilder opts = new StringBuilder()
-                .append("-Xss1m -XX:+UseSerialGC")
-                .append(" -Dportcullis.issuer=").append(base)
-                .append(" -Dportcullis.admin.token=").append(ADMIN_TOKEN)
-                .append(" -Dportcullis.keys.encryption-key=").append(KEYS_ENCRYPTION_KEY)
-                // every class signs in from 127.0.0.1 against one database, so the per-address slow-down would let
-                // one class's wrong passwords slow the next; SignInThrottlingIT tests that rule on its own settings
-                .append(" -Dportcullis.login.ip-max-failures=100000");
+        // the settings of this run's servers, by MicroProfile Config key (-D options on Payara Micro, env elsewhere)
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("portcullis.admin.token", ADMIN_TOKEN);
+        settings.put("portcullis.keys.encryption-key", KEYS_ENCRYPTION_KEY);
+        // every class signs in from 127.0.0.1 against one database, so the per-address slow-down would let one
+        // class's wrong passwords slow the next; SignInThrottlingIT tests that rule on its own settings
+        settings.put("portcullis.login.ip-max-failures", "100000");
         String database = System.getProperty("portcullis.test.database", "h2");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"))
                 + "_" + ThreadLocalRandom.current().nextInt(1000, 9999);
@@ -71,9 +81,9 @@ public class ItEnvironment implements LauncherSessionListener {
             postgresDatabase = "portcullis_it_" + stamp;
             createPostgresDatabase(postgresDatabase);
             String url = postgresBaseUrl().replaceAll("/[^/?]*(\\?.*)?$", "/" + postgresDatabase);
-            opts.append(" -Dportcullis.db.url=").append(url)
-                .append(" -Dportcullis.db.user=").append(postgresUser())
-                .append(" -Dportcullis.db.password=unused");
+            settings.put("portcullis.db.url", url);
+            settings.put("portcullis.db.user", postgresUser());
+            settings.put("portcullis.db.password", "unused");
             System.setProperty("portcullis.test.jdbc-url", url);
             System.setProperty("portcullis.test.jdbc-user", postgresUser());
             System.setProperty("portcullis.test.jdbc-password", "unused");
@@ -87,30 +97,56 @@ public class ItEnvironment implements LauncherSessionListener {
             // the URL the server derives from this data directory plus AUTO_SERVER (tests only; the production
             // default does not listen), so this JVM and a second instance can open the database the server has open
             String url = DatabaseConfigSource.h2Url(dir) + ";AUTO_SERVER=TRUE";
-            opts.append(" -Dportcullis.data-dir=").append(dir).append(" -Dportcullis.db.url=").append(url);
+            settings.put("portcullis.data-dir", dir.toString());
+            settings.put("portcullis.db.url", url);
             System.setProperty("portcullis.test.jdbc-url", url);
             System.setProperty("portcullis.test.jdbc-user", "portcullis");
             System.setProperty("portcullis.test.jdbc-password", "portcullis");
         }
-        System.setProperty("portcullis.test.db-options", opts.substring(opts.indexOf(" -Dportcullis.admin.token=")));
-        String extra = System.getProperty("portcullis.test.extra-jvm-options", "");
-        if (!extra.isBlank()) {
-            opts.append(' ').append(extra.trim());
+        String base;
+        String server = fullServer();
+        if (server != null) {
+            base = startFullServer(server, settings);
+        } else {
+            int port = freePort();
+            base = "http://localhost:" + port;
+            StringBuilder opts = new StringBuilder();
+            settings.forEach((k, v) -> opts.append(" -D").append(k).append('=').append(v));
+            System.setProperty("portcullis.test.db-options", opts.toString());
+            String extra = System.getProperty("portcullis.test.extra-jvm-options", "");
+            String jvm = "-Xss1m -XX:+UseSerialGC -Dportcullis.issuer=" + base + opts
+                    + (extra.isBlank() ? "" : " " + extra.trim());
+            System.setProperty("payara.randomHttpPort", "false");
+            System.setProperty("payara.autoBindHttp", "false");
+            System.setProperty("payara.extraMicroOptions", "--port " + port + " --disablephonehome "
+                    + String.join(" ", preBootCommands()));
+            System.setProperty("payara.cmdOptions", jvm);
         }
-        System.setProperty("payara.randomHttpPort", "false");
-        System.setProperty("payara.autoBindHttp", "false");
-        System.setProperty("payara.extraMicroOptions", "--port " + port + " --disablephonehome "
-                + String.join(" ", preBootCommands()));
-        System.setProperty("payara.cmdOptions", opts.toString());
         System.setProperty("portcullis.test.base-url", base);
         System.setProperty("portcullis.test.admin-token", ADMIN_TOKEN);
         System.setProperty("portcullis.test.keys-encryption-key", KEYS_ENCRYPTION_KEY);
-        LOG.info(() -> "Integration tests: " + base + " on " + database
-                + (postgresDatabase != null ? " (database " + postgresDatabase + ")" : ""));
+        LOG.info(() -> "Integration tests: " + base + " on " + (server != null ? server : "Payara Micro") + ", "
+                + database + (postgresDatabase != null ? " (database " + postgresDatabase + ")" : ""));
+    }
+
+    /** Starts the run's one full server (its log stays under target/); the issuer follows from the port it got. */
+    private String startFullServer(String server, Map<String, String> settings) {
+        try {
+            AppServer.Started started = AppServer.start(server, settings);
+            fullServerProcess = started.server();
+            return "http://localhost:" + started.port();
+        } catch (RuntimeException e) {
+            // a listener's exception only gets logged, and the run would count zero tests as a success
+            fullServerFailure = e;
+            return "http://localhost:1";
+        }
     }
 
     @Override
     public void launcherSessionClosed(LauncherSession session) {
+        if (fullServerProcess != null) {
+            fullServerProcess.close();
+        }
         if (postgresDatabase != null) {
             try (Connection c = DriverManager.getConnection(postgresBaseUrl(), postgresUser(), "unused");
                  Statement s = c.createStatement()) {
