@@ -7,9 +7,8 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
  * Derives the two database settings that the operator should not have to spell out: the default H2 URL (from
- * {@code portcullis.data-dir}) and the JDBC DataSource class (from the URL's scheme). The
- * {@code @DataSourceDefinition} in {@link dev.portcullis.persistence.DatabaseMigration} reads both through
- * {@code ${MPCONFIG=...}}, so setting only {@code PORTCULLIS_DB_URL} switches to PostgreSQL.
+ * {@code portcullis.data-dir}) and the JDBC DataSource class (from the URL's scheme), which
+ * {@code persistence.ConfiguredDataSource} reads, so setting only {@code PORTCULLIS_DB_URL} switches to PostgreSQL.
  *
  * <p>Config sources cannot consult the assembled Config, so this one reads the same places MicroProfile Config
  * would (system property, then environment variable) itself. Its ordinal is below the defaults file so an explicit
