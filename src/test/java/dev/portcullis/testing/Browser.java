@@ -12,16 +12,10 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-/**
- * Debian's headless Chromium driven by its chromedriver (paths set explicitly, so Selenium Manager never runs), for
- * the browser tests of Portcullis's own pages; screenshots go to target/screenshots/.
- */
+/** A browser ({@link BrowserSetup#chromium}) for the tests of Portcullis's own pages; screenshots go to target/screenshots/. */
 public final class Browser implements AutoCloseable {
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
@@ -30,14 +24,7 @@ public final class Browser implements AutoCloseable {
     private final WebDriverWait wait;
 
     public Browser(String language) {
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                "--window-size=1100,1000", "--lang=" + language);
-        driver = new ChromeDriver(service, options);
+        driver = BrowserSetup.chromium(language);
         wait = new WebDriverWait(driver, Duration.ofSeconds(20));
     }
 

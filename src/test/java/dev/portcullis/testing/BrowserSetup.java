@@ -21,13 +21,18 @@ public final class BrowserSetup {
     }
 
     public static ChromeDriver chromium() {
+        return chromium("en-US");
+    }
+
+    /** Chromium whose pages ask for {@code language} first (Accept-Language). */
+    public static ChromeDriver chromium(String language) {
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                "--window-size=1000,800", "--lang=en-US");
+                "--window-size=1100,1000", "--lang=" + language);
         return new ChromeDriver(service, options);
     }
 
