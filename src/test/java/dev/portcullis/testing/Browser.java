@@ -15,7 +15,10 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-/** A browser ({@link BrowserSetup#chromium}) for the tests of Portcullis's own pages; screenshots go to target/screenshots/. */
+/**
+ * A browser ({@link BrowserSetup#chromium}) for the tests of Portcullis's own pages; screenshots go to
+ * target/screenshots/.
+ */
 public final class Browser implements AutoCloseable {
 
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
