@@ -190,7 +190,7 @@ class HostileInputIT extends PortcullisIT {
                 form.put("factor:csrf", value);
                 form.put("factor:submit", "Continue");
                 form.put("security:code", value);
-                form.put("security:csrf", value);
+                form.put("csrf", value);
                 form.put("security:remove", "Remove");
                 form.put("jakarta.faces.ViewState", value);
                 form.put("login:submit", "Sign in");
