@@ -1,8 +1,5 @@
 package dev.portcullis.health;
 
-import dev.portcullis.directory.Directory;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -12,21 +9,19 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * MicroProfile Health's readiness check {@code directory} for the server's own health endpoint; the application's
- * {@code /health/ready} ({@link HealthServlet}) reports the same state.
+ * {@code /health/ready} ({@link HealthServlet}) reports the same state. Only {@code @Inject} here: a resource
+ * injection makes WildFly link the class at deployment, which fails where MicroProfile Health is absent.
  */
 @Readiness
 @ApplicationScoped
 public class DirectoryReadiness implements HealthCheck {
 
     @Inject
-    Directory directory;
-
-    @Resource
-    ManagedExecutorService executor;
+    DirectoryProbe probe;
 
     @Override
     public HealthCheckResponse call() {
-        HealthServlet.DirectoryState d = HealthServlet.directoryState(directory, executor);
+        DirectoryProbe.State d = probe.state();
         HealthCheckResponseBuilder b = HealthCheckResponse.named("directory").up().withData("directory", d.state());
         return d.reason() == null ? b.build() : b.withData("reason", d.reason()).build();
     }

@@ -1,9 +1,5 @@
 package dev.portcullis.health;
 
-import dev.portcullis.directory.Directory;
-import dev.portcullis.directory.DirectoryUnavailableException;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -12,10 +8,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 
 /**
@@ -35,10 +27,7 @@ public class HealthServlet extends HttpServlet {
     transient DataSource dataSource;
 
     @Inject
-    transient Directory directory;
-
-    @Resource
-    transient ManagedExecutorService executor;
+    transient DirectoryProbe directory;
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
@@ -51,7 +40,7 @@ public class HealthServlet extends HttpServlet {
         } else {
             String error = databaseError(dataSource);
             up = error == null;
-            DirectoryState d = directoryState(directory, executor);
+            DirectoryProbe.State d = directory.state();
             check = "{\"name\":\"database\",\"status\":\"" + (up ? "UP" : "DOWN") + "\""
                     + (up ? "" : ",\"data\":{\"error\":\"" + error + "\"}") + "},"
                     + "{\"name\":\"directory\",\"status\":\"UP\",\"data\":{\"directory\":\"" + d.state() + "\""
@@ -62,33 +51,6 @@ public class HealthServlet extends HttpServlet {
         res.setHeader("Cache-Control", "no-store");
         res.getOutputStream().write(("{\"status\":\"" + (up ? "UP" : "DOWN") + "\",\"checks\":[" + check + "]}")
                 .getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** What readiness says of the directory: {@code up}, {@code degraded} (with a reason) or {@code not configured}. */
-    record DirectoryState(String state, String reason) {
-    }
-
-    /**
-     * Whether the LDAP directory answers within a second. It never makes readiness DOWN: tokens, refresh, userinfo
-     * and local users do not need the directory, and every instance sees the same one, so DOWN would take all of them
-     * out of the load balancer for what only new directory sign-ins need. The second's bound keeps a probe fast when
-     * a directory server drops packets (connect time-outs are longer).
-     */
-    static DirectoryState directoryState(Directory directory, ManagedExecutorService executor) {
-        if (!directory.configured()) {
-            return new DirectoryState("not configured", null);
-        }
-        Future<?> ping = executor.submit(directory::ping);
-        try {
-            ping.get(1, TimeUnit.SECONDS);
-            return new DirectoryState("up", null);
-        } catch (ExecutionException | TimeoutException e) {
-            boolean refused = e instanceof ExecutionException && e.getCause() instanceof DirectoryUnavailableException;
-            return new DirectoryState("degraded", refused ? "no directory server answers" : "no answer within 1 s");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new DirectoryState("degraded", "interrupted");
-        }
     }
 
     /**
