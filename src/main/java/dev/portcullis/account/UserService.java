@@ -256,7 +256,8 @@ public class UserService {
         }
         Optional<User> row = users.findByIdForChange(e.subject());
         if (row.isPresent() && !row.get().fromDirectory()) {
-            LOG.severe(() -> "LDAP entry " + dn + ": its id " + LogText.escape(e.subject()) + " is a local user's; it cannot sign in");
+            LOG.severe(() -> "LDAP entry " + dn + ": its id " + LogText.escape(e.subject())
+                    + " is a local user's; it cannot sign in");
             return Optional.empty();
         }
         User u = row.orElseGet(() -> User.newFromDirectory(e.subject(), clock.instant()));
