@@ -375,6 +375,7 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
+    @Tag("merge-patch")
     void aMergePatchChangesOnlyTheNamedFieldsAndRefusesBadOnesWhole() {
         Admin.TestUser u = admin.user("patched passphrase");
         Http.Res r = admin.patch("/admin/users/" + u.username(), "{\"name\":\"Renamed\",\"email\":null}");
@@ -411,6 +412,7 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
+    @Tag("merge-patch")
     void disablingAUserEndsSessionsCodesAndTokensAtOnceAndSignInSaysOnlyInvalid() {
         Admin.TestClient rp = admin.confidentialClient("openid profile", "https://app.example.com/cb");
         Admin.TestUser user = admin.user("disabled passphrase");
@@ -474,6 +476,7 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
+    @Tag("merge-patch")
     void theAdminRoleIsGrantedAndRemovedByPatchingRoles() {
         Admin.TestUser u = admin.user("admin passphrase");
         Http.Res granted = admin.patch("/admin/users/" + u.username(), "{\"roles\":[\"admin\"]}");
@@ -549,6 +552,7 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
+    @Tag("merge-patch")
     void aClientPatchIsValidatedAsARegistrationAndItsTypeChangesOnlyWhenNamed() {
         Admin.TestClient c = admin.confidentialClient("openid profile", "https://edit.example.com/cb");
         Admin.TestUser user = admin.user("client passphrase");
@@ -594,6 +598,7 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
+    @Tag("merge-patch")
     void aDisabledClientIsRefusedAtAuthorizeAndTokenAndItsTokensStop() {
         Admin.TestClient rp = admin.confidentialClient("openid profile", "https://disabled.example.com/cb");
         Admin.TestUser user = admin.user("client off passphrase");
@@ -617,6 +622,7 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
+    @Tag("mp-openapi")
     void openApiDescribesEveryAdminOperationWithSchemas() {
         Http.Res r = http.get("/openapi");
         assertEquals(200, r.status());
