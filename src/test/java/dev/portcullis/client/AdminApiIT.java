@@ -375,7 +375,6 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
-    @Tag("merge-patch")
     void aMergePatchChangesOnlyTheNamedFieldsAndRefusesBadOnesWhole() {
         Admin.TestUser u = admin.user("patched passphrase");
         Http.Res r = admin.patch("/admin/users/" + u.username(), "{\"name\":\"Renamed\",\"email\":null}");
@@ -412,7 +411,6 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
-    @Tag("merge-patch")
     void disablingAUserEndsSessionsCodesAndTokensAtOnceAndSignInSaysOnlyInvalid() {
         Admin.TestClient rp = admin.confidentialClient("openid profile", "https://app.example.com/cb");
         Admin.TestUser user = admin.user("disabled passphrase");
@@ -476,7 +474,6 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
-    @Tag("merge-patch")
     void theAdminRoleIsGrantedAndRemovedByPatchingRoles() {
         Admin.TestUser u = admin.user("admin passphrase");
         Http.Res granted = admin.patch("/admin/users/" + u.username(), "{\"roles\":[\"admin\"]}");
@@ -552,7 +549,6 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
-    @Tag("merge-patch")
     void aClientPatchIsValidatedAsARegistrationAndItsTypeChangesOnlyWhenNamed() {
         Admin.TestClient c = admin.confidentialClient("openid profile", "https://edit.example.com/cb");
         Admin.TestUser user = admin.user("client passphrase");
@@ -598,7 +594,6 @@ class AdminApiIT extends PortcullisIT {
     }
 
     @Test
-    @Tag("merge-patch")
     void aDisabledClientIsRefusedAtAuthorizeAndTokenAndItsTokensStop() {
         Admin.TestClient rp = admin.confidentialClient("openid profile", "https://disabled.example.com/cb");
         Admin.TestUser user = admin.user("client off passphrase");

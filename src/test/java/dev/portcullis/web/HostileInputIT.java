@@ -59,8 +59,7 @@ class HostileInputIT extends PortcullisIT {
         http.get("/.well-known/openid-configuration");
         http.get("/oauth/discovery/keys"); // signing keys exist before the snapshot
         Admin.TestUser boss = admin().user("correct horse battery staple");
-        // the role is set in the row: on WildFly the admin API's merge patch answers 500 (docs/servers.md)
-        assertEquals(1, Db.update("UPDATE users SET roles = 'admin' WHERE username = ?", boss.username()));
+        assertEquals(200, admin().patch("/admin/users/" + boss.username(), "{\"roles\":[\"admin\"]}").status());
         administrator = new UserAgent(BASE);
         assertEquals(200, administrator.openSignedIn("/admin/console/index.xhtml", boss).status());
         editable = admin().confidentialClient("openid", "https://edited.example.com/cb");
