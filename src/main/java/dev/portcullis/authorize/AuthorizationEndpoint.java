@@ -75,8 +75,6 @@ public class AuthorizationEndpoint {
             return ErrorPage.response(new PageMessages(PageMessages.pick(null, request.getLocales())),
                     "error.malformed", e.description());
         }
-        PageMessages msg = new PageMessages(
-                PageMessages.pick(params.get("ui_locales").orElse(null), request.getLocales()));
         AuthorizationFlow.Next next;
         try {
             AuthorizationRequest r = validator.validate(params);
@@ -85,6 +83,9 @@ public class AuthorizationEndpoint {
             next = flow.atEndpoint(r, session, clientAddress.of(request));
         } catch (UnverifiedRequestException e) {
             LOG.fine(() -> "Authorization request refused: " + LogText.escape(e.getMessage()));
+            // the texts only for the error page: a redirect, the common answer, needs none
+            PageMessages msg = new PageMessages(
+                    PageMessages.pick(params.get("ui_locales").orElse(null), request.getLocales()));
             return ErrorPage.response(msg, e.messageKey(), e.getMessage());
         } catch (RejectedAuthorizationRequest e) {
             next = flow.rejected(e);

@@ -3,8 +3,8 @@ package dev.portcullis.client;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The scope catalogue: every scope Portcullis knows, in one place. A client's {@code scopes} is the subset it may
@@ -64,8 +64,17 @@ public final class Scopes {
 
     /** A scope set as a string in catalogue order (unknown names last, in their order). */
     public static String format(Set<String> scopes) {
-        List<String> known = ALL.stream().filter(scopes::contains).collect(Collectors.toList());
-        scopes.stream().filter(s -> !ALL.contains(s)).forEach(known::add);
-        return String.join(" ", known);
+        StringJoiner joined = new StringJoiner(" "); // loops, not streams: this runs on every authorization request
+        for (String s : ALL) {
+            if (scopes.contains(s)) {
+                joined.add(s);
+            }
+        }
+        for (String s : scopes) {
+            if (!ALL.contains(s)) {
+                joined.add(s);
+            }
+        }
+        return joined.toString();
     }
 }
