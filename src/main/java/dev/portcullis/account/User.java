@@ -1,6 +1,7 @@
 package dev.portcullis.account;
 
 import dev.portcullis.persistence.Jpa;
+import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.eclipse.persistence.annotations.Cache;
 
 /**
  * An end user who signs in in the browser. {@code userId} is the OIDC {@code sub}: random and never reused for a
@@ -20,13 +22,22 @@ import java.util.TreeSet;
  */
 @Entity
 @Table(name = "users")
+@Cacheable
+@Cache(expiry = Jpa.CACHED_READ_MILLIS)
 @NamedQuery(name = User.READ_BY_ID, query = "SELECT u FROM User u WHERE u.userId = :id", hints = {
     @QueryHint(name = Jpa.READ_ONLY, value = "true"),
-    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE)})
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE),
+    @QueryHint(name = Jpa.REFRESH, value = "true")})
+@NamedQuery(name = User.CACHED_BY_ID, query = "SELECT u FROM User u WHERE u.userId = :id", hints = {
+    @QueryHint(name = Jpa.READ_ONLY, value = "true"),
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.CHECK_CACHE_BY_PRIMARY_KEY)})
 @NamedQuery(name = User.READ_BY_USERNAME, query = "SELECT u FROM User u WHERE u.username = :u", hints = {
     @QueryHint(name = Jpa.READ_ONLY, value = "true"),
-    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE)})
-@NamedQuery(name = User.BY_USERNAME, query = "SELECT u FROM User u WHERE u.username = :u")
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE),
+    @QueryHint(name = Jpa.REFRESH, value = "true")})
+@NamedQuery(name = User.BY_USERNAME, query = "SELECT u FROM User u WHERE u.username = :u", hints = {
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE),
+    @QueryHint(name = Jpa.REFRESH, value = "true")})
 public class User {
 
     /** The role that lets a user into the admin console. */
@@ -35,8 +46,9 @@ public class User {
     /** The role catalogue: every role a user can be given. */
     public static final Set<String> ROLES = Set.of(ADMIN);
 
-    /** The queries of {@link UserRepository}, parsed once at deployment: two read-only reads, one for changes. */
+    /** The queries of {@link UserRepository}, parsed once at deployment: three read-only reads, one for changes. */
     static final String READ_BY_ID = "User.readById";
+    static final String CACHED_BY_ID = "User.cachedById";
     static final String READ_BY_USERNAME = "User.readByUsername";
     static final String BY_USERNAME = "User.byUsername";
 

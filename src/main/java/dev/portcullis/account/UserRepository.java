@@ -15,8 +15,10 @@ import java.util.Optional;
 
 /**
  * The one owner of the users table (JPA). Usernames are stored lower-case, so lookups are case-insensitive. Reads
- * ({@link #findById}, {@link #findByUsername}) return objects that are not managed: changing them saves nothing.
- * Changes go through {@link #findForChange}, {@link #add} and {@link #remove}, which run in the caller's transaction.
+ * ({@link #findById}, {@link #findCached}, {@link #findByUsername}, {@link #search}) return objects that are not
+ * managed and must not be changed. Changes go through {@link #findForChange}, {@link #add} and {@link #remove}, which
+ * run in the caller's transaction. Every read but {@link #findCached} sees the row as it is now, so sign-in and every
+ * access decision do.
  */
 @ApplicationScoped
 public class UserRepository {
@@ -24,12 +26,25 @@ public class UserRepository {
     @PersistenceContext(unitName = "portcullis")
     EntityManager em;
 
-    /** The user, read-only (the token and userinfo path: a prepared named query, no unit-of-work clone). */
+    /** The user as they are now, read-only. */
     public Optional<User> findById(String userId) {
+        return byId(User.READ_BY_ID, userId);
+    }
+
+    /**
+     * The user, read-only, from this instance's cache while the entry is younger than {@link Jpa#CACHED_READ_MILLIS}:
+     * for the claims of ID tokens, userinfo and introspection. Whether the token itself is still valid is decided
+     * by the token tables, which are never cached: disabling a user revokes their tokens at once.
+     */
+    public Optional<User> findCached(String userId) {
+        return byId(User.CACHED_BY_ID, userId);
+    }
+
+    private Optional<User> byId(String queryName, String userId) {
         if (userId == null || userId.isEmpty() || userId.length() > 64) {
             return Optional.empty();
         }
-        return em.createNamedQuery(User.READ_BY_ID, User.class).setParameter("id", userId)
+        return em.createNamedQuery(queryName, User.class).setParameter("id", userId)
                 .getResultList().stream().findFirst();
     }
 
@@ -79,10 +94,10 @@ public class UserRepository {
         return byUsername(username, User.BY_USERNAME).flatMap(q -> q.getResultList().stream().findFirst());
     }
 
-    /** The managed user by id, for changes that commit with the caller's transaction. */
+    /** The managed user by id as they are now, for changes that commit with the caller's transaction. */
     @Transactional(Transactional.TxType.MANDATORY)
     public Optional<User> findByIdForChange(String userId) {
-        return Optional.ofNullable(em.find(User.class, userId));
+        return Optional.ofNullable(em.find(User.class, userId, Jpa.FRESH));
     }
 
     private Optional<TypedQuery<User>> byUsername(String username, String queryName) {

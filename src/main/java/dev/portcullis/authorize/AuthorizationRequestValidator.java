@@ -39,7 +39,13 @@ public class AuthorizationRequestValidator {
      * @throws RejectedAuthorizationRequest a later check failed: redirect the error to the client
      */
     public AuthorizationRequest validate(ProtocolParameters params) {
-        return validate(params, clients::find);
+        try {
+            return validate(params, clients::findCached);
+        } catch (UnverifiedRequestException | RejectedAuthorizationRequest refused) {
+            // a refusal is decided on the row as it is now: the cached copy may predate a change made on another
+            // instance, such as a redirect URI registered a moment ago
+            return validate(params, clients::find);
+        }
     }
 
     static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup) {

@@ -2,6 +2,7 @@ package dev.portcullis.client;
 
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jpa;
+import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
@@ -12,6 +13,7 @@ import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import org.eclipse.persistence.annotations.Cache;
 
 /**
  * A registered client application. Confidential clients (seed variant A) authenticate with a secret that is stored
@@ -19,13 +21,20 @@ import java.util.Set;
  */
 @Entity
 @Table(name = "clients")
+@Cacheable
+@Cache(expiry = Jpa.CACHED_READ_MILLIS)
 @NamedQuery(name = Client.READ_BY_ID, query = "SELECT c FROM Client c WHERE c.clientId = :id", hints = {
     @QueryHint(name = Jpa.READ_ONLY, value = "true"),
-    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE)})
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.DO_NOT_CHECK_CACHE),
+    @QueryHint(name = Jpa.REFRESH, value = "true")})
+@NamedQuery(name = Client.CACHED_BY_ID, query = "SELECT c FROM Client c WHERE c.clientId = :id", hints = {
+    @QueryHint(name = Jpa.READ_ONLY, value = "true"),
+    @QueryHint(name = Jpa.CACHE_USAGE, value = Jpa.CHECK_CACHE_BY_PRIMARY_KEY)})
 public class Client {
 
-    /** The read-only primary-key read of {@link ClientRepository#find}, parsed once at deployment. */
+    /** The primary-key reads of {@link ClientRepository#find} and {@link ClientRepository#findCached}. */
     static final String READ_BY_ID = "Client.readById";
+    static final String CACHED_BY_ID = "Client.cachedById";
 
     @Id
     @Column(name = "client_id")

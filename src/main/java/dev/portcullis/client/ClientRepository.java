@@ -12,10 +12,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The one owner of the clients table (JPA). Reads ({@link #find}, {@link #list}, {@link #namesOf}) return objects
- * that are not managed: changing them saves nothing. Changes go through {@link #findForChange}, {@link #add} and
- * {@link #remove}, which run in the caller's transaction. One primary-key read per lookup, no second-level cache:
- * a deleted client or rotated secret takes effect on every instance at once.
+ * The one owner of the clients table (JPA). Reads ({@link #find}, {@link #findCached}, {@link #list},
+ * {@link #namesOf}) return objects that are not managed and must not be changed. Changes go through
+ * {@link #findForChange}, {@link #add} and {@link #remove}, which run in the caller's transaction. Every read but
+ * {@link #findCached} sees the row as it is now; that one, for the authorization and token endpoints, may be up to
+ * {@link Jpa#CACHED_READ_MILLIS} old when another instance changed the client.
  */
 @ApplicationScoped
 public class ClientRepository {
@@ -23,19 +24,33 @@ public class ClientRepository {
     @PersistenceContext(unitName = "portcullis")
     EntityManager em;
 
-    /** The client, read-only (the token and authorization path: a prepared named query, no unit-of-work clone). */
+    /** The client as it is now, read-only. */
     public Optional<Client> find(String clientId) {
+        return byId(Client.READ_BY_ID, clientId);
+    }
+
+    /**
+     * The client, read-only, from this instance's cache while the entry is younger than
+     * {@link Jpa#CACHED_READ_MILLIS}: the read of every authorization and token request, which would otherwise cost
+     * a pooled connection and a query each time.
+     */
+    public Optional<Client> findCached(String clientId) {
+        return byId(Client.CACHED_BY_ID, clientId);
+    }
+
+    private Optional<Client> byId(String queryName, String clientId) {
         if (!plausibleId(clientId)) {
             return Optional.empty();
         }
-        return em.createNamedQuery(Client.READ_BY_ID, Client.class).setParameter("id", clientId)
+        return em.createNamedQuery(queryName, Client.class).setParameter("id", clientId)
                 .getResultList().stream().findFirst();
     }
 
-    /** The managed client, for changes that commit with the caller's transaction. */
+    /** The managed client as it is now, for changes that commit with the caller's transaction. */
     @Transactional(Transactional.TxType.MANDATORY)
     public Optional<Client> findForChange(String clientId) {
-        return plausibleId(clientId) ? Optional.ofNullable(em.find(Client.class, clientId)) : Optional.empty();
+        return plausibleId(clientId) ? Optional.ofNullable(em.find(Client.class, clientId, Jpa.FRESH))
+                : Optional.empty();
     }
 
     private static boolean plausibleId(String clientId) {

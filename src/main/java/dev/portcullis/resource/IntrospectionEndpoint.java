@@ -88,7 +88,7 @@ public class IntrospectionEndpoint {
     private Optional<JsonObjectBuilder> describe(PresentedToken.Found found, String value) {
         if (found instanceof PresentedToken.Access a) {
             VerifiedAccessToken t = a.token();
-            return users.findById(t.subject()).filter(User::enabled).map(user -> common(user, t.clientId(), Scopes.format(t.scopes()),
+            return users.findCached(t.subject()).filter(User::enabled).map(user -> common(user, t.clientId(), Scopes.format(t.scopes()),
                     t.expiresAt(), issuedAt(value))
                     .add("token_type", "Bearer")
                     .add("aud", config.accessTokenAudience())
@@ -101,7 +101,7 @@ public class IntrospectionEndpoint {
         // tokens issued before the family lifetime existed may expire after the family ends: report the earlier
         Instant familyEnd = r.grant().endsAt(config.refreshTokenMaxLifetime());
         Instant exp = r.token().expiresAt().isAfter(familyEnd) ? familyEnd : r.token().expiresAt();
-        return users.findById(r.grant().userId()).filter(User::enabled).map(user -> common(user, r.clientId(), r.token().scope(), exp,
+        return users.findCached(r.grant().userId()).filter(User::enabled).map(user -> common(user, r.clientId(), r.token().scope(), exp,
                 r.token().createdAt()));
     }
 

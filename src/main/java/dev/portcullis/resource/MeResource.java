@@ -97,7 +97,7 @@ public class MeResource {
 
     private User user(VerifiedAccessToken token) {
         // a deleted user's grants are gone (ON DELETE CASCADE), so the token would not have verified
-        return users.findById(token.subject()).filter(User::enabled).orElseThrow(BearerToken::invalid);
+        return users.findCached(token.subject()).filter(User::enabled).orElseThrow(BearerToken::invalid);
     }
 
     private static Response json(String body) {

@@ -84,7 +84,7 @@ public class UserInfoEndpoint {
             throw BearerToken.insufficientScope(Scopes.OPENID);
         }
         // user deleted or disabled meanwhile (disabling also revokes the token; this needs no further read)
-        User user = users.findById(t.subject()).filter(User::enabled).orElseThrow(BearerToken::invalid);
+        User user = users.findCached(t.subject()).filter(User::enabled).orElseThrow(BearerToken::invalid);
         JsonObjectBuilder claims = JsonSupport.JSON.createObjectBuilder().add("sub", user.userId());
         UserClaims.of(user, t.scopes()).forEach((name, value) -> {
             if (value instanceof Boolean b) {

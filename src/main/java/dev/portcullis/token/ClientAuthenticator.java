@@ -73,27 +73,36 @@ public class ClientAuthenticator {
             throw fail(null, ip,
                     "Client authentication required: send client_id (and the secret of a confidential client)");
         }
-        Client client = clients.find(clientId).orElse(null);
-        if (client == null) {
-            throw fail(clientId, ip, "Unknown client");
-        }
-        if (!client.enabled()) {
-            throw fail(clientId, ip, "The client is disabled");
-        }
         Optional<String> secret = usedBasic ? Optional.of(basic.get().secret()) : bodySecret;
-        if (!client.confidential()) {
-            if (usedBasic || secret.isPresent()) {
-                throw fail(clientId, ip, "This is a public client: it must not send a client secret");
-            }
-            return client;
+        Client client = clients.findCached(clientId).orElse(null);
+        String refusal = refusal(client, usedBasic, secret);
+        if (refusal != null) {
+            // a refusal is decided on the row as it is now: the cached copy may predate a change made on another
+            // instance, such as a secret rotated a moment ago
+            client = clients.find(clientId).orElse(null);
+            refusal = refusal(client, usedBasic, secret);
         }
-        if (secret.isEmpty()) {
-            throw fail(clientId, ip, "Client authentication required: this client is confidential");
-        }
-        if (!client.secretMatches(secret.get())) {
-            throw fail(clientId, ip, "Client authentication failed");
+        if (refusal != null) {
+            throw fail(clientId, ip, refusal);
         }
         return client;
+    }
+
+    /** Why {@code client} does not authenticate with these credentials, or null when it does. */
+    private static String refusal(Client client, boolean usedBasic, Optional<String> secret) {
+        if (client == null) {
+            return "Unknown client";
+        }
+        if (!client.enabled()) {
+            return "The client is disabled";
+        }
+        if (!client.confidential()) {
+            return usedBasic || secret.isPresent() ? "This is a public client: it must not send a client secret" : null;
+        }
+        if (secret.isEmpty()) {
+            return "Client authentication required: this client is confidential";
+        }
+        return client.secretMatches(secret.get()) ? null : "Client authentication failed";
     }
 
     private OAuthException fail(String clientId, String ip, String description) {

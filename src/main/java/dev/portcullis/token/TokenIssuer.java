@@ -99,7 +99,7 @@ public class TokenIssuer {
         Set<String> scopes = Scopes.parse(scope);
         Optional<String> idToken = Optional.empty();
         if (scopes.contains(Scopes.OPENID)) {
-            User user = users.findById(grant.userId()).filter(User::enabled)
+            User user = users.findCached(grant.userId()).filter(User::enabled)
                     .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists or "
                             + "is disabled"));
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),

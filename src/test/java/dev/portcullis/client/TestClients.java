@@ -1,5 +1,6 @@
 package dev.portcullis.client;
 
+import dev.portcullis.crypto.Secrets;
 import java.time.Instant;
 import java.util.List;
 
@@ -17,6 +18,13 @@ public final class TestClients {
     public static Client publicClient(String scopes, String... redirectUris) {
         return new Client("pub-1", "Public App", false, List.of(redirectUris), List.of(), scopes, false,
                 Instant.EPOCH);
+    }
+
+    /** A confidential client whose secret is {@code secret}. */
+    public static Client confidentialWithSecret(String secret, String scopes, String... redirectUris) {
+        Client c = confidential(scopes, redirectUris);
+        c.replaceSecretHash(Secrets.hash(secret), Instant.EPOCH);
+        return c;
     }
 
     /** A public client an administrator has disabled. */

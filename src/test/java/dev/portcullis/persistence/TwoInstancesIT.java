@@ -15,6 +15,7 @@ import dev.portcullis.testing.PayaraProcess;
 import dev.portcullis.testing.UserAgent;
 import java.net.URI;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * The distributed setup: two Payara Micro instances with the same issuer on one PostgreSQL database, as behind a
  * load balancer without sticky sessions. One browser (one cookie jar) alternates between them: authorize at 1, sign-in
  * page from 2, credentials to 1, consent page from 2, consent to 1, token at 2, refresh at 1, userinfo at 2, revoke
- * at 1, refusal at 2, logout confirmation from 1, confirmed at 2, and 1 then knows no session.
+ * at 1, refusal at 2, a client secret rotated at 1 and honoured at 2, logout confirmation from 1, confirmed at 2, and
+ * 1 then knows no session.
  */
 @Tag("postgres-only")
 class TwoInstancesIT {
@@ -103,6 +105,23 @@ class TwoInstancesIT {
             assertEquals(401, refused.status(), refused::toString);
             assertEquals(true, refused.header("WWW-Authenticate").contains("invalid_token"));
 
+            // a secret rotated at 1: instance 2 has the client in its cache from the requests above, yet takes the new
+            // secret at once (a refusal re-reads the row) and stops taking the old one within the cache's bound
+            Http.Res rotated = admin.post("/admin/clients/" + client.clientId() + "/secret", "");
+            assertEquals(200, rotated.status(), rotated::toString);
+            long rotatedAt = System.nanoTime();
+            String newSecret = rotated.jsonString("client_secret");
+            assertEquals(200, introspect(two, client.clientId(), newSecret, accessToken).status(),
+                    "the new secret works on the other instance at once");
+            int oldSecret;
+            do {
+                oldSecret = introspect(two, client.clientId(), client.secret(), accessToken).status();
+            } while (oldSecret == 200 && System.nanoTime() - rotatedAt < TimeUnit.SECONDS.toNanos(10));
+            long refusedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - rotatedAt);
+            assertEquals(401, oldSecret, "the old secret stops working on the other instance");
+            assertTrue(refusedAfterMs <= Jpa.CACHED_READ_MILLIS + 1000,
+                    "the old secret stopped after " + refusedAfterMs + " ms, beyond the cache's bound");
+
             // logout: the confirmation page from 1 (no hint, so the user is asked), confirmed at 2 ...
             Http.Res confirm = onOne.get("/oauth/logout?client_id=" + Http.enc(client.clientId()));
             assertEquals(200, confirm.status(), confirm::toString);
@@ -116,6 +135,12 @@ class TwoInstancesIT {
             assertEquals(302, again.status(), again::toString);
             assertTrue(again.header("Location").contains("/login.xhtml"), again::toString);
         }
+    }
+
+    /** RFC 7662 introspection of {@code token} at {@code server}, authenticated with this client id and secret. */
+    private static Http.Res introspect(PayaraProcess server, String clientId, String secret, String token) {
+        return server.http().postForm("/oauth/introspect", Map.of("token", token, "client_id", clientId,
+                "client_secret", secret));
     }
 
     /** The path and query of a URL of either instance (both write the first instance's issuer into redirects). */

@@ -2,14 +2,20 @@ package dev.portcullis.token;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientRepository;
+import dev.portcullis.client.TestClients;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.protocol.ProtocolParameters;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -70,5 +76,38 @@ class ClientAuthenticatorTest {
         OAuthException e = assertThrows(OAuthException.class,
                 () -> ClientAuthenticator.parseAuthorization(basic(raw)));
         assertEquals(OAuthError.INVALID_CLIENT, e.error());
+    }
+
+    /** A cache whose copy of the client predates a secret rotated on another instance. */
+    @Test
+    void aRefusalIsDecidedOnTheRowAsItIsNowNotOnTheCachedCopy() {
+        Client cached = TestClients.confidentialWithSecret("old secret", "openid", "https://app.example.com/cb");
+        Client current = TestClients.confidentialWithSecret("new secret", "openid", "https://app.example.com/cb");
+        ClientAuthenticator authenticator = new ClientAuthenticator();
+        authenticator.audit = new GrantFakes.Audit();
+        authenticator.clients = new ClientRepository() {
+            @Override
+            public Optional<Client> findCached(String clientId) {
+                return Optional.of(cached).filter(c -> c.clientId().equals(clientId));
+            }
+
+            @Override
+            public Optional<Client> find(String clientId) {
+                return Optional.of(current).filter(c -> c.clientId().equals(clientId));
+            }
+        };
+
+        assertSame(current, authenticator.authenticate(credentials(current.clientId(), "new secret"), null, "192.0.2.1"),
+                "the new secret works at once");
+        assertSame(cached, authenticator.authenticate(credentials(cached.clientId(), "old secret"), null, "192.0.2.1"),
+                "the cached copy still takes the old secret (for at most the cache's bound)");
+        OAuthException wrong = assertThrows(OAuthException.class,
+                () -> authenticator.authenticate(credentials(current.clientId(), "neither"), null, "192.0.2.1"));
+        assertEquals(OAuthError.INVALID_CLIENT, wrong.error());
+    }
+
+    private static ProtocolParameters credentials(String clientId, String secret) {
+        return ProtocolParameters.fromForm("client_id=" + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+                + "&client_secret=" + URLEncoder.encode(secret, StandardCharsets.UTF_8));
     }
 }
