@@ -111,6 +111,11 @@ public class UserService {
         return users.search(t, after, limit);
     }
 
+    /** How many users there are. */
+    public long count() {
+        return users.count();
+    }
+
     /** User id → username of those of {@code userIds} that exist (one query). */
     public Map<String, String> usernamesOf(Collection<String> userIds) {
         return users.usernamesOf(userIds);
