@@ -121,9 +121,9 @@ public class UserService {
         return users.usernamesOf(userIds);
     }
 
-    /** Whether the user exists, is enabled and has the {@link User#ADMIN} role (the console's door). */
+    /** Whether the user exists, is enabled and is an administrator ({@link User#isAdministrator}; the console's door). */
     public boolean isAdmin(String userId) {
-        return users.findById(userId).filter(User::enabled).map(u -> u.hasRole(User.ADMIN)).orElse(false);
+        return users.findById(userId).filter(User::enabled).map(User::isAdministrator).orElse(false);
     }
 
     /**
@@ -269,7 +269,7 @@ public class UserService {
         String email = e.email() != null && e.email().length() <= 254 && EMAIL.matcher(e.email()).matches()
                 ? e.email() : null;
         u.copyFromDirectory(e.username(), e.dn(), cut(e.name()), cut(e.givenName()), cut(e.familyName()), email,
-                fitting(e.groups()), clock.instant());
+                fitting(e.groups()), e.administrator(), clock.instant());
         if (row.isEmpty()) {
             users.add(u);
         }
