@@ -318,7 +318,8 @@ public class UserService {
     }
 
     private static void checkEmail(String email) {
-        if (email != null && (email.length() > 254 || !EMAIL.matcher(email).matches())) {
+        if (email != null && (email.length() > 254 || !EMAIL.matcher(email).matches()
+                || email.codePoints().anyMatch(Character::isISOControl))) {
             throw OAuthException.invalidRequest("email: not an email address");
         }
     }
@@ -326,6 +327,9 @@ public class UserService {
     private static void checkName(String name) {
         if (name != null && name.length() > 200) {
             throw OAuthException.invalidRequest("name: must be at most 200 characters");
+        }
+        if (name != null && name.codePoints().anyMatch(Character::isISOControl)) {
+            throw OAuthException.invalidRequest("name: must not contain control characters");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.portcullis.console;
 
+import dev.portcullis.account.UserService;
 import dev.portcullis.admin.AccessAdministration;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
@@ -10,7 +11,7 @@ import java.util.Set;
 
 /**
  * Backing bean of {@code /admin/console/sessions.xhtml}: every live SSO session (user, clients, started, last used,
- * sign-in address), a page at a time in id order, and "end" on each ({@link AccessAdministration#endSession},
+ * sign-in address), all or one user's, a page at a time in id order, and "end" on each ({@link AccessAdministration#endSession},
  * audited with the administrator's id).
  */
 @Named("consoleSessions")
@@ -28,10 +29,17 @@ public class ConsoleSessions {
     private List<ConsolePage.SessionRow> rows;
     private String errorKey;
 
+    /** The username the list is narrowed to (the query's {@code user}), or empty for every session. */
+    public String getUser() {
+        String user = signedIn.parameter("user", UserService.MAX_USERNAME);
+        return user == null ? "" : user.strip();
+    }
+
     public List<ConsolePage.SessionRow> getSessions() {
         if (rows == null) {
             String after = signedIn.parameter("after", 64);
-            rows = access.sessions(null, after, PAGE).orElse(List.of()).stream().map(ConsolePage::row).toList();
+            String user = getUser().isEmpty() ? null : getUser();
+            rows = access.sessions(user, after, PAGE).orElse(List.of()).stream().map(ConsolePage::row).toList();
         }
         return rows;
     }
@@ -39,7 +47,8 @@ public class ConsoleSessions {
     /** The link to the next page, or null on the last one. */
     public String getNextPage() {
         List<ConsolePage.SessionRow> page = getSessions();
-        return page.size() < PAGE ? null : "sessions.xhtml?after=" + ConsolePage.enc(page.get(page.size() - 1).id());
+        return page.size() < PAGE ? null : "sessions.xhtml?user=" + ConsolePage.enc(getUser()) + "&after="
+                + ConsolePage.enc(page.get(page.size() - 1).id());
     }
 
     /** Ends the session of the row's hidden field {@code session}. */
