@@ -154,7 +154,7 @@ public class ConsoleClients {
     }
 
     /**
-     * Deletes the shown client, only when the form says it is the confirmation ({@code confirm=yes}, the button of
+     * Deletes the shown client, only when the form says it is the confirmation ({@code confirmed=yes}, the button of
      * the confirmation step); the first button merely shows that step.
      */
     public String delete() {
@@ -162,7 +162,7 @@ public class ConsoleClients {
         if (c == null || !csrfValid()) {
             return null;
         }
-        if (!"yes".equals(signedIn.parameter("confirm", 3))) {
+        if (!"yes".equals(signedIn.parameter("confirmed", 3))) {
             confirmingDelete = true;
             return null;
         }
@@ -177,8 +177,9 @@ public class ConsoleClients {
         return null;
     }
 
+    /** True on the confirmation step, and on its post, so that Faces finds the confirming button it rendered. */
     public boolean isConfirmingDelete() {
-        return confirmingDelete;
+        return confirmingDelete || "yes".equals(signedIn.parameter("confirmed", 3));
     }
 
     public String getRotatedSecret() {
