@@ -37,17 +37,21 @@ public class ConsoleKeys {
     AuditLog audit;
 
     private String errorKey;
+    private List<KeyRow> rows;
 
     /** One key as the page lists it; {@code state} is {@code active}, {@code next} or {@code retired}. */
     public record KeyRow(String kid, String alg, String created, String activeFrom, String retired, String state) {
     }
 
     public List<KeyRow> getKeys() {
-        return keys.rows().stream().sorted(Comparator.comparing(SigningKey::createdAt).reversed())
+        if (rows == null) {
+            rows = keys.rows().stream().sorted(Comparator.comparing(SigningKey::createdAt).reversed())
                 .map(k -> new KeyRow(k.kid(), k.alg(), ConsolePage.when(k.createdAt()),
                         ConsolePage.when(k.activeFrom()), ConsolePage.when(k.retiredAt()),
-                        keys.stateOf(k).name().toLowerCase(Locale.ROOT)))
-                .toList();
+                            keys.stateOf(k).name().toLowerCase(Locale.ROOT)))
+                    .toList();
+        }
+        return rows;
     }
 
     public long getActivationDelaySeconds() {

@@ -65,6 +65,8 @@ public class ConsoleUser {
     private String errorKey;
     private String errorText;
     private String newPassword;
+    private List<ConsolePage.SessionRow> sessions;
+    private List<GrantRow> grants;
 
     /** The user of the query's (GET) or form's hidden (POST) {@code username}. */
     public Optional<User> getShown() {
@@ -101,8 +103,11 @@ public class ConsoleUser {
     }
 
     public List<ConsolePage.SessionRow> getSessions() {
-        return getShown().flatMap(u -> access.sessions(u.username(), null, MAX_SESSIONS))
-                .map(l -> l.stream().map(ConsolePage::row).toList()).orElse(List.of());
+        if (sessions == null) {
+            sessions = getShown().flatMap(u -> access.sessions(u.username(), null, MAX_SESSIONS))
+                    .map(l -> l.stream().map(ConsolePage::row).toList()).orElse(List.of());
+        }
+        return sessions;
     }
 
     /** One authorized application as the page lists it. */
@@ -110,10 +115,13 @@ public class ConsoleUser {
     }
 
     public List<GrantRow> getGrants() {
-        return getShown().flatMap(u -> access.grants(u.username())).orElse(List.of()).stream()
-                .map((UserAuthorizations.Authorization a) -> new GrantRow(a.clientId(), a.clientName(), a.scope(),
-                        ConsolePage.when(a.grantedAt())))
-                .toList();
+        if (grants == null) {
+            grants = getShown().flatMap(u -> access.grants(u.username())).orElse(List.of()).stream()
+                    .map((UserAuthorizations.Authorization a) -> new GrantRow(a.clientId(), a.clientName(), a.scope(),
+                            ConsolePage.when(a.grantedAt())))
+                    .toList();
+        }
+        return grants;
     }
 
     /** Saves name and e-mail (empty removes them). */
