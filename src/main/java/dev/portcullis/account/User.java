@@ -95,6 +95,10 @@ public class User {
     @Column(name = "directory_checked_at")
     private Long directoryCheckedAt;
 
+    /** Member of {@code portcullis.ldap.admin-group} at the last sign-in or re-check (directory users only). */
+    @Column(name = "directory_admin")
+    private boolean directoryAdmin;
+
     public static final String LOCAL = "local";
     public static final String LDAP = "ldap";
 
@@ -193,6 +197,19 @@ public class User {
         return familyName;
     }
 
+    /**
+     * Whether the user may use the admin console: the {@link #ADMIN} role (granted by the admin API), or, for a
+     * directory user, membership of {@code portcullis.ldap.admin-group} at their last sign-in or re-check.
+     */
+    public boolean isAdministrator() {
+        return hasRole(ADMIN) || LDAP.equals(source) && directoryAdmin;
+    }
+
+    /** Whether the administrator right comes from the directory's admin group. */
+    public boolean isDirectoryAdministrator() {
+        return LDAP.equals(source) && directoryAdmin;
+    }
+
     /** The directory groups captured at the last sign-in or re-check; empty for local users. */
     public List<String> groups() {
         return directoryGroups == null || directoryGroups.isEmpty() ? List.of()
@@ -213,7 +230,7 @@ public class User {
 
     /** Takes the directory's current values; the caller has checked their lengths. */
     void copyFromDirectory(String username, String dn, String name, String givenName, String familyName,
-                           String email, List<String> groups, Instant now) {
+                           String email, List<String> groups, boolean administrator, Instant now) {
         this.username = username;
         this.directoryDn = dn;
         this.name = name;
@@ -221,6 +238,7 @@ public class User {
         this.familyName = familyName;
         this.email = email;
         this.directoryGroups = String.join("\n", groups);
+        this.directoryAdmin = administrator;
         this.directoryCheckedAt = now.getEpochSecond();
         this.updatedAt = now.getEpochSecond();
     }

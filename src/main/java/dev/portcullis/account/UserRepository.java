@@ -70,6 +70,11 @@ public class UserRepository {
         return Jpa.readOnly(q).setMaxResults(limit).getResultList();
     }
 
+    /** How many users there are (the console's dashboard). */
+    public long count() {
+        return em.createQuery("SELECT COUNT(u) FROM User u", Long.class).getSingleResult();
+    }
+
     /** {@code text} with LIKE's wildcards and the escape character escaped by '!'. */
     static String likeLiteral(String text) {
         return text.replace("!", "!!").replace("%", "!%").replace("_", "!_");

@@ -111,14 +111,19 @@ public class UserService {
         return users.search(t, after, limit);
     }
 
+    /** How many users there are. */
+    public long count() {
+        return users.count();
+    }
+
     /** User id → username of those of {@code userIds} that exist (one query). */
     public Map<String, String> usernamesOf(Collection<String> userIds) {
         return users.usernamesOf(userIds);
     }
 
-    /** Whether the user exists, is enabled and has the {@link User#ADMIN} role (the console's door). */
+    /** Whether the user exists, is enabled and is an administrator ({@link User#isAdministrator}; the console's door). */
     public boolean isAdmin(String userId) {
-        return users.findById(userId).filter(User::enabled).map(u -> u.hasRole(User.ADMIN)).orElse(false);
+        return users.findById(userId).filter(User::enabled).map(User::isAdministrator).orElse(false);
     }
 
     /**
@@ -264,7 +269,7 @@ public class UserService {
         String email = e.email() != null && e.email().length() <= 254 && EMAIL.matcher(e.email()).matches()
                 ? e.email() : null;
         u.copyFromDirectory(e.username(), e.dn(), cut(e.name()), cut(e.givenName()), cut(e.familyName()), email,
-                fitting(e.groups()), clock.instant());
+                fitting(e.groups()), e.administrator(), clock.instant());
         if (row.isEmpty()) {
             users.add(u);
         }
@@ -313,7 +318,8 @@ public class UserService {
     }
 
     private static void checkEmail(String email) {
-        if (email != null && (email.length() > 254 || !EMAIL.matcher(email).matches())) {
+        if (email != null && (email.length() > 254 || !EMAIL.matcher(email).matches()
+                || email.codePoints().anyMatch(Character::isISOControl))) {
             throw OAuthException.invalidRequest("email: not an email address");
         }
     }
@@ -321,6 +327,9 @@ public class UserService {
     private static void checkName(String name) {
         if (name != null && name.length() > 200) {
             throw OAuthException.invalidRequest("name: must be at most 200 characters");
+        }
+        if (name != null && name.codePoints().anyMatch(Character::isISOControl)) {
+            throw OAuthException.invalidRequest("name: must not contain control characters");
         }
     }
 

@@ -7,6 +7,9 @@ import jakarta.transaction.Transactional;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -76,6 +79,48 @@ public class AuditLog {
         return type == null
                 ? jdbc.list(columns + order, AuditLog::event, sinceMs, afterId, limit)
                 : jdbc.list(columns + " AND event_type = ?" + order, AuditLog::event, sinceMs, afterId, type, limit);
+    }
+
+    /** What the console's audit page asks for; a null field does not filter. Times are epoch milliseconds. */
+    public record Filter(String type, String subject, String clientId, Long fromMs, Long toMs) {
+        public static final Filter NONE = new Filter(null, null, null, null, null);
+    }
+
+    /**
+     * One page of the trail, newest first: the events matching {@code filter} with an id below {@code beforeId}
+     * (keyset paging: the next page starts below the last id shown), at most {@code limit}.
+     */
+    public List<AuditEvent> search(Filter filter, Long beforeId, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT event_id, occurred_at_ms, event_type, outcome, client_id, "
+                + "subject, ip, detail, actor FROM audit_events WHERE 1 = 1");
+        List<Object> params = new ArrayList<>();
+        condition(sql, params, " AND event_type = ?", filter.type());
+        condition(sql, params, " AND subject = ?", filter.subject());
+        condition(sql, params, " AND client_id = ?", filter.clientId());
+        condition(sql, params, " AND occurred_at_ms >= ?", filter.fromMs());
+        condition(sql, params, " AND occurred_at_ms < ?", filter.toMs());
+        condition(sql, params, " AND event_id < ?", beforeId);
+        sql.append(" ORDER BY event_id DESC FETCH FIRST ? ROWS ONLY");
+        params.add(limit);
+        return jdbc.list(sql.toString(), AuditLog::event, params.toArray());
+    }
+
+    /** The newest events of these types (the console's dashboard: recent sign-in failures and lockouts). */
+    public List<AuditEvent> recent(Collection<AuditEvent.Type> types, int limit) {
+        String marks = String.join(",", Collections.nCopies(types.size(), "?"));
+        List<Object> params = new ArrayList<>();
+        types.forEach(t -> params.add(t.name()));
+        params.add(limit);
+        return jdbc.list("SELECT event_id, occurred_at_ms, event_type, outcome, client_id, subject, ip, detail, actor "
+                + "FROM audit_events WHERE event_type IN (" + marks + ") ORDER BY event_id DESC FETCH FIRST ? ROWS ONLY",
+                AuditLog::event, params.toArray());
+    }
+
+    private static void condition(StringBuilder sql, List<Object> params, String clause, Object value) {
+        if (value != null) {
+            sql.append(clause);
+            params.add(value);
+        }
     }
 
     static AuditEvent event(Jdbc.Row row) throws SQLException {

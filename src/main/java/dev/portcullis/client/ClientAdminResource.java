@@ -125,6 +125,8 @@ public class ClientAdminResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "Client")))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "409", description = "A built-in client cannot be disabled or made confidential",
+            content = @Content(schema = @Schema(ref = "Error")))
     public Response patch(@PathParam("client_id") String clientId, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
@@ -156,6 +158,8 @@ public class ClientAdminResource {
     @Path("{client_id}")
     @Operation(summary = "Delete a client application and revoke all its codes and tokens")
     @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "409", description = "A built-in client (portcullis-account, portcullis-console)",
+            content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("client_id") String clientId) {
         if (!service.delete(clientId)) {

@@ -57,6 +57,11 @@ public class ClientRepository {
         return clientId != null && !clientId.isEmpty() && clientId.length() <= 64;
     }
 
+    /** How many clients there are (the console's dashboard). */
+    public long count() {
+        return em.createQuery("SELECT COUNT(c) FROM Client c", Long.class).getSingleResult();
+    }
+
     /** A page of clients, read-only, oldest first. */
     public List<Client> list(int offset, int limit) {
         return Jpa.readOnly(em.createQuery("SELECT c FROM Client c ORDER BY c.createdAt, c.clientId", Client.class))

@@ -5,6 +5,7 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -52,6 +53,22 @@ public class ClientService {
 
     /** A changed client and, when it was just made confidential, its first secret in clear: shown once. */
     public record Updated(Client client, Optional<String> secret) {
+    }
+
+    /**
+     * The built-in clients of Portcullis's own pages (the account page and the admin console, registered at start).
+     * They are listed like any other but cannot be deleted, disabled or made confidential by an administrator: that
+     * would lock every administrator out of the console that could undo it.
+     */
+    public static final Set<String> BUILT_IN = Set.of("portcullis-account", "portcullis-console");
+
+    public static boolean isBuiltIn(String clientId) {
+        return BUILT_IN.contains(clientId);
+    }
+
+    private static OAuthException builtIn(String clientId, String what) {
+        return new OAuthException(OAuthError.INVALID_REQUEST, clientId + " is a built-in client of Portcullis's own "
+                + "pages; it cannot be " + what, 409);
     }
 
     /** What the admin asked for; validated by {@link #register}. */
@@ -104,6 +121,9 @@ public class ClientService {
         Client c = clients.findForChange(clientId).orElse(null);
         if (c == null) {
             return Optional.empty();
+        }
+        if (isBuiltIn(clientId) && (Boolean.FALSE.equals(p.enabled()) || Boolean.TRUE.equals(p.confidential()))) {
+            throw builtIn(clientId, Boolean.FALSE.equals(p.enabled()) ? "disabled" : "made confidential");
         }
         Instant now = clock.instant();
         List<String> changed = new ArrayList<>();
@@ -171,8 +191,23 @@ public class ClientService {
         return Optional.of(s);
     }
 
-    /** Deletes the client; its codes, grants and tokens go with it (ON DELETE CASCADE), so they stop working. */
+    /**
+     * Deletes the client; its codes, grants and tokens go with it (ON DELETE CASCADE), so they stop working. A
+     * built-in client is refused (409).
+     */
     public boolean delete(String clientId) {
+        if (isBuiltIn(clientId)) {
+            throw builtIn(clientId, "deleted");
+        }
+        return remove(clientId);
+    }
+
+    /** Deletes a built-in client so that the start-up can register it again with the issuer's current URIs. */
+    public boolean deleteBuiltInForReRegistration(String clientId) {
+        return isBuiltIn(clientId) && remove(clientId);
+    }
+
+    private boolean remove(String clientId) {
         Optional<Client> client = clients.findForChange(clientId);
         client.ifPresent(clients::remove);
         return client.isPresent();
@@ -180,6 +215,11 @@ public class ClientService {
 
     public Optional<Client> find(String clientId) {
         return clients.find(clientId);
+    }
+
+    /** How many clients there are. */
+    public long count() {
+        return clients.count();
     }
 
     public List<Client> list(int offset, int limit) {

@@ -25,7 +25,8 @@ public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<P
                                 Optional<String> bindPassword, String userBaseDn, String userFilter,
                                 Attributes attributes, Optional<String> groupBaseDn, String groupFilter,
                                 String groupNameAttribute, boolean groupsFromMemberOf, Duration connectTimeout,
-                                Duration responseTimeout, int poolSize, boolean localUsers, Duration recheckInterval) {
+                                Duration responseTimeout, int poolSize, boolean localUsers, Duration recheckInterval,
+                                Optional<String> adminGroup) {
 
     /** Attribute names of the user entry. */
     public record Attributes(String subject, String username, String name, String givenName, String familyName,
@@ -100,9 +101,31 @@ public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<P
         int poolSize = PortcullisConfig.integer(c, "portcullis.ldap.pool-size", 4, 1, 64);
         boolean localUsers = PortcullisConfig.bool(c, "portcullis.ldap.local-users", true);
         Duration recheck = PortcullisConfig.seconds(c, "portcullis.ldap.recheck-interval", 900, 0, 86_400);
+        Optional<String> adminGroup = text(c, "portcullis.ldap.admin-group");
+        adminGroup.filter(g -> g.contains("=")).ifPresent(g -> dn("portcullis.ldap.admin-group", g));
         return Optional.of(new DirectorySettings(List.copyOf(urls), startTls, caFile, bindDn, bindPassword,
                 userBaseDn, userFilter, attributes, groupBaseDn, groupFilter, groupName, fromMemberOf, connectTimeout,
-                responseTimeout, poolSize, localUsers, recheck));
+                responseTimeout, poolSize, localUsers, recheck, adminGroup));
+    }
+
+    /**
+     * Whether a group of the user makes them an administrator: {@code portcullis.ldap.admin-group} is a DN (it holds
+     * {@code =}), compared with the group's DN as a DN (any case, any spacing), or else a name, compared with the
+     * group's name in any case.
+     */
+    public boolean isAdminGroup(String groupDn, String groupName) {
+        if (adminGroup.isEmpty()) {
+            return false;
+        }
+        String wanted = adminGroup.get();
+        if (!wanted.contains("=")) {
+            return groupName != null && groupName.equalsIgnoreCase(wanted);
+        }
+        try {
+            return groupDn != null && new DN(wanted).equals(new DN(groupDn));
+        } catch (LDAPException e) {
+            return false;
+        }
     }
 
     /** Never prints the bind password. */

@@ -50,6 +50,8 @@ public class ConsoleClients {
     private Client created;
     private String createdSecret;
     private Optional<Client> shown;
+    private String rotatedSecret;
+    private boolean confirmingDelete;
 
     public List<Client> getClients() {
         return clients.list(0, MAX_LISTED);
@@ -111,6 +113,79 @@ public class ConsoleClients {
         return null;
     }
 
+    /** Whether the client is one of Portcullis's own (listed as built-in; cannot be deleted or disabled). */
+    public boolean builtIn(String clientId) {
+        return ClientService.isBuiltIn(clientId);
+    }
+
+    /** Issues a new secret for the shown confidential client, shown once on this answer; the old one stops at once. */
+    public String rotateSecret() {
+        Client c = getShown().orElse(null);
+        if (c == null || !csrfValid()) {
+            return null;
+        }
+        try {
+            rotatedSecret = clients.rotateSecret(c.clientId()).orElse(null);
+            if (rotatedSecret != null) {
+                audit.change(AuditEvent.Type.CLIENT_SECRET_ROTATED, actor(), c.clientId(), null, "in the console");
+            }
+        } catch (OAuthException e) {
+            fail(e);
+        }
+        return null;
+    }
+
+    /** Disables or enables the shown client by the form's hidden {@code enable}; built-in clients are refused. */
+    public String setEnabled() {
+        Client c = getShown().orElse(null);
+        if (c == null || !csrfValid()) {
+            return null;
+        }
+        boolean enable = "true".equals(signedIn.parameter("enable", 5));
+        try {
+            clients.update(c.clientId(), new ClientService.ClientPatch(null, null, null, null, null, null, enable,
+                    null), actor());
+            signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done="
+                    + (enable ? "console.client.enabled" : "console.client.disabled"));
+        } catch (OAuthException e) {
+            fail(e);
+        }
+        return null;
+    }
+
+    /**
+     * Deletes the shown client, only when the form says it is the confirmation ({@code confirmed=yes}, the button of
+     * the confirmation step); the first button merely shows that step.
+     */
+    public String delete() {
+        Client c = getShown().orElse(null);
+        if (c == null || !csrfValid()) {
+            return null;
+        }
+        if (!"yes".equals(signedIn.parameter("confirmed", 3))) {
+            confirmingDelete = true;
+            return null;
+        }
+        try {
+            if (clients.delete(c.clientId())) {
+                audit.change(AuditEvent.Type.CLIENT_DELETED, actor(), c.clientId(), null, "in the console");
+            }
+            signedIn.redirect("/admin/console/clients.xhtml?done=console.client.deleted");
+        } catch (OAuthException e) {
+            fail(e);
+        }
+        return null;
+    }
+
+    /** True on the confirmation step, and on its post, so that Faces finds the confirming button it rendered. */
+    public boolean isConfirmingDelete() {
+        return confirmingDelete || "yes".equals(signedIn.parameter("confirmed", 3));
+    }
+
+    public String getRotatedSecret() {
+        return rotatedSecret;
+    }
+
     private boolean csrfValid() {
         if (signedIn.csrfValid()) {
             return true;
@@ -140,8 +215,8 @@ public class ConsoleClients {
 
     /** The outcome message after a redirect ({@code done}), only known keys. */
     public String getDoneKey() {
-        String done = request.getParameter("done");
-        return "console.saved".equals(done) ? done : null;
+        return ConsolePage.done(signedIn, java.util.Set.of("console.saved", "console.client.enabled",
+                "console.client.disabled", "console.client.deleted"));
     }
 
     public String getErrorText() {

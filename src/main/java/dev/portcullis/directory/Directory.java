@@ -284,7 +284,7 @@ public class Directory {
                     + " (portcullis.ldap.attribute.username); it cannot sign in");
             return Optional.empty();
         }
-        List<String> groups;
+        Groups groups;
         try {
             groups = groups(e, username);
         } catch (LDAPException ex) {
@@ -292,7 +292,7 @@ public class Directory {
         }
         return Optional.of(new DirectoryEntry(subject.get(), e.getDN(), username.toLowerCase(Locale.ROOT),
                 e.getAttributeValue(a.name()), e.getAttributeValue(a.givenName()), e.getAttributeValue(a.familyName()),
-                e.getAttributeValue(a.email()), groups));
+                e.getAttributeValue(a.email()), groups.names(), groups.administrator()));
     }
 
     private static Optional<String> subject(SearchResultEntry e, String attribute) {
@@ -311,9 +311,10 @@ public class Directory {
      * The names of the user's groups, sorted: from {@code memberOf}, following each group's own {@code memberOf}
      * (nested groups), or from one search under {@code group-base-dn}; none when neither is configured.
      */
-    private List<String> groups(SearchResultEntry user, String username) throws LDAPException {
+    private Groups groups(SearchResultEntry user, String username) throws LDAPException {
         String nameAttribute = settings.groupNameAttribute();
         Set<String> names = new TreeSet<>();
+        boolean administrator = false;
         if (settings.groupsFromMemberOf()) {
             Deque<String> todo = new ArrayDeque<>(valuesOf(user.getAttribute(MEMBER_OF)));
             Set<DN> seen = new HashSet<>();
@@ -324,19 +325,29 @@ public class Directory {
                 }
                 SearchResultEntry group = pool.getEntry(dn, nameAttribute, MEMBER_OF);
                 if (group != null) {
-                    names.add(groupName(group, nameAttribute));
+                    String name = groupName(group, nameAttribute);
+                    names.add(name);
+                    administrator |= settings.isAdminGroup(group.getDN(), name);
                     todo.addAll(valuesOf(group.getAttribute(MEMBER_OF)));
                 }
             }
         } else if (settings.groupBaseDn().isPresent()) {
-            search(settings.groupBaseDn().get(), LdapValues.filter(settings.groupFilter(), username, user.getDN()),
-                    MAX_GROUPS, nameAttribute).forEach(g -> names.add(groupName(g, nameAttribute)));
+            for (SearchResultEntry g : search(settings.groupBaseDn().get(),
+                    LdapValues.filter(settings.groupFilter(), username, user.getDN()), MAX_GROUPS, nameAttribute)) {
+                String name = groupName(g, nameAttribute);
+                names.add(name);
+                administrator |= settings.isAdminGroup(g.getDN(), name);
+            }
         }
         if (names.size() >= MAX_GROUPS) {
             LOG.warning(() -> "LDAP: " + LogText.escape(user.getDN()) + " is in more than " + MAX_GROUPS
                     + " groups; the groups claim holds the first " + MAX_GROUPS);
         }
-        return List.copyOf(names);
+        return new Groups(List.copyOf(names), administrator);
+    }
+
+    /** The names of a user's groups, and whether one of them is the admin group. */
+    private record Groups(List<String> names, boolean administrator) {
     }
 
     private static List<String> valuesOf(Attribute a) {

@@ -181,6 +181,17 @@ public class SigningKeys {
         return !k.activeFrom().isAfter(now) && (k.retiredAt() == null || k.retiredAt().isAfter(now));
     }
 
+    /** A key's state now, as the console shows it: signing, published before it signs, or no longer signing. */
+    public enum State { ACTIVE, NEXT, RETIRED }
+
+    public State stateOf(SigningKey k) {
+        Instant now = clock.instant();
+        if (signsAt(k, now)) {
+            return State.ACTIVE;
+        }
+        return k.activeFrom().isAfter(now) && k.retiredAt() == null ? State.NEXT : State.RETIRED;
+    }
+
     /** Published from creation until the last token it could have signed has expired. */
     private boolean isPublished(SigningKey k, Instant now) {
         return !k.createdAt().isAfter(now)

@@ -153,6 +153,13 @@ public class SsoSessions {
                         limit);
     }
 
+    /** How many sessions are live (neither expired nor idle too long; the console's dashboard). */
+    public long countLive() {
+        long now = clock.instant().getEpochSecond();
+        return jdbc.one("SELECT COUNT(*) AS n FROM sso_sessions WHERE expires_at > ? AND last_seen_at > ?",
+                r -> r.longValue("n"), now, now - config.sessionIdleTtl().getSeconds()).orElse(0L);
+    }
+
     /** Ends the session with this administrative id; the user it belonged to, if there was one. */
     public Optional<String> endById(String sessionId) {
         if (sessionId == null || sessionId.isEmpty() || sessionId.length() > 64) {

@@ -48,7 +48,7 @@ public class OwnPagesClients {
             return;
         }
         if (existing != null) {
-            clients.delete(page.clientId());
+            clients.deleteBuiltInForReRegistration(page.clientId());
         }
         try {
             clients.registerWithId(page.clientId(), new ClientService.Registration(page.clientName(), redirect,

@@ -119,6 +119,12 @@ public class TokenGrants {
                 row.nullableInstant("revoked_at"), row.string("amr"));
     }
 
+    /** How many token grants (refresh-token families) are not revoked (the console's dashboard). */
+    public long countLive() {
+        return jdbc.one("SELECT COUNT(*) AS n FROM token_grants WHERE revoked_at IS NULL", r -> r.longValue("n"))
+                .orElse(0L);
+    }
+
     /** The user's live (unrevoked) grants, oldest first. */
     public List<TokenGrant> liveGrantsOf(String userId) {
         return jdbc.list("SELECT " + GRANT_COLUMNS + " FROM token_grants g WHERE g.user_id = ? AND g.revoked_at IS NULL "

@@ -6,16 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.testing.Admin;
-import dev.portcullis.testing.Browser;
 import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Http;
-import dev.portcullis.testing.PortcullisIT;
+import dev.portcullis.testing.OwnPagesIT;
 import dev.portcullis.testing.UserAgent;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 
@@ -25,28 +21,9 @@ import org.openqa.selenium.By;
  * the page it asked for; there the user sees their profile and applications, withdraws one (its access token stops
  * working at once) and changes their password.
  */
-@Tag("browser")
-class AccountPageIT extends PortcullisIT {
+class AccountPageIT extends OwnPagesIT {
 
-    private static final String PASSWORD = "correct horse battery";
     private static final String REDIRECT = "https://app.example/cb";
-
-    private static Browser browser;
-
-    private final Admin admin = admin();
-    private final Http http = http();
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = new Browser("en-US");
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     /** An access token of a confidential client for the user, through a stored code. */
     private String accessToken(Admin.TestClient c, Admin.TestUser u) {
@@ -213,13 +190,5 @@ class AccountPageIT extends PortcullisIT {
         f.put("password:repeat", repeat);
         f.put("password:submit", "Change password");
         return ua.submit(page.body(), "password", f);
-    }
-
-    /** The id of the first form after the element with id {@code rowId}. */
-    static String formIdOfRow(String html, String rowId) {
-        int row = html.indexOf("id=\"" + rowId + "\"");
-        assertTrue(row > 0, html);
-        int form = html.indexOf("<form id=\"", row);
-        return html.substring(form + 10, html.indexOf('"', form + 10));
     }
 }

@@ -93,6 +93,28 @@ class AdminApiIT extends PortcullisIT {
         assertEquals(0, Db.count("SELECT COUNT(*) FROM clients WHERE client_id = ?", c.clientId()));
     }
 
+    @Test
+    void builtInClientsCannotBeDeleted() {
+        for (String id : List.of("portcullis-account", "portcullis-console")) {
+            Http.Res r = admin.delete("/admin/clients/" + id);
+            assertEquals(409, r.status(), r::toString);
+            assertTrue(r.jsonString("error_description").contains("built-in"), r::toString);
+            assertEquals(200, admin.get("/admin/clients/" + id).status());
+        }
+    }
+
+    @Test
+    @Tag("merge-patch")
+    void builtInClientsCannotBeDisabledOrMadeConfidential() {
+        for (String patch : List.of("{\"enabled\":false}", "{\"confidential\":true}")) {
+            Http.Res r = admin.patch("/admin/clients/portcullis-console", patch);
+            assertEquals(409, r.status(), r::toString);
+        }
+        Http.Res shown = admin.get("/admin/clients/portcullis-console");
+        assertEquals(Boolean.TRUE, shown.json().get("enabled"), shown::toString);
+        assertEquals(Boolean.FALSE, shown.json().get("confidential"), shown::toString);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "{\"client_name\":\"x\",\"redirect_uris\":[\"http://app.example.com/cb\"],\"scopes\":\"openid\"}",

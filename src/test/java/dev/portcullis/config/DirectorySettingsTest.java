@@ -99,6 +99,20 @@ class DirectorySettingsTest {
     }
 
     @Test
+    void loadWhenAdminGroupIsABrokenDnThenRefusedAndANameOrDnIsMatchedAsDocumented() {
+        refused("portcullis.ldap.admin-group", minimal("portcullis.ldap.admin-group", "cn=admins,=x"));
+        assertEquals(Optional.empty(), load(minimal()).orElseThrow().adminGroup(), "default: none");
+        DirectorySettings byName = load(minimal("portcullis.ldap.admin-group", " Portcullis-Admins ")).orElseThrow();
+        assertTrue(byName.isAdminGroup("cn=portcullis-admins,ou=groups,dc=example,dc=org", "PORTCULLIS-ADMINS"));
+        assertFalse(byName.isAdminGroup("cn=x,dc=example,dc=org", "portcullis-admins-2"));
+        DirectorySettings byDn = load(minimal("portcullis.ldap.admin-group",
+                "cn=Admins,ou=Groups,dc=example,dc=org")).orElseThrow();
+        assertTrue(byDn.isAdminGroup("CN=admins, OU=groups, DC=example, DC=org", "whatever"));
+        assertFalse(byDn.isAdminGroup("cn=admins,ou=other,dc=example,dc=org", "admins"));
+        assertFalse(load(minimal()).orElseThrow().isAdminGroup("cn=admins,ou=groups,dc=example,dc=org", "admins"));
+    }
+
+    @Test
     void loadWhenBaseDnMissingOrFiltersBrokenThenRefused() {
         Map<String, String> noBase = minimal();
         noBase.remove("portcullis.ldap.user-base-dn");

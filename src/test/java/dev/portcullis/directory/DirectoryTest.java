@@ -1,6 +1,7 @@
 package dev.portcullis.directory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,7 +41,8 @@ class DirectoryTest {
 
     private static DirectorySettings settings(TestDirectory d, List<String> urls, boolean startTls, Path ca,
                                               String userFilter, DirectorySettings.Attributes attributes,
-                                              Optional<String> groupBase, boolean memberOf) {
+                                              Optional<String> groupBase, boolean memberOf,
+                                              Optional<String> adminGroup) {
         List<LDAPURL> parsed = urls.stream().map(u -> {
             try {
                 return new LDAPURL(u);
@@ -51,21 +53,49 @@ class DirectoryTest {
         return new DirectorySettings(parsed, startTls, Optional.of(ca),
                 Optional.of(TestDirectory.SERVICE_DN + "," + d.baseDn), Optional.of(TestDirectory.SERVICE_PASSWORD),
                 d.baseDn, userFilter, attributes, groupBase, "(member={dn})", "cn", memberOf, Duration.ofSeconds(2),
-                Duration.ofSeconds(5), 2, true, Duration.ofMinutes(15));
+                Duration.ofSeconds(5), 2, true, Duration.ofMinutes(15), adminGroup);
     }
 
     private static Directory openLdapOverStartTls() {
+        return openLdapOverStartTls(Optional.empty());
+    }
+
+    private static Directory openLdapOverStartTls(Optional<String> adminGroup) {
         return new Directory(settings(openLdap, List.of("ldap://127.0.0.1:" + openLdap.ldapPort), true,
                 TestDirectory.CA_FILE, "(uid={0})",
                 new DirectorySettings.Attributes("entryUUID", "uid", "cn", "givenName", "sn", "mail"),
-                Optional.of("ou=groups," + openLdap.baseDn), false));
+                Optional.of("ou=groups," + openLdap.baseDn), false, adminGroup));
     }
 
     private static Directory activeDirectoryOverLdaps(String... urls) {
+        return activeDirectoryOverLdaps(Optional.empty(), urls);
+    }
+
+    private static Directory activeDirectoryOverLdaps(Optional<String> adminGroup, String... urls) {
         return new Directory(settings(ad, List.of(urls), false, TestDirectory.CA_FILE,
                 "(&(objectClass=user)(|(sAMAccountName={0})(userPrincipalName={0})))",
                 new DirectorySettings.Attributes("objectGUID", "sAMAccountName", "displayName", "givenName", "sn",
-                        "mail"), Optional.empty(), true));
+                        "mail"), Optional.empty(), true, adminGroup));
+    }
+
+    /** Whether {@code username} signs in as an administrator with {@code portcullis.ldap.admin-group} set so. */
+    private static boolean administrator(Directory d, String username) {
+        boolean administrator = d.authenticate(username, TestDirectory.PASSWORD).entry().orElseThrow().administrator();
+        d.close();
+        return administrator;
+    }
+
+    @Test
+    void theAdminGroupIsMatchedByNameInAnyCaseOrByDnAsADn() {
+        assertTrue(administrator(openLdapOverStartTls(Optional.of("STAFF")), "alice"), "by name, any case");
+        assertTrue(administrator(openLdapOverStartTls(Optional.of("CN=Staff, OU=Groups," + openLdap.baseDn)),
+                "alice"), "by DN, any case and spacing");
+        assertFalse(administrator(openLdapOverStartTls(Optional.of("cn=staff,ou=elsewhere," + openLdap.baseDn)),
+                "alice"), "a group of that name elsewhere is another group");
+        assertFalse(administrator(openLdapOverStartTls(Optional.of("staf")), "alice"), "no partial match");
+        assertFalse(administrator(openLdapOverStartTls(Optional.empty()), "alice"), "no setting, nobody");
+        assertTrue(administrator(activeDirectoryOverLdaps(Optional.of("cn=Engineering,ou=Groups," + ad.baseDn),
+                "ldaps://127.0.0.1:" + ad.ldapsPort), "carol"), "a nested group counts (memberOf walk)");
     }
 
     @Test
@@ -149,7 +179,7 @@ class DirectoryTest {
         Directory d = new Directory(settings(ad, List.of("ldaps://127.0.0.1:" + ad.ldapsPort), false,
                 TestDirectory.otherCaFile(), "(sAMAccountName={0})",
                 new DirectorySettings.Attributes("objectGUID", "sAMAccountName", "cn", "givenName", "sn", "mail"),
-                Optional.empty(), false));
+                Optional.empty(), false, Optional.empty()));
         assertThrows(DirectoryUnavailableException.class, () -> d.authenticate("carol", TestDirectory.PASSWORD));
         d.close();
     }

@@ -51,6 +51,7 @@ class HostileInputIT extends PortcullisIT {
     private int requests;
     private UserAgent administrator;
     private Admin.TestClient editable;
+    private Admin.TestUser boss;
 
     @BeforeAll
     void fixtures() {
@@ -58,7 +59,7 @@ class HostileInputIT extends PortcullisIT {
         user = admin().user("correct horse battery staple");
         http.get("/.well-known/openid-configuration");
         http.get("/oauth/discovery/keys"); // signing keys exist before the snapshot
-        Admin.TestUser boss = admin().user("correct horse battery staple");
+        boss = admin().user("correct horse battery staple");
         assertEquals(200, admin().patch("/admin/users/" + boss.username(), "{\"roles\":[\"admin\"]}").status());
         administrator = new UserAgent(BASE);
         assertEquals(200, administrator.openSignedIn("/admin/console/index.xhtml", boss).status());
@@ -147,10 +148,83 @@ class HostileInputIT extends PortcullisIT {
     }
 
     /**
+     * The console's other pages (user detail, sessions, audit log, signing keys, a client's rotate and delete):
+     * hostile query values are refused or match nothing and come back only escaped; hostile form values with a valid
+     * token are refused (400) or name nothing (404, or 303 "already ended"); a forged, missing or duplicated token is
+     * 403, a duplicated key field names nothing; nothing is written (the keys are not rotated either).
+     */
+    @Test
+    void consoleDetailPagesAndActions() {
+        int sent = 0;
+        Http.Res userPage = administrator.get("/admin/console/user.xhtml?username=" + user.username());
+        Http.Res clientPage = administrator.get("/admin/console/client.xhtml?id=" + editable.clientId());
+        Http.Res sessions = administrator.get("/admin/console/sessions.xhtml?user=" + boss.username());
+        Http.Res keys = administrator.get("/admin/console/keys.xhtml");
+        for (Http.Res page : List.of(userPage, clientPage, sessions, keys)) {
+            assertEquals(200, page.status(), page::toString);
+        }
+        int row = sessions.body().indexOf("<form id=\"", sessions.body().indexOf("id=\"session-"));
+        String endSession = sessions.body().substring(row + 10, sessions.body().indexOf('"', row + 10));
+        for (String value : HostilePayloads.values()) {
+            for (String query : List.of("/admin/console/user.xhtml?username=", "/admin/console/sessions.xhtml?user=",
+                    "/admin/console/sessions.xhtml?after=", "/admin/console/audit.xhtml?type=",
+                    "/admin/console/audit.xhtml?user=", "/admin/console/audit.xhtml?client=",
+                    "/admin/console/audit.xhtml?from=", "/admin/console/audit.xhtml?to=",
+                    "/admin/console/audit.xhtml?before=", "/admin/console/keys.xhtml?done=")) {
+                sized(value.length() * 3, h -> administrator.sameBrowserAt(BASE).get(query + Http.enc(value)),
+                        r -> checkEscapedEcho(r, value));
+                sent++;
+            }
+            sent += postHostile(userPage, "edit", value, Map.of("edit:name", value, "edit:email",
+                    value + " not an address", "edit:submit", "x"), 400);
+            sent += postHostile(userPage, "toggle", value, Map.of("username", value, "toggle:submit", "x"), 404,
+                    404);
+            sent += postHostile(userPage, "password", value, Map.of("username", value, "password:submit", "x"), 404,
+                    404);
+            sent += postHostile(sessions, endSession, value, Map.of("session", value, endSession + ":submit", "x"),
+                    303);
+            sent += postHostile(clientPage, "rotate", value, Map.of("id", value, "rotate:submit", "x"), 404, 404);
+            sent += postHostile(clientPage, "delete", value, Map.of("id", value, "confirmed", value,
+                    "delete:submit", "x"), 404, 404);
+            Map<String, String> rotate = UserAgent.formFields(keys.body(), "rotate");
+            rotate.put("rotate:submit", "x");
+            rotate.put("csrf", value.isEmpty() ? "x" : value);
+            Http.Res forged = administrator.submit(keys.body(), "rotate", rotate);
+            checkEscapedEcho(forged, value);
+            assertTrue(forged.status() == 403 || forged.status() == 413, forged::toString);
+            sent++;
+            requests++;
+        }
+        Map<String, String> toggle = UserAgent.formFields(userPage.body(), "toggle");
+        toggle.put("toggle:submit", "x");
+        String body = Http.form(toggle);
+        for (String odd : List.of("&username=" + Http.enc(user.username()), "&csrf=" + Http.enc(toggle.get("csrf")))) {
+            Http.Res r = administrator.http().post("/admin/console/user.xhtml", "application/x-www-form-urlencoded",
+                    body + odd);
+            assertTrue(r.status() == 404 || r.status() == 403, () -> odd + ": " + r);
+            requests++;
+        }
+        toggle.remove("csrf");
+        Http.Res missing = administrator.submit(userPage.body(), "toggle", toggle);
+        assertEquals(403, missing.status(), missing::toString);
+        assertTrue(admin().get("/admin/users/" + user.username()).body().contains("\"enabled\":true"));
+        assertTrue(sent >= 500, "sent " + sent);
+    }
+
+    /**
      * Posts form {@code formId} of {@code page} with {@code fields} over its own: with the browser's CSRF token
      * (expecting {@code status}, or 413 for a body over the limit), then with {@code value} as the token (403).
      */
     private int postHostile(Http.Res page, String formId, String value, Map<String, String> fields, int status) {
+        return postHostile(page, formId, value, fields, status, 403);
+    }
+
+    /**
+     * As {@link #postHostile(Http.Res, String, String, Map, int)}, forged answering {@code forgedStatus}: a form whose
+     * key field names nothing has no button to press (404) before its token could be checked.
+     */
+    private int postHostile(Http.Res page, String formId, String value, Map<String, String> fields, int status,
+                            int forgedStatus) {
         Map<String, String> form = UserAgent.formFields(page.body(), formId);
         form.putAll(fields);
         for (boolean forged : List.of(false, true)) {
@@ -161,7 +235,7 @@ class HostileInputIT extends PortcullisIT {
             requests++;
             checkEscapedEcho(r, value); // a refused form shows its fields again, escaped
             if (r.status() != 413) {
-                assertEquals(forged ? 403 : status, r.status(), () -> formId + " " + HostilePayloads.json(
+                assertEquals(forged ? forgedStatus : status, r.status(), () -> formId + " " + HostilePayloads.json(
                         value.length() > 60 ? value.substring(0, 60) : value) + ": " + r);
             }
         }

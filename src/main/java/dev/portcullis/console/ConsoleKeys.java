@@ -1,0 +1,91 @@
+package dev.portcullis.console;
+
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.jose.SigningKey;
+import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.signin.SignedInUser;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Backing bean of {@code /admin/console/keys.xhtml}: the signing keys (kid, algorithm, created, signs from, state;
+ * never key material) and "rotate", which does what {@code POST /admin/keys/rotate} does without a body: a new key
+ * per algorithm, published in the JWKS at once and signing after {@code portcullis.keys.activation-delay}.
+ */
+@Named("consoleKeys")
+@RequestScoped
+public class ConsoleKeys {
+
+    @Inject
+    SignedInUser signedIn;
+
+    @Inject
+    SigningKeys keys;
+
+    @Inject
+    PortcullisConfig config;
+
+    @Inject
+    AuditLog audit;
+
+    private String errorKey;
+    private List<KeyRow> rows;
+
+    /** One key as the page lists it; {@code state} is {@code active}, {@code next} or {@code retired}. */
+    public record KeyRow(String kid, String alg, String created, String activeFrom, String retired, String state) {
+    }
+
+    public List<KeyRow> getKeys() {
+        if (rows == null) {
+            rows = keys.rows().stream().sorted(Comparator.comparing(SigningKey::createdAt).reversed())
+                .map(k -> new KeyRow(k.kid(), k.alg(), ConsolePage.when(k.createdAt()),
+                        ConsolePage.when(k.activeFrom()), ConsolePage.when(k.retiredAt()),
+                            keys.stateOf(k).name().toLowerCase(Locale.ROOT)))
+                    .toList();
+        }
+        return rows;
+    }
+
+    public long getActivationDelaySeconds() {
+        return config.keyActivationDelay().getSeconds();
+    }
+
+    /** Rotates every algorithm's key; audited per new key with the administrator's id. */
+    public String rotate() {
+        if (!ConsolePage.csrfValid(signedIn)) {
+            errorKey = "page.csrf";
+            return null;
+        }
+        List<SigningKey> created;
+        try {
+            created = keys.rotate(Optional.empty(), config.keyActivationDelay());
+        } catch (jakarta.persistence.PersistenceException | jakarta.transaction.TransactionalException e) {
+            // two rotations at once: the deterministic kid lets only one insert win
+            errorKey = "console.keys.conflict";
+            signedIn.status(409);
+            return null;
+        }
+        for (SigningKey k : created) {
+            audit.change(AuditEvent.Type.SIGNING_KEY_ROTATED, ConsolePage.actor(signedIn), null, null,
+                    k.kid() + " signs from " + k.activeFrom().getEpochSecond());
+        }
+        signedIn.redirect("/admin/console/keys.xhtml?done=console.keys.rotated");
+        return null;
+    }
+
+    public String getDoneKey() {
+        return ConsolePage.done(signedIn, Set.of("console.keys.rotated"));
+    }
+
+    public String getErrorKey() {
+        return errorKey;
+    }
+}

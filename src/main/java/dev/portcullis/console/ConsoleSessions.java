@@ -1,0 +1,74 @@
+package dev.portcullis.console;
+
+import dev.portcullis.account.UserService;
+import dev.portcullis.admin.AccessAdministration;
+import dev.portcullis.signin.SignedInUser;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Backing bean of {@code /admin/console/sessions.xhtml}: every live SSO session (user, clients, started, last used,
+ * sign-in address), all or one user's, a page at a time in id order, and "end" on each ({@link AccessAdministration#endSession},
+ * audited with the administrator's id).
+ */
+@Named("consoleSessions")
+@RequestScoped
+public class ConsoleSessions {
+
+    static final int PAGE = 50;
+
+    @Inject
+    SignedInUser signedIn;
+
+    @Inject
+    AccessAdministration access;
+
+    private List<ConsolePage.SessionRow> rows;
+    private String errorKey;
+
+    /** The username the list is narrowed to (the query's {@code user}), or empty for every session. */
+    public String getUser() {
+        String user = signedIn.parameter("user", UserService.MAX_USERNAME);
+        return user == null ? "" : user.strip();
+    }
+
+    public List<ConsolePage.SessionRow> getSessions() {
+        if (rows == null) {
+            String after = signedIn.parameter("after", 64);
+            String user = getUser().isEmpty() ? null : getUser();
+            rows = access.sessions(user, after, PAGE).orElse(List.of()).stream().map(ConsolePage::row).toList();
+        }
+        return rows;
+    }
+
+    /** The link to the next page, or null on the last one. */
+    public String getNextPage() {
+        List<ConsolePage.SessionRow> page = getSessions();
+        return page.size() < PAGE ? null : "sessions.xhtml?user=" + ConsolePage.enc(getUser()) + "&after="
+                + ConsolePage.enc(page.get(page.size() - 1).id());
+    }
+
+    /** Ends the session of the row's hidden field {@code session}. */
+    public String end() {
+        if (!ConsolePage.csrfValid(signedIn)) {
+            errorKey = "page.csrf";
+            return null;
+        }
+        String id = signedIn.parameter("session", 64);
+        boolean ended = id != null && access.endSession(id, ConsolePage.actor(signedIn));
+        signedIn.redirect("/admin/console/sessions.xhtml?done="
+                + (ended ? "console.sessions.ended" : "console.sessions.gone"));
+        return null;
+    }
+
+    public String getDoneKey() {
+        return ConsolePage.done(signedIn, Set.of("console.sessions.ended", "console.sessions.gone"));
+    }
+
+    public String getErrorKey() {
+        return errorKey;
+    }
+}
