@@ -78,6 +78,10 @@ public class Passkeys {
 
     /** What a ceremony needs from the page: the challenge (base64url), RP ID and credential ids (base64url). */
     public record Ceremony(String challenge, String rpId, List<String> credentialIds) {
+        /** The credential ids space-separated, as the page's {@code data-credentials} carries them. */
+        public String credentialIdList() {
+            return String.join(" ", credentialIds);
+        }
     }
 
     /** The outcome of a passwordless sign-in; the user when it was accepted. */
