@@ -149,8 +149,8 @@ public class Passkeys {
             }
             long now = clock.instant().getEpochSecond();
             int added = jdbc.update("INSERT INTO webauthn_credentials (passkey_id, user_id, credential_hash, "
-                    + "credential_id, public_key, name, sign_count, created_at, last_used_at) "
-                    + "SELECT ?,?,?,?,?,?,?,?,NULL WHERE NOT EXISTS (SELECT 1 FROM webauthn_credentials "
+                    + "credential_id, public_key, name, sign_count, created_at) "
+                    + "SELECT ?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM webauthn_credentials "
                     + "WHERE credential_hash = ?)", Secrets.newTimeOrderedId(), user.userId(),
                     Secrets.hash(c.credentialId()), c.credentialId(), c.publicKey(), cleanName(name),
                     c.signCount(), now, Secrets.hash(c.credentialId()));
