@@ -119,10 +119,18 @@ public class AccountSecurityBean {
         return null;
     }
 
-    /** Deletes the passkey named by the row's field {@code passkey-id}. */
+    /**
+     * Deletes the passkey named by the row's field {@code passkey-id}, from a session that gave two factors only
+     * (as removing the app needs a current code): the password alone must not strip a user's factors.
+     */
     public String removePasskey() {
         if (!signedIn.csrfValid()) {
             return refused();
+        }
+        if (!signedIn.getSession().isMultiFactor()) {
+            messageKey = "passkey.removeNeedsFactor";
+            signedIn.status(403);
+            return null;
         }
         passkeys.remove(signedIn.getUserId(), signedIn.parameter("passkey-id", 64), clientAddress.of(request));
         signedIn.redirect("/account/security.xhtml?removed=passkey");
@@ -167,6 +175,11 @@ public class AccountSecurityBean {
             return "passkey.added";
         }
         return "passkey".equals(request.getParameter("removed")) ? "passkey.removed" : null;
+    }
+
+    /** Whether the message is about passkeys (shown in their section). */
+    public boolean isPasskeyMessage() {
+        return messageKey != null && messageKey.startsWith("passkey.");
     }
 
     public String getPasskeyName() {

@@ -254,7 +254,7 @@ class SecondFactorIT {
      * A user's life with a passkey: registered (named) on the account page, used as a step-up by acr_values and as
      * the second step a client requires, then alone (passwordless, user verified); a sign count lower than the
      * stored one is refused and audited; deleted on the account page; registered again and reset by the
-     * administrator.
+     * administrator; and registered instead of an app by a user who must set up a factor at sign-in.
      */
     @Test
     void passkeyRegisteredUsedAsSecondFactorStepUpAndAloneThenDeletedAndReset() throws Exception {
@@ -280,6 +280,9 @@ class SecondFactorIT {
             assertTrue(authenticator.getCredentials().get(0).isResidentCredential(), "a discoverable credential");
             assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
             screenshot("account-passkeys");
+            driver.findElement(By.cssSelector("#passkey-list input[type=submit]")).click();
+            assertTrue(visible("passkey-message").getText().contains("second factor"), "the password alone deletes none");
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
 
             // step-up by acr_values: the passkey, not the password again
             driver.get(authorizeUrl(plain, "acr_values", AuthMethods.ACR_MFA));
@@ -337,6 +340,17 @@ class SecondFactorIT {
             assertEquals(0, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
             assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SECOND_FACTORS_RESET' "
                     + "AND subject = ? AND detail LIKE '%1 passkey(s) removed%'", u.username()));
+
+            // a user without any factor meets the strict client: a passkey instead of an app satisfies it
+            Admin.TestUser fresh = admin.user(PASSWORD);
+            newBrowser();
+            driver.get(authorizeUrl(strict));
+            signIn(fresh.username());
+            visible("factor:first-code");
+            visible("add-passkey").click();
+            JWTClaimsSet enrolled = idToken(strict, arrivedWithCode());
+            assertEquals(List.of("pwd", "hwk", "mfa"), enrolled.getStringListClaim("amr"));
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", fresh.userId()));
         } finally {
             ((HasVirtualAuthenticator) driver).removeVirtualAuthenticator(authenticator);
         }
