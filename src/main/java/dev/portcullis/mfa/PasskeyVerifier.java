@@ -144,8 +144,8 @@ public final class PasskeyVerifier {
      * Verifies an assertion with the stored public key and sign count. A counter that does not increase (when
      * either is non-zero) is refused with {@link Rejected#signCountRegressed()}.
      */
-    public Verified verifyAssertion(Assertion a, String publicKey, long storedSignCount, boolean userVerificationRequired)
-            throws Rejected {
+    public Verified verifyAssertion(Assertion a, String publicKey, long storedSignCount,
+                                    boolean userVerificationRequired) throws Rejected {
         try {
             AttestedCredentialData attested = credentialConverter.convert(Base64.getDecoder().decode(publicKey));
             CredentialRecordImpl record = new CredentialRecordImpl(new NoneAttestationStatement(), null, null, null,

@@ -21,8 +21,9 @@ import java.util.Optional;
 /**
  * Backing bean of {@code /factor.xhtml}, the second step of a sign-in (or a step-up): a user with an authenticator
  * types its one-time code or a recovery code, a user with a passkey uses it; a user who must have a second factor
- * and has none enrols one here (an authenticator app: QR code, first code, recovery codes shown once; or a passkey). It works on the browser's SSO session, which already holds the
- * password step, and adds the factor to it before the authorization goes on.
+ * and has none enrols one here (an authenticator app: QR code, first code, recovery codes shown once; or a passkey).
+ * It works on the browser's SSO session, which already holds the password step, and adds the factor to it before the
+ * authorization goes on.
  */
 @Named("factorBean")
 @RequestScoped

@@ -281,7 +281,8 @@ class SecondFactorIT {
             assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
             screenshot("account-passkeys");
             driver.findElement(By.cssSelector("#passkey-list input[type=submit]")).click();
-            assertTrue(visible("passkey-message").getText().contains("second factor"), "the password alone deletes none");
+            assertTrue(visible("passkey-message").getText().contains("second factor"),
+                    "the password alone deletes none");
             assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
 
             // step-up by acr_values: the passkey, not the password again
@@ -327,7 +328,8 @@ class SecondFactorIT {
 
             // deleted on the account page (the session has the passkey, so the gate lets it in)
             driver.get(server.base + "/account/security.xhtml");
-            assertFalse(visible("passkey-list").findElement(By.cssSelector(".passkey-last-used")).getText().equals("—"));
+            assertFalse(visible("passkey-list").findElement(By.cssSelector(".passkey-last-used")).getText()
+                    .equals("—"), "its last use is shown");
             driver.findElement(By.cssSelector("#passkey-list input[type=submit]")).click();
             assertTrue(visible("passkey-done").getText().contains("deleted"));
             assertEquals(0, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
