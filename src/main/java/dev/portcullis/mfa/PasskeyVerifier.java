@@ -22,6 +22,7 @@ import com.webauthn4j.verifier.exception.MaliciousCounterValueException;
 import java.net.URI;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The WebAuthn checks of a passkey ceremony, done by webauthn4j: parsing the browser's {@code PublicKeyCredential}
@@ -89,7 +90,15 @@ public final class PasskeyVerifier {
         this.manager = WebAuthnManager.createNonStrictWebAuthnManager(converter);
         this.credentialConverter = new AttestedCredentialDataConverter(converter);
         this.rpId = issuer.getHost();
-        this.origin = new Origin(issuer.getScheme() + "://" + issuer.getRawAuthority());
+        this.origin = new Origin(origin(issuer));
+    }
+
+    /** The issuer's web origin as a browser writes it into client data: scheme, host, and port unless default. */
+    static String origin(URI issuer) {
+        String scheme = issuer.getScheme().toLowerCase(Locale.ROOT);
+        int port = issuer.getPort();
+        boolean defaultPort = port == -1 || port == 443 && scheme.equals("https") || port == 80 && scheme.equals("http");
+        return scheme + "://" + issuer.getHost() + (defaultPort ? "" : ":" + port);
     }
 
     public String rpId() {

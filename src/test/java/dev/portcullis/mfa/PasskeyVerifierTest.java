@@ -100,8 +100,11 @@ class PasskeyVerifierTest {
 
 
     @Test
-    void rpIdIsTheIssuersHost() {
+    void rpIdIsTheIssuersHostAndOriginItsOrigin() {
         assertEquals("login.example.com", verifier.rpId());
         assertFalse(new PasskeyVerifier(URI.create("http://localhost:8080")).rpId().contains(":"));
+        assertEquals("http://localhost:8080", PasskeyVerifier.origin(URI.create("http://localhost:8080")));
+        assertEquals("https://login.example.com", PasskeyVerifier.origin(URI.create("https://login.example.com:443/")));
+        assertEquals("https://login.example.com:8443", PasskeyVerifier.origin(URI.create("https://login.example.com:8443/idp")));
     }
 }
