@@ -712,18 +712,18 @@ class HostileInputIT extends PortcullisIT {
         hostile.addAll(HostilePayloads.values());
         int sent = 0;
         for (String value : hostile) {
-            sent += postPasskey(ua, page, "passkeys", "passkeys:register", value, 400);
+            sent += postPasskey(ua, page.body(), "passkeys", "passkeys:register", value, 400);
         }
 
         // well-formed: a challenge given to another browser is refused; this page's challenge works once
         SoftAuthenticator key = new SoftAuthenticator(URI.create(BASE).getHost());
         Http.Res otherPage = new UserAgent(BASE).openSignedIn("/account/security.xhtml", someoneElse);
-        sent += postPasskey(ua, page, "passkeys", "passkeys:register", key.create(challenge(otherPage), BASE), 400);
+        sent += postPasskey(ua, page.body(), "passkeys", "passkeys:register", key.create(challenge(otherPage), BASE), 400);
         String registration = key.create(challenge(page), BASE);
-        assertEquals(303, postPasskey(ua, page, "passkeys", "passkeys:register", registration));
+        assertEquals(303, postPasskey(ua, page.body(), "passkeys", "passkeys:register", registration));
         // the same answer again registers nothing (the session now owes the new factor, policy "enrolled", so the
         // gate sends it to sign in; PasskeysTest covers the used-up challenge itself)
-        Http.Res again = postPasskeyRaw(ua, page, "passkeys", "passkeys:register", registration);
+        Http.Res again = postPasskeyRaw(ua, page.body(), "passkeys", "passkeys:register", registration);
         noServerError(again);
         sent++;
         assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", u.userId()));
@@ -736,13 +736,16 @@ class HostileInputIT extends PortcullisIT {
         assertTrue(factor.body().contains("data-passkey=\"get\""), "the page offers the passkey");
         for (String value : hostile) {
             Db.update("DELETE FROM login_throttle");
-            sent += postPasskey(ua, factor, "factor", "factor:use-passkey", value, 400);
+            sent += postPasskey(ua, factor.body(), "factor", "factor:use-passkey", value, 400);
         }
         Db.update("DELETE FROM login_throttle");
         String assertion = key.get(challenge(factor), BASE, 1, true);
-        Http.Res used = postPasskeyRaw(ua, factor, "factor", "factor:use-passkey", assertion);
+        Http.Res used = postPasskeyRaw(ua, factor.body(), "factor", "factor:use-passkey", assertion);
         assertEquals(303, used.status(), used::toString);
-        sent += postPasskey(ua, factor, "factor", "factor:use-passkey", assertion, 400);
+        // the sign-in step rotated the CSRF cookie: the replay carries the new token, so the used challenge refuses it
+        String oldCsrf = UserAgent.formFields(factor.body(), "factor").get("factor:csrf");
+        String replay = factor.body().replace(oldCsrf, ua.cookie(BrowserCookies.CSRF).orElseThrow());
+        sent += postPasskey(ua, replay, "factor", "factor:use-passkey", assertion, 400);
 
         assertTrue(sent >= 2 * HostilePayloads.values().size(), "sent " + sent);
     }
@@ -754,7 +757,7 @@ class HostileInputIT extends PortcullisIT {
     }
 
     /** Posts {@code value} as the passkey answer of {@code formId}; expects {@code status} (or 413), returns 1. */
-    private int postPasskey(UserAgent ua, Http.Res page, String formId, String button, String value, int status) {
+    private int postPasskey(UserAgent ua, String page, String formId, String button, String value, int status) {
         Http.Res r = postPasskeyRaw(ua, page, formId, button, value);
         String what = "passkey " + HostilePayloads.json(value.length() > 60 ? value.substring(0, 60) + "…" : value)
                 + ": " + r;
@@ -770,16 +773,16 @@ class HostileInputIT extends PortcullisIT {
         return 1;
     }
 
-    private int postPasskey(UserAgent ua, Http.Res page, String formId, String button, String value) {
+    private int postPasskey(UserAgent ua, String page, String formId, String button, String value) {
         return postPasskeyRaw(ua, page, formId, button, value).status();
     }
 
-    private Http.Res postPasskeyRaw(UserAgent ua, Http.Res page, String formId, String button, String value) {
-        Map<String, String> f = UserAgent.formFields(page.body(), formId);
+    private Http.Res postPasskeyRaw(UserAgent ua, String page, String formId, String button, String value) {
+        Map<String, String> f = UserAgent.formFields(page, formId);
         f.put("passkey", value);
         f.put(button, "x");
         requests++;
-        return ua.submit(page.body(), formId, f);
+        return ua.submit(page, formId, f);
     }
 
     /** A value that survives a round trip through an HTML attribute as is: no control characters or lone surrogates. */
