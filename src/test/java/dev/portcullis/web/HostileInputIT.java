@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.crypto.Secrets;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Db;
@@ -742,9 +743,12 @@ class HostileInputIT extends PortcullisIT {
         String assertion = key.get(challenge(factor), BASE, 1, true);
         Http.Res used = postPasskeyRaw(ua, factor.body(), "factor", "factor:use-passkey", assertion);
         assertEquals(303, used.status(), used::toString);
-        // the sign-in step rotated the CSRF cookie: the replay carries the new token, so the used challenge refuses it
+        // the sign-in step rotated the CSRF cookie: the replay carries the new token (the cookie bound to the
+        // session, as BrowserCookies derives it), so only the used challenge can refuse it
         String oldCsrf = UserAgent.formFields(factor.body(), "factor").get("factor:csrf");
-        String replay = factor.body().replace(oldCsrf, ua.cookie(BrowserCookies.CSRF).orElseThrow());
+        String newCsrf = Secrets.hmac(ua.cookie(BrowserCookies.SESSION).orElseThrow(),
+                ua.cookie(BrowserCookies.CSRF).orElseThrow());
+        String replay = factor.body().replace(oldCsrf, newCsrf);
         sent += postPasskey(ua, replay, "factor", "factor:use-passkey", assertion, 400);
 
         assertTrue(sent >= 2 * HostilePayloads.values().size(), "sent " + sent);
