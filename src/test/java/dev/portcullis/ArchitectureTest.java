@@ -88,16 +88,18 @@ class ArchitectureTest {
             .orShould().callMethod(jakarta.servlet.http.HttpServletRequest.class, "getRemoteAddr");
 
     /** Hot-path tables: plain records, one plain-JDBC owner each ({@link TableOwnersTest} checks the SQL). */
-    static final Map<String, String> JDBC_TABLE_OWNERS = Map.of(
-            "authorization_codes", "dev.portcullis.authorize.AuthorizationCodes",
-            "token_grants", "dev.portcullis.token.TokenGrants",
-            "access_tokens", "dev.portcullis.token.TokenGrants",
-            "refresh_tokens", "dev.portcullis.token.TokenGrants",
-            "sso_sessions", "dev.portcullis.session.SsoSessions",
-            "audit_events", "dev.portcullis.audit.AuditLog",
-            "login_throttle", "dev.portcullis.account.SignInThrottle",
-            "totp_factors", "dev.portcullis.mfa.SecondFactors",
-            "recovery_codes", "dev.portcullis.mfa.SecondFactors");
+    static final Map<String, String> JDBC_TABLE_OWNERS = Map.ofEntries(
+            Map.entry("authorization_codes", "dev.portcullis.authorize.AuthorizationCodes"),
+            Map.entry("token_grants", "dev.portcullis.token.TokenGrants"),
+            Map.entry("access_tokens", "dev.portcullis.token.TokenGrants"),
+            Map.entry("refresh_tokens", "dev.portcullis.token.TokenGrants"),
+            Map.entry("sso_sessions", "dev.portcullis.session.SsoSessions"),
+            Map.entry("audit_events", "dev.portcullis.audit.AuditLog"),
+            Map.entry("login_throttle", "dev.portcullis.account.SignInThrottle"),
+            Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactors"),
+            Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactors"),
+            Map.entry("webauthn_credentials", "dev.portcullis.mfa.Passkeys"),
+            Map.entry("webauthn_challenges", "dev.portcullis.mfa.Passkeys"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(

@@ -65,6 +65,7 @@ public class PortcullisConfig {
     private List<byte[]> previousKeysEncryptionKeys;
     private Optional<DirectorySettings> directory;
     private MfaRequired mfaRequired;
+    private boolean passwordless;
 
     /** {@code portcullis.mfa.required}: who must give a second factor at sign-in. */
     public enum MfaRequired {
@@ -176,6 +177,11 @@ public class PortcullisConfig {
         require(mfa.equals("off") || mfa.equals("enrolled") || mfa.equals("everyone"), "portcullis.mfa.required",
                 "must be off, enrolled or everyone, got '" + mfa + "'");
         mfaRequired = MfaRequired.valueOf(mfa.toUpperCase(java.util.Locale.ROOT));
+        String pl = c.getOptionalValue("portcullis.mfa.passwordless").map(String::trim).filter(v -> !v.isEmpty())
+                .orElse("false");
+        require(pl.equals("true") || pl.equals("false"), "portcullis.mfa.passwordless",
+                "must be true or false, got '" + pl + "'");
+        passwordless = Boolean.parseBoolean(pl);
         directory = DirectorySettings.load(c);
     }
 
@@ -225,6 +231,11 @@ public class PortcullisConfig {
 
     public MfaRequired mfaRequired() {
         return mfaRequired;
+    }
+
+    /** {@code portcullis.mfa.passwordless}: whether the login page offers signing in with a passkey alone. */
+    public boolean passwordless() {
+        return passwordless;
     }
 
     /** How long audit events are kept; empty = forever. */

@@ -34,6 +34,9 @@ public class FactorAdminResource {
     SecondFactors factors;
 
     @Inject
+    Passkeys passkeys;
+
+    @Inject
     ClientAddress clientAddress;
 
     @Inject
@@ -43,7 +46,7 @@ public class FactorAdminResource {
     HttpServletRequest request;
 
     @DELETE
-    @Operation(summary = "Remove a user's authenticator app and recovery codes",
+    @Operation(summary = "Remove a user's authenticator app, recovery codes and passkeys",
             description = "The user signs in with the password alone next time; where a second factor is required, "
                     + "they enrol a new one at that sign-in.")
     public Response reset(@PathParam("username") String username) {
@@ -52,9 +55,11 @@ public class FactorAdminResource {
         if (user.isEmpty()) {
             return ErrorBody.response(404, "not_found", "No such user");
         }
-        int removed = factors.removeAll(user.get().userId());
+        int totp = factors.removeAll(user.get().userId());
+        int keys = passkeys.removeAll(user.get().userId());
         audit.success(AuditEvent.Type.SECOND_FACTORS_RESET, null, user.get().username(), clientAddress.of(request),
-                removed == 0 ? "none enrolled" : "authenticator and recovery codes removed");
+                totp + keys == 0 ? "none enrolled" : (totp == 0 ? "" : "authenticator and recovery codes removed; ")
+                        + keys + " passkey(s) removed");
         return Response.noContent().build();
     }
 }

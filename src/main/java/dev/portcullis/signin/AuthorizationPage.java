@@ -6,6 +6,7 @@ import dev.portcullis.authorize.AuthorizationRequestValidator;
 import dev.portcullis.authorize.RejectedAuthorizationRequest;
 import dev.portcullis.authorize.UnverifiedRequestException;
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.mfa.SecondFactors;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.OAuthException;
@@ -127,6 +128,18 @@ public abstract class AuthorizationPage {
 
     protected void message(String key) {
         messageKey = key;
+    }
+
+    /** Why a passkey was not accepted: the throttle's wait or lock, or refused as such (400). */
+    protected void passkeyNotAccepted(SecondFactors.Outcome outcome) {
+        switch (outcome) {
+            case WAIT -> message("login.wait");
+            case LOCKED -> message("login.locked");
+            default -> {
+                message("passkey.invalid");
+                servletResponse().setStatus(400);
+            }
+        }
     }
 
     protected String ip() {

@@ -2,6 +2,7 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationRequest;
+import dev.portcullis.mfa.Passkeys;
 import dev.portcullis.mfa.SecondFactors;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.BrowserCookies;
@@ -17,7 +18,8 @@ import java.util.Optional;
  * at once) and "directory unavailable" show it with HTTP 503; a directory account that is disabled, locked or whose
  * password expired gets a message saying so. A successful sign-in starts an SSO session
  * (cookie {@code portcullis_session}) that remembers the password as its first factor, rotates the CSRF cookie and
- * continues the authorization with a 303 (to the second-factor page when one is needed).
+ * continues the authorization with a 303 (to the second-factor page when one is needed). Where the operator allows
+ * it ({@code portcullis.mfa.passwordless}), a discoverable passkey with user verification signs in alone.
  */
 @Named("loginBean")
 @RequestScoped
@@ -28,6 +30,11 @@ public class LoginBean extends AuthorizationPage {
 
     @Inject
     SecondFactors factors;
+
+    @Inject
+    Passkeys passkeys;
+
+    private Passkeys.Ceremony ceremony;
 
     private String username;
     private String password;
@@ -55,16 +62,8 @@ public class LoginBean extends AuthorizationPage {
         SignInService.Result result = signIn.signIn(username, typed, r.client().clientId(), ip());
         switch (result.outcome()) {
             case SIGNED_IN -> {
-                Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION,
-                        config.issuerIsHttps());
-                old.ifPresent(sessions::end);
                 String userId = result.user().orElseThrow().userId();
-                SsoSessions.Started started = sessions.start(userId, r.fingerprint(), r.client().clientId(), ip(),
-                        AuthMethods.PWD, factors.hasTotp(userId));
-                BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(),
-                        config.sessionMaxTtl(), config.issuerIsHttps());
-                BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());
-                redirect(flow.afterSignIn(r, started.session(), true, ip()).location(), 303);
+                startSession(r, userId, AuthMethods.PWD, factors.hasTotp(userId) || passkeys.has(userId));
             }
             case WAIT -> message("login.wait");
             case LOCKED -> message("login.locked");
@@ -86,6 +85,64 @@ public class LoginBean extends AuthorizationPage {
             default -> message("login.invalid");
         }
         return null;
+    }
+
+    /**
+     * The passkey form's action (passwordless): the browser's assertion (field {@code passkey}) answering the
+     * challenge given to this browser's CSRF cookie. The session's methods are the passkey ({@code hwk}) and the
+     * authenticator's user verification ({@code user}). A refused one answers 400; off unless the operator allows it.
+     */
+    public String passkeySignIn() {
+        AuthorizationRequest r = resolve(303);
+        if (r == null || !csrfValid()) {
+            return null;
+        }
+        if (!config.passwordless()) {
+            passkeyNotAccepted(SecondFactors.Outcome.INVALID);
+            return null;
+        }
+        Passkeys.SignIn result = passkeys.signInPasswordless(servletRequest().getParameter("passkey"),
+                passwordlessBinding(), r.client().clientId(), ip());
+        if (result.outcome() == SecondFactors.Outcome.ACCEPTED) {
+            startSession(r, result.user().orElseThrow().userId(), AuthMethods.with(AuthMethods.HWK, AuthMethods.USER),
+                    true);
+        } else {
+            passkeyNotAccepted(result.outcome());
+        }
+        return null;
+    }
+
+    /** Ends the browser's earlier session, starts one with {@code amr}, rotates the CSRF cookie and goes on. */
+    private void startSession(AuthorizationRequest r, String userId, String amr, boolean factorEnrolled) {
+        Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, config.issuerIsHttps());
+        old.ifPresent(sessions::end);
+        SsoSessions.Started started = sessions.start(userId, r.fingerprint(), r.client().clientId(), ip(), amr,
+                factorEnrolled);
+        BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(), config.sessionMaxTtl(),
+                config.issuerIsHttps());
+        BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());
+        redirect(flow.afterSignIn(r, started.session(), true, ip()).location(), 303);
+    }
+
+    /** Whether the page offers "sign in with a passkey" ({@code portcullis.mfa.passwordless}). */
+    public boolean isPasswordless() {
+        return config.passwordless();
+    }
+
+    /**
+     * The passwordless ceremony of this page view: a challenge bound to this browser's CSRF cookie (there is no
+     * session yet), no credential list (the authenticator offers its discoverable passkeys), user verification
+     * required.
+     */
+    public Passkeys.Ceremony getPasskeyCeremony() {
+        if (ceremony == null) {
+            ceremony = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, passwordlessBinding(), null);
+        }
+        return ceremony;
+    }
+
+    private String passwordlessBinding() {
+        return "csrf:" + getCsrf();
     }
 
     public String getUsername() {

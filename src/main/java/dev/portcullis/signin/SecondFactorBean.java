@@ -4,6 +4,7 @@ import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
 import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.mfa.Passkeys;
 import dev.portcullis.mfa.SecondFactors;
 import dev.portcullis.mfa.Totp;
 import dev.portcullis.session.AuthMethods;
@@ -12,14 +13,17 @@ import dev.portcullis.session.SsoSession;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Backing bean of {@code /factor.xhtml}, the second step of a sign-in (or a step-up): a user with an authenticator
- * types its one-time code or a recovery code; a user who must have a second factor and has none enrols one here
- * (QR code, first code, recovery codes shown once). It works on the browser's SSO session, which already holds the
- * password step, and adds the factor to it before the authorization goes on.
+ * types its one-time code or a recovery code, a user with a passkey uses it; a user who must have a second factor
+ * and has none enrols one here (an authenticator app: QR code, first code, recovery codes shown once; or a passkey).
+ * It works on the browser's SSO session, which already holds the password step, and adds the factor to it before the
+ * authorization goes on.
  */
 @Named("factorBean")
 @RequestScoped
@@ -31,12 +35,18 @@ public class SecondFactorBean extends AuthorizationPage {
     @Inject
     UserService users;
 
+    @Inject
+    Passkeys passkeys;
+
     private String code;
     private SsoSession session;
     private User user;
     private boolean looked;
     private String totpSecret;
     private List<String> recoveryCodes;
+    private Boolean hasTotp;
+    private Boolean hasPasskey;
+    private Passkeys.Ceremony ceremony;
 
     @Override
     protected String formId() {
@@ -67,10 +77,51 @@ public class SecondFactorBean extends AuthorizationPage {
         return null;
     }
 
+    /**
+     * The passkey form's action: the browser's assertion (field {@code passkey}, from /js/passkeys.js) answering this
+     * session's challenge. Counted in the throttle like a code; a refused one answers 400.
+     */
+    public String usePasskey() {
+        AuthorizationRequest r = posted();
+        if (r == null) {
+            return null;
+        }
+        SecondFactors.Outcome outcome = passkeys.verifySecondFactor(user, servletRequest().getParameter("passkey"),
+                session.sessionHash(), r.client().clientId(), ip());
+        if (outcome == SecondFactors.Outcome.ACCEPTED) {
+            proceed(r, sessions.addMethods(session, AuthMethods.HWK));
+        } else {
+            passkeyNotAccepted(outcome);
+        }
+        return null;
+    }
+
+    /**
+     * Enrolment with a passkey instead of an app, for a user who has no factor at all (never beside one: whoever
+     * knows only the password must not add a factor of their own to pass this step).
+     */
+    public String registerPasskey() {
+        AuthorizationRequest r = posted();
+        if (r == null) {
+            return null;
+        }
+        if (!isEnrolling() || !passkeys.register(user, null, servletRequest().getParameter("passkey"),
+                session.sessionHash(), ip())) {
+            passkeyNotAccepted(SecondFactors.Outcome.INVALID);
+            return null;
+        }
+        proceed(r, sessions.addMethods(session, AuthMethods.HWK));
+        return null;
+    }
+
     /** The enrolment form's action: the first code from the app confirms it; the recovery codes are shown once. */
     public String confirm() {
         AuthorizationRequest r = posted();
         if (r == null) {
+            return null;
+        }
+        if (!isEnrolling()) {
+            message("factor.invalid");
             return null;
         }
         Optional<List<String>> codes = factors.confirmTotp(user, takeCode(), ip());
@@ -140,7 +191,45 @@ public class SecondFactorBean extends AuthorizationPage {
      */
     public boolean isEnrolling() {
         AuthorizationRequest r = getRequest();
-        return recoveryCodes == null && r != null && signedIn(r) && !factors.hasTotp(user.userId());
+        return recoveryCodes == null && r != null && signedIn(r) && !isHasTotp() && !isHasPasskey();
+    }
+
+    public boolean isHasTotp() {
+        if (hasTotp == null) {
+            AuthorizationRequest r = getRequest();
+            hasTotp = r != null && signedIn(r) && factors.hasTotp(user.userId());
+        }
+        return hasTotp;
+    }
+
+    public boolean isHasPasskey() {
+        if (hasPasskey == null) {
+            AuthorizationRequest r = getRequest();
+            hasPasskey = r != null && signedIn(r) && passkeys.has(user.userId());
+        }
+        return hasPasskey;
+    }
+
+    /**
+     * The passkey ceremony of this page view, bound to the browser's session: an assertion by one of the user's
+     * passkeys, or (enrolling) the registration of a first one.
+     */
+    public Passkeys.Ceremony getPasskeyCeremony() {
+        if (ceremony == null && user != null) {
+            ceremony = passkeys.begin(isEnrolling() ? Passkeys.Purpose.REGISTER : Passkeys.Purpose.FACTOR,
+                    session.sessionHash(), user.userId());
+        }
+        return ceremony;
+    }
+
+    /** The WebAuthn user handle of a registration: the user id (the OIDC sub, random), base64url. */
+    public String getUserHandle() {
+        return user == null ? "" : Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(user.userId().getBytes(StandardCharsets.UTF_8));
+    }
+
+    public String getUsername() {
+        return user == null ? "" : user.username();
     }
 
     /** The enrolment's QR code (a PNG data URI); the seed itself is never stored in clear or shown after this. */

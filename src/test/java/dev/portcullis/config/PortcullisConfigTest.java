@@ -88,6 +88,15 @@ class PortcullisConfigTest {
     }
 
     @Test
+    void passwordlessIsOffUnlessSetToTrue() {
+        assertFalse(load(Map.of()).passwordless());
+        assertTrue(load(Map.of("portcullis.mfa.passwordless", "true")).passwordless());
+        ConfigurationException e = assertThrows(ConfigurationException.class,
+                () -> load(Map.of("portcullis.mfa.passwordless", "yes")));
+        assertTrue(e.getMessage().contains("PORTCULLIS_MFA_PASSWORDLESS"), e.getMessage());
+    }
+
+    @Test
     void passwordConcurrencyCanBeSetAndIsValidated() {
         assertEquals(5, load(Map.of("portcullis.password.argon2.concurrency", "5")).passwordConcurrency());
         assertThrows(ConfigurationException.class,

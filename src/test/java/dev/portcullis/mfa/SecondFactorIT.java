@@ -25,6 +25,8 @@ import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PayaraProcess;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -39,8 +41,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.virtualauthenticator.HasVirtualAuthenticator;
+import org.openqa.selenium.virtualauthenticator.VirtualAuthenticator;
+import org.openqa.selenium.virtualauthenticator.VirtualAuthenticatorOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -48,8 +55,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Second factors in a real browser (headless Chromium) against a server of its own with
  * {@code portcullis.mfa.required=off}, so that each path is reached by what asks for the factor: the account page's
  * enrolment (QR code decoded here with zxing), a step-up by {@code acr_values}, a client with {@code require_mfa},
- * a replayed code, a recovery code, {@code prompt=login}, enrolment forced at sign-in and the administrator's reset.
- * Every ID token is verified against the JWKS and its {@code amr}/{@code acr} checked.
+ * a replayed code, a recovery code, {@code prompt=login}, enrolment forced at sign-in and the administrator's reset;
+ * passkeys through Chromium's virtual authenticator (CTAP2, resident keys, user verification) with
+ * {@code portcullis.mfa.passwordless=true}: registered on the account page, as the second step, as a step-up, alone,
+ * a sign count that goes backwards, deleted, reset. Every ID token is verified against the JWKS and its
+ * {@code amr}/{@code acr} checked.
  */
 @Tag("browser")
 class SecondFactorIT {
@@ -69,7 +79,7 @@ class SecondFactorIT {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PayaraProcess.start("-Dportcullis.mfa.required=off");
+        server = PayaraProcess.start("-Dportcullis.mfa.required=off", "-Dportcullis.mfa.passwordless=true");
         http = server.http();
         admin = new Admin(http, System.getProperty("portcullis.test.admin-token"));
         assertEquals(200, http.get("/health/ready").status(), server::output);
@@ -240,7 +250,121 @@ class SecondFactorIT {
         assertTrue(visible("login:message").getText().contains("blocked"));
     }
 
+    /**
+     * A user's life with a passkey: registered (named) on the account page, used as a step-up by acr_values and as
+     * the second step a client requires, then alone (passwordless, user verified); a sign count lower than the
+     * stored one is refused and audited; deleted on the account page; registered again and reset by the
+     * administrator; and registered instead of an app by a user who must set up a factor at sign-in.
+     */
+    @Test
+    void passkeyRegisteredUsedAsSecondFactorStepUpAndAloneThenDeletedAndReset() throws Exception {
+        Admin.TestUser u = admin.user(PASSWORD);
+        Admin.TestClient plain = client(false);
+        Admin.TestClient strict = client(true);
+        VirtualAuthenticator authenticator = ((HasVirtualAuthenticator) driver).addVirtualAuthenticator(
+                new VirtualAuthenticatorOptions().setProtocol(VirtualAuthenticatorOptions.Protocol.CTAP2)
+                        .setTransport(VirtualAuthenticatorOptions.Transport.INTERNAL).setHasResidentKey(true)
+                        .setHasUserVerification(true).setIsUserVerified(true).setIsUserConsenting(true));
+        try {
+            String userId = u.userId();
+
+            // register on the account page (signed in with the password only: the policy is off)
+            driver.get(server.base + "/account/security.xhtml");
+            signIn(u.username());
+            visible("passkeys:name").sendKeys("  Laptop ");
+            visible("add-passkey").click();
+            assertTrue(visible("passkey-done").getText().contains("added"), driver.getPageSource());
+            assertEquals("Laptop", driver.findElement(By.cssSelector("#passkey-list .passkey-name")).getText());
+            assertEquals("—", driver.findElement(By.cssSelector("#passkey-list .passkey-last-used")).getText());
+            assertEquals(1, authenticator.getCredentials().size());
+            assertTrue(authenticator.getCredentials().get(0).isResidentCredential(), "a discoverable credential");
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
+            screenshot("account-passkeys");
+            driver.findElement(By.cssSelector("#passkey-list input[type=submit]")).click();
+            assertTrue(visible("passkey-message").getText().contains("second factor"),
+                    "the password alone deletes none");
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
+
+            // step-up by acr_values: the passkey, not the password again
+            driver.get(authorizeUrl(plain, "acr_values", AuthMethods.ACR_MFA));
+            assertTrue(driver.findElements(By.id("factor:code")).isEmpty(), "no code field without an app");
+            visible("passkey-start").click();
+            JWTClaimsSet stepped = idToken(plain, arrivedWithCode());
+            assertEquals(List.of("pwd", "hwk", "mfa"), stepped.getStringListClaim("amr"));
+            assertEquals(AuthMethods.ACR_MFA, stepped.getStringClaim("acr"));
+
+            // a new browser, a client that requires the factor: password, then the passkey
+            newBrowser();
+            driver.get(authorizeUrl(strict));
+            signIn(u.username());
+            screenshot("factor-passkey");
+            visible("passkey-start").click();
+            assertEquals(List.of("pwd", "hwk", "mfa"), idToken(strict, arrivedWithCode()).getStringListClaim("amr"));
+
+            // passwordless: the login page offers the passkey; user verification makes it two factors
+            newBrowser();
+            driver.get(authorizeUrl(strict));
+            screenshot("login-passkey");
+            visible("passkey-sign-in").click();
+            JWTClaimsSet alone = idToken(strict, arrivedWithCode());
+            assertEquals(List.of("hwk", "user", "mfa"), alone.getStringListClaim("amr"));
+            assertEquals(AuthMethods.ACR_MFA, alone.getStringClaim("acr"));
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SIGN_IN_SUCCESS' "
+                    + "AND subject = ? AND detail LIKE 'passkey%'", userId));
+
+            // a counter below the stored one (a cloned authenticator) is refused and audited
+            Db.update("UPDATE webauthn_credentials SET sign_count = 1000000 WHERE user_id = ?", userId);
+            newBrowser();
+            driver.get(authorizeUrl(strict));
+            signIn(u.username());
+            visible("passkey-start").click();
+            assertTrue(visible("factor:message").getText().contains("could not be verified"));
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SECOND_FACTOR_FAILURE' "
+                    + "AND subject = ? AND detail LIKE '%sign count%'", userId));
+            Db.update("UPDATE webauthn_credentials SET sign_count = 0 WHERE user_id = ?", userId);
+            Db.update("DELETE FROM login_throttle");
+            visible("passkey-start").click();
+            arrivedWithCode();
+
+            // deleted on the account page (the session has the passkey, so the gate lets it in)
+            driver.get(server.base + "/account/security.xhtml");
+            assertFalse(visible("passkey-list").findElement(By.cssSelector(".passkey-last-used")).getText()
+                    .equals("—"), "its last use is shown");
+            driver.findElement(By.cssSelector("#passkey-list input[type=submit]")).click();
+            assertTrue(visible("passkey-done").getText().contains("deleted"));
+            assertEquals(0, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
+
+            // registered again, then reset by the administrator with the other factors
+            authenticator.removeAllCredentials();
+            visible("add-passkey").click();
+            assertTrue(visible("passkey-done").getText().contains("added"));
+            assertEquals(204, admin.delete("/admin/users/" + u.username() + "/factors").status());
+            assertEquals(0, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SECOND_FACTORS_RESET' "
+                    + "AND subject = ? AND detail LIKE '%1 passkey(s) removed%'", u.username()));
+
+            // a user without any factor meets the strict client: a passkey instead of an app satisfies it
+            Admin.TestUser fresh = admin.user(PASSWORD);
+            newBrowser();
+            driver.get(authorizeUrl(strict));
+            signIn(fresh.username());
+            visible("factor:first-code");
+            visible("add-passkey").click();
+            JWTClaimsSet enrolled = idToken(strict, arrivedWithCode());
+            assertEquals(List.of("pwd", "hwk", "mfa"), enrolled.getStringListClaim("amr"));
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", fresh.userId()));
+        } finally {
+            ((HasVirtualAuthenticator) driver).removeVirtualAuthenticator(authenticator);
+        }
+    }
+
     // ---- helpers ----
+
+    private void screenshot(String name) throws Exception {
+        Path dir = Path.of("target", "screenshots");
+        Files.createDirectories(dir);
+        Files.write(dir.resolve(name + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+    }
 
     private Admin.TestClient client(boolean requireMfa) {
         String name = "MFA app " + Long.toHexString(System.nanoTime());

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.crypto.Secrets;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PortcullisIT;
+import dev.portcullis.testing.SoftAuthenticator;
 import dev.portcullis.testing.UserAgent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,7 +44,7 @@ class HostileInputIT extends PortcullisIT {
 
     private static final List<String> TABLES = List.of("clients", "users", "sso_sessions", "consents",
             "token_grants", "authorization_codes", "refresh_tokens", "access_tokens", "signing_keys", "totp_factors",
-            "recovery_codes");
+            "recovery_codes", "webauthn_credentials");
 
     private final Http http = http();
     private Admin.TestClient client;
@@ -744,6 +746,120 @@ class HostileInputIT extends PortcullisIT {
         assertEquals(204, admin().delete("/admin/users/" + u.username()).status());
         assertEquals(204, admin().delete("/admin/clients/" + strict).status());
         assertTrue(sent >= 50, "sent " + sent);
+    }
+
+    /**
+     * Hostile passkey answers through a valid CSRF pair, by class: malformed JSON, wrong types, deep nesting, over
+     * the size limit, bad base64url, a challenge of another browser, a replayed challenge (of an assertion); on the
+     * account page's registration and on the second-factor page's assertion. Each is refused with 400 ("could not be verified"; 413
+     * over the body limit), never echoed, and registers nothing; well-formed ceremonies of a software authenticator
+     * go through once. The user and client are removed again.
+     */
+    @Test
+    void hostilePasskeyResponsesThroughAValidCsrfPair() throws Exception {
+        Admin.TestUser u = admin().user("correct horse battery staple");
+        Admin.TestUser someoneElse = admin().user("correct horse battery staple");
+        try {
+            hostilePasskeyResponses(u, someoneElse);
+        } finally {
+            // the users' rows (sessions, codes of the own pages' sign-in, a pending app, passkeys) go with them
+            assertEquals(204, admin().delete("/admin/users/" + u.username()).status());
+            assertEquals(204, admin().delete("/admin/users/" + someoneElse.username()).status());
+            Db.update("DELETE FROM login_throttle");
+        }
+    }
+
+    private void hostilePasskeyResponses(Admin.TestUser u, Admin.TestUser someoneElse) throws Exception {
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res page = ua.openSignedIn("/account/security.xhtml", u);
+        assertEquals(200, page.status(), page::toString);
+        String ok = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+        List<String> hostile = new ArrayList<>(List.of("", "{", "[]", "null", "\"just-a-string\"",
+                "{\"id\":1,\"rawId\":[],\"type\":false,\"response\":\"x\"}", "[".repeat(5_000) + "]".repeat(5_000),
+                "{\"id\":\"%%%\",\"rawId\":\"***\",\"type\":\"public-key\",\"response\":{\"clientDataJSON\":"
+                        + "\"!!\",\"attestationObject\":\"$$\",\"authenticatorData\":\"@@\",\"signature\":\"~\"},"
+                        + "\"clientExtensionResults\":{}}",
+                "{\"id\":\"" + ok + "\",\"rawId\":\"" + ok + "\",\"type\":\"public-key\",\"response\":{"
+                        + "\"clientDataJSON\":\"" + ok + "\",\"attestationObject\":\"" + ok + "\",\"authenticatorData\":\""
+                        + ok + "\",\"signature\":\"" + ok + "\"},\"clientExtensionResults\":{}}",
+                "{\"id\":\"" + "A".repeat(17_000) + "\"}"));
+        hostile.addAll(HostilePayloads.values());
+        int sent = 0;
+        for (String value : hostile) {
+            sent += postPasskey(ua, page.body(), "passkeys", "passkeys:register", value, 400);
+        }
+
+        // well-formed: a challenge given to another browser is refused; this page's challenge works once
+        SoftAuthenticator key = new SoftAuthenticator(URI.create(BASE).getHost());
+        Http.Res otherPage = new UserAgent(BASE).openSignedIn("/account/security.xhtml", someoneElse);
+        sent += postPasskey(ua, page.body(), "passkeys", "passkeys:register", key.create(challenge(otherPage), BASE), 400);
+        String registration = key.create(challenge(page), BASE);
+        assertEquals(303, postPasskey(ua, page.body(), "passkeys", "passkeys:register", registration));
+        // the same answer again registers nothing (the session now owes the new factor, policy "enrolled", so the
+        // gate sends it to sign in; PasskeysTest covers the used-up challenge itself)
+        Http.Res again = postPasskeyRaw(ua, page.body(), "passkeys", "passkeys:register", registration);
+        noServerError(again);
+        sent++;
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", u.userId()));
+
+        // the second-factor page: a step-up by acr_values offers the passkey
+        Map<String, String> p = validAuthorizeParams();
+        p.put("acr_values", "urn:portcullis:acr:mfa");
+        Http.Res factor = ua.follow(ua.authorize(p));
+        assertEquals(200, factor.status(), factor::toString);
+        assertTrue(factor.body().contains("data-passkey=\"get\""), "the page offers the passkey");
+        for (String value : hostile) {
+            Db.update("DELETE FROM login_throttle");
+            sent += postPasskey(ua, factor.body(), "factor", "factor:use-passkey", value, 400);
+        }
+        Db.update("DELETE FROM login_throttle");
+        String assertion = key.get(challenge(factor), BASE, 1, true);
+        Http.Res used = postPasskeyRaw(ua, factor.body(), "factor", "factor:use-passkey", assertion);
+        assertEquals(303, used.status(), used::toString);
+        // the sign-in step rotated the CSRF cookie: the replay carries the new token (the cookie bound to the
+        // session, as BrowserCookies derives it), so only the used challenge can refuse it
+        String oldCsrf = UserAgent.formFields(factor.body(), "factor").get("factor:csrf");
+        String newCsrf = Secrets.hmac(ua.cookie(BrowserCookies.SESSION).orElseThrow(),
+                ua.cookie(BrowserCookies.CSRF).orElseThrow());
+        String replay = factor.body().replace(oldCsrf, newCsrf);
+        sent += postPasskey(ua, replay, "factor", "factor:use-passkey", assertion, 400);
+
+        assertTrue(sent >= 2 * HostilePayloads.values().size(), "sent " + sent);
+    }
+
+    private static String challenge(Http.Res page) {
+        int at = page.body().indexOf("data-challenge=\"");
+        assertTrue(at > 0, "no passkey challenge on the page: " + page);
+        return page.body().substring(at + 16, page.body().indexOf('"', at + 16));
+    }
+
+    /** Posts {@code value} as the passkey answer of {@code formId}; expects {@code status} (or 413), returns 1. */
+    private int postPasskey(UserAgent ua, String page, String formId, String button, String value, int status) {
+        Http.Res r = postPasskeyRaw(ua, page, formId, button, value);
+        String what = "passkey " + HostilePayloads.json(value.length() > 60 ? value.substring(0, 60) + "…" : value)
+                + ": " + r;
+        noServerError(r);
+        if (r.status() == 413) {
+            assertTrue(value.length() > 16_000, what);
+            return 1;
+        }
+        assertEquals(status, r.status(), what);
+        assertFalse(value.matches("(?s).*[<\"].*") && r.body().contains(value), () -> "reflected raw: " + what);
+        assertFalse(r.body().contains("Exception"), () -> "exception text: " + what);
+        assertTrue(r.body().contains("could not be verified"), () -> "not refused as a passkey: " + what);
+        return 1;
+    }
+
+    private int postPasskey(UserAgent ua, String page, String formId, String button, String value) {
+        return postPasskeyRaw(ua, page, formId, button, value).status();
+    }
+
+    private Http.Res postPasskeyRaw(UserAgent ua, String page, String formId, String button, String value) {
+        Map<String, String> f = UserAgent.formFields(page, formId);
+        f.put("passkey", value);
+        f.put(button, "x");
+        requests++;
+        return ua.submit(page, formId, f);
     }
 
     /** A value that survives a round trip through an HTML attribute as is: no control characters or lone surrogates. */

@@ -1,0 +1,223 @@
+package dev.portcullis.mfa;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.portcullis.account.SignInService;
+import dev.portcullis.account.SignInThrottle;
+import dev.portcullis.account.TestUsers;
+import dev.portcullis.account.ThrottlePolicy;
+import dev.portcullis.account.User;
+import dev.portcullis.account.UserService;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.persistence.TestDatabase;
+import dev.portcullis.testing.SoftAuthenticator;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Passkeys} on H2 with the real schema and a software authenticator: challenges used once, only by their
+ * binding and ceremony, and only before they expire; a sign count that goes backwards refused and audited; failed
+ * assertions counted in the throttle; passwordless sign-in by the credential's owner only; the per-user limit.
+ */
+class PasskeysTest {
+
+    private static final String ISSUER = "https://login.example.com";
+    private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
+
+    private final TestDatabase db = new TestDatabase();
+    private final Passkeys passkeys = new Passkeys();
+    private final List<String> audited = new ArrayList<>();
+    private final List<String> throttled = new ArrayList<>();
+    private final User alice = TestUsers.user("user-1", "alice", null, null);
+    private final User bob = TestUsers.user("user-2", "bob", null, null);
+
+    PasskeysTest() {
+        passkeys.jdbc = db.jdbc;
+        at(NOW);
+        passkeys.config = new PortcullisConfig() {
+            @Override
+            public URI issuer() {
+                return URI.create(ISSUER);
+            }
+        };
+        passkeys.audit = new AuditLog() {
+            @Override
+            public void success(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
+                audited.add(type + " " + subject + " " + detail);
+            }
+
+            @Override
+            public void failure(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
+                audited.add(type + " " + subject + " " + detail);
+            }
+        };
+        passkeys.throttle = new SignInThrottle() {
+            @Override
+            public ThrottlePolicy.Verdict checkAddress(String ip, String username) {
+                return ThrottlePolicy.Verdict.ALLOW;
+            }
+
+            @Override
+            public Reservation reserve(String username) {
+                throttled.add("reserve " + username);
+                return new Reservation(ThrottlePolicy.Verdict.ALLOW, "user:" + username, null, null, 5);
+            }
+
+            @Override
+            public void recordAddressFailure(String ip) {
+                throttled.add("failure " + ip);
+            }
+
+            @Override
+            public void recordSuccess(String username) {
+                throttled.add("success " + username);
+            }
+        };
+        passkeys.users = new UserService() {
+            @Override
+            public Optional<User> findById(String userId) {
+                return List.of(alice, bob).stream().filter(u -> u.userId().equals(userId)).findFirst();
+            }
+        };
+        passkeys.signIn = new SignInService() {
+            @Override
+            public boolean stillAllowed(String userId) {
+                return true;
+            }
+        };
+        for (User u : List.of(alice, bob)) {
+            db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
+                    + "VALUES (?,?,'x',0,0)", u.userId(), u.username());
+        }
+    }
+
+    private void at(Instant now) {
+        passkeys.clock = Clock.fixed(now, ZoneOffset.UTC);
+    }
+
+    private SoftAuthenticator registered(User user, String binding) throws Exception {
+        SoftAuthenticator key = new SoftAuthenticator("login.example.com");
+        String challenge = passkeys.begin(Passkeys.Purpose.REGISTER, binding, user.userId()).challenge();
+        assertTrue(passkeys.register(user, " Laptop\u0000 ", key.create(challenge, ISSUER), binding, "192.0.2.1"));
+        return key;
+    }
+
+    @Test
+    void registeredPasskeyIsListedNamedAndExcludedFromTheNextRegistration() throws Exception {
+        SoftAuthenticator key = registered(alice, "session-a");
+        List<Passkeys.Passkey> list = passkeys.list(alice.userId());
+        assertEquals(1, list.size());
+        assertEquals("Laptop", list.get(0).name());
+        assertEquals(NOW, list.get(0).createdAt());
+        assertEquals(null, list.get(0).lastUsedAt());
+        assertTrue(passkeys.has(alice.userId()));
+        assertFalse(passkeys.has(bob.userId()));
+        assertEquals(List.of(key.credentialId()),
+                passkeys.begin(Passkeys.Purpose.REGISTER, "session-a", alice.userId()).credentialIds());
+        assertTrue(audited.contains("SECOND_FACTOR_ENROLLED user-1 passkey"), audited::toString);
+    }
+
+    @Test
+    void challengeWorksOnceOnlyForItsBindingAndCeremonyAndBeforeItExpires() throws Exception {
+        SoftAuthenticator key = new SoftAuthenticator("login.example.com");
+        String c = passkeys.begin(Passkeys.Purpose.REGISTER, "session-a", alice.userId()).challenge();
+        assertFalse(passkeys.register(alice, "x", key.create(c, ISSUER), "session-b", "ip"), "another browser");
+        assertFalse(passkeys.useChallenge(Passkeys.Purpose.FACTOR, "session-a", c), "another ceremony");
+        assertTrue(passkeys.register(alice, "x", key.create(c, ISSUER), "session-a", "ip"));
+        assertFalse(passkeys.register(alice, "x", key.create(c, ISSUER), "session-a", "ip"), "used up");
+
+        String late = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        at(NOW.plus(Passkeys.CHALLENGE_TTL).plusSeconds(1));
+        assertFalse(passkeys.useChallenge(Passkeys.Purpose.FACTOR, "session-a", late), "expired");
+        passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", null);
+        assertEquals(1, db.jdbc.one("SELECT COUNT(*) AS n FROM webauthn_challenges", r -> r.longValue("n"))
+                .orElseThrow(), "expired challenges are deleted when a new one is issued");
+    }
+
+    @Test
+    void secondFactorWhenSignCountGoesBackThenRefusedAuditedAndCounted() throws Exception {
+        SoftAuthenticator key = registered(alice, "session-a");
+        String c1 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactors.Outcome.ACCEPTED, passkeys.verifySecondFactor(alice,
+                key.get(c1, ISSUER, 7, false), "session-a", "app", "192.0.2.1"));
+        assertEquals(NOW, passkeys.list(alice.userId()).get(0).lastUsedAt());
+        assertEquals(List.of("reserve alice", "success alice"), throttled);
+
+        throttled.clear();
+        String c2 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactors.Outcome.INVALID, passkeys.verifySecondFactor(alice,
+                key.get(c2, ISSUER, 7, false), "session-a", "app", "192.0.2.1"), "the same count again");
+        assertEquals(List.of("reserve alice", "failure 192.0.2.1"), throttled);
+        assertTrue(audited.stream().anyMatch(a -> a.startsWith("SECOND_FACTOR_FAILURE user-1 passkey: sign count")),
+                audited::toString);
+
+        String c3 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactors.Outcome.ACCEPTED, passkeys.verifySecondFactor(alice,
+                key.get(c3, ISSUER, 8, false), "session-a", "app", "192.0.2.1"));
+    }
+
+    @Test
+    void secondFactorWhenThePasskeyIsSomeoneElsesThenRefused() throws Exception {
+        SoftAuthenticator bobs = registered(bob, "session-b");
+        String c = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactors.Outcome.INVALID, passkeys.verifySecondFactor(alice,
+                bobs.get(c, ISSUER, 1, true), "session-a", "app", "ip"));
+    }
+
+    @Test
+    void passwordlessSignsInTheOwnerOnlyWithUserVerification() throws Exception {
+        SoftAuthenticator key = registered(alice, "session-a");
+        String c1 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(SecondFactors.Outcome.INVALID,
+                passkeys.signInPasswordless(key.get(c1, ISSUER, 1, false), "csrf:x", "app", "ip").outcome(),
+                "without user verification");
+        String c2 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        Passkeys.SignIn in = passkeys.signInPasswordless(key.get(c2, ISSUER, 2, true), "csrf:x", "app", "ip");
+        assertEquals(SecondFactors.Outcome.ACCEPTED, in.outcome());
+        assertEquals(alice.userId(), in.user().orElseThrow().userId());
+
+        SoftAuthenticator stranger = new SoftAuthenticator("login.example.com");
+        String c3 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        throttled.clear();
+        assertEquals(SecondFactors.Outcome.INVALID,
+                passkeys.signInPasswordless(stranger.get(c3, ISSUER, 1, true), "csrf:x", "app", "ip").outcome());
+        assertEquals(List.of("failure ip"), throttled, "an unknown credential counts on the address");
+        assertEquals(SecondFactors.Outcome.INVALID,
+                passkeys.signInPasswordless("{\"id\":", "csrf:x", "app", "ip").outcome());
+    }
+
+    @Test
+    void removedOneByOneByTheirOwnerOrAllAtOnce() throws Exception {
+        registered(alice, "session-a");
+        String id = passkeys.list(alice.userId()).get(0).passkeyId();
+        assertFalse(passkeys.remove(bob.userId(), id, "ip"), "not bob's");
+        assertTrue(passkeys.remove(alice.userId(), id, "ip"));
+        assertFalse(passkeys.has(alice.userId()));
+        registered(alice, "session-a");
+        registered(alice, "session-a");
+        assertEquals(2, passkeys.removeAll(alice.userId()));
+    }
+
+    @Test
+    void atMostTenPerUser() throws Exception {
+        for (int i = 0; i < Passkeys.MAX_PER_USER; i++) {
+            registered(alice, "session-a");
+        }
+        SoftAuthenticator one = new SoftAuthenticator("login.example.com");
+        String c = passkeys.begin(Passkeys.Purpose.REGISTER, "session-a", alice.userId()).challenge();
+        assertFalse(passkeys.register(alice, "x", one.create(c, ISSUER), "session-a", "ip"));
+        assertEquals(Passkeys.MAX_PER_USER, passkeys.list(alice.userId()).size());
+        assertEquals("Passkey", Passkeys.cleanName(" \t "));
+        assertEquals("a".repeat(Passkeys.MAX_NAME), Passkeys.cleanName("a".repeat(200)));
+    }
+}
