@@ -176,7 +176,7 @@ class HostileInputIT extends PortcullisIT {
                     "/admin/console/audit.xhtml?before=", "/admin/console/keys.xhtml?done=")) {
                 String target = query + Http.enc(value);
                 // an oversized request may leave its connection closed: it gets a client of its own (as in sized)
-                UserAgent browser = target.length() > 8000 ? administrator.sameBrowserAt(BASE) : pages;
+                UserAgent browser = oversized(target.length()) ? administrator.sameBrowserAt(BASE) : pages;
                 sized(target.length(), h -> browser.get(target), r -> checkEscapedEcho(r, value));
                 sent++;
             }
@@ -1093,6 +1093,11 @@ class HostileInputIT extends PortcullisIT {
         }
     }
 
+    /** Over the listener's 8 KiB header limit: the server may answer by closing the connection. */
+    private static boolean oversized(int requestSize) {
+        return requestSize > 8000;
+    }
+
     /**
      * Sends a request whose target or headers may exceed the HTTP listener's limits (8 KiB). For such oversized
      * requests the listener may drop the connection instead of answering 414/431 — a refusal before any application
@@ -1103,10 +1108,10 @@ class HostileInputIT extends PortcullisIT {
         try {
             // an oversized request may leave its connection closed: send it on a client of its own, so the shared
             // client's next request does not pick up a dead pooled connection
-            r = call.apply(size > 8000 ? new Http(BASE) : http);
+            r = call.apply(oversized(size) ? new Http(BASE) : http);
         } catch (java.io.UncheckedIOException e) {
             requests++;
-            assertTrue(size > 8000, () -> "connection dropped for a normal-sized request: " + e);
+            assertTrue(oversized(size), () -> "connection dropped for a normal-sized request: " + e);
             return;
         }
         check.accept(r);
