@@ -1,4 +1,4 @@
-package dev.portcullis.web;
+package dev.portcullis.app;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.portcullis.web;
+package dev.portcullis.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
