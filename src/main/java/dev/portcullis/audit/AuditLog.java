@@ -81,9 +81,17 @@ public class AuditLog {
                 : jdbc.list(columns + " AND event_type = ?" + order, AuditLog::event, sinceMs, afterId, type, limit);
     }
 
-    /** What the console's audit page asks for; a null field does not filter. Times are epoch milliseconds. */
-    public record Filter(String type, String subject, String clientId, Long fromMs, Long toMs) {
-        public static final Filter NONE = new Filter(null, null, null, null, null);
+    /**
+     * What the console's audit page asks for; a null field does not filter. {@code subjects}: any of these (a user is
+     * the subject of administrative changes by username and of their own sign-ins and tokens by user id). Times are
+     * epoch milliseconds.
+     */
+    public record Filter(String type, Set<String> subjects, String clientId, Long fromMs, Long toMs) {
+        public Filter {
+            if (subjects != null && subjects.isEmpty()) {
+                throw new IllegalArgumentException("No subject to match: pass null for any");
+            }
+        }
     }
 
     /**
@@ -95,7 +103,11 @@ public class AuditLog {
                 + "subject, ip, detail, actor FROM audit_events WHERE 1 = 1");
         List<Object> params = new ArrayList<>();
         condition(sql, params, " AND event_type = ?", filter.type());
-        condition(sql, params, " AND subject = ?", filter.subject());
+        if (filter.subjects() != null) {
+            sql.append(" AND subject IN (").append(String.join(",", Collections.nCopies(filter.subjects().size(), "?")))
+                    .append(')');
+            params.addAll(filter.subjects());
+        }
         condition(sql, params, " AND client_id = ?", filter.clientId());
         condition(sql, params, " AND occurred_at_ms >= ?", filter.fromMs());
         condition(sql, params, " AND occurred_at_ms < ?", filter.toMs());

@@ -1,5 +1,6 @@
 package dev.portcullis.console;
 
+import dev.portcullis.account.UserService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.signin.SignedInUser;
@@ -12,13 +13,15 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Backing bean of {@code /admin/console/audit.xhtml}: the audit trail newest first, filtered by event type, user
- * (the event's subject), client and a time range (UTC), paged by event id (keyset: "older" continues below the last
- * id shown, so paging stays exact while new events arrive). A GET form: filters are bookmarkable and change nothing.
+ * (by username or user id, whichever the event names), client and a time range (UTC), paged by event id (keyset:
+ * "older" continues below the last id shown, so paging stays exact while new events arrive). A GET form: filters are bookmarkable and change nothing.
  * Values are shown by Faces, which escapes them; control characters were already escaped when the event was written.
  */
 @Named("consoleAudit")
@@ -32,6 +35,9 @@ public class ConsoleAudit {
 
     @Inject
     AuditLog audit;
+
+    @Inject
+    UserService users;
 
     @Inject
     HttpServletRequest request;
@@ -89,8 +95,8 @@ public class ConsoleAudit {
             try {
                 String type = getType().isEmpty() ? null : AuditEvent.Type.valueOf(getType()).name();
                 Long before = getBefore();
-                AuditLog.Filter filter = new AuditLog.Filter(type, blankToNull(getUser().toLowerCase(Locale.ROOT)),
-                        blankToNull(getClient()), instant(getFrom()), instant(getTo()));
+                AuditLog.Filter filter = new AuditLog.Filter(type, subjects(getUser()), blankToNull(getClient()),
+                        instant(getFrom()), instant(getTo()));
                 rows = audit.search(filter, before, PAGE).stream().map(ConsoleAudit::row).toList();
             } catch (IllegalArgumentException | DateTimeParseException e) {
                 badFilter = true;
@@ -125,6 +131,20 @@ public class ConsoleAudit {
             return "";
         }
         return v == null ? "" : v.strip();
+    }
+
+    /**
+     * The subjects the user filter matches: what was typed, and for a user named by username or user id both of
+     * theirs, since administrative changes name a user by username and their own sign-ins and tokens by user id.
+     */
+    private Set<String> subjects(String typed) {
+        if (typed.isBlank()) {
+            return null;
+        }
+        Set<String> subjects = new LinkedHashSet<>(List.of(typed, typed.toLowerCase(Locale.ROOT)));
+        users.findByUsername(typed).or(() -> users.findById(typed))
+                .ifPresent(u -> subjects.addAll(List.of(u.username(), u.userId())));
+        return subjects;
     }
 
     private static String blankToNull(String s) {

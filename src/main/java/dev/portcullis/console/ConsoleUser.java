@@ -207,15 +207,13 @@ public class ConsoleUser {
         return null;
     }
 
-    /** Removes the user's authenticator and recovery codes (a lost phone). */
+    /** Removes the user's authenticator app, recovery codes and passkeys (a lost phone or key). */
     public String resetFactors() {
         User u = target();
         if (u == null) {
             return null;
         }
-        int removed = factors.removeAll(u.userId());
-        audit.change(AuditEvent.Type.SECOND_FACTORS_RESET, ConsolePage.actor(signedIn), null, u.username(),
-                removed == 0 ? "none enrolled" : "authenticator and recovery codes removed");
+        factors.reset(u, ConsolePage.actor(signedIn));
         done(u, "console.user.factorsReset");
         return null;
     }

@@ -1,6 +1,7 @@
 package dev.portcullis.jose;
 
 import com.nimbusds.jose.JWSAlgorithm;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
@@ -97,7 +98,7 @@ public class SigningKeyAdminResource {
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         for (SigningKey k : created) {
             a.add(describe(k));
-            audit.success(AuditEvent.Type.SIGNING_KEY_ROTATED, null, "admin", clientAddress.of(request),
+            audit.change(AuditEvent.Type.SIGNING_KEY_ROTATED, Actor.adminToken(clientAddress.of(request)), null, null,
                     k.kid() + " signs from " + k.activeFrom().getEpochSecond());
         }
         return NoStoreJson.of(200, JsonSupport.JSON.createObjectBuilder().add("keys", a).build().toString()).build();

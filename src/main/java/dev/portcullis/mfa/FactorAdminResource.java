@@ -2,8 +2,7 @@ package dev.portcullis.mfa;
 
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import jakarta.enterprise.context.RequestScoped;
@@ -34,13 +33,7 @@ public class FactorAdminResource {
     SecondFactors factors;
 
     @Inject
-    Passkeys passkeys;
-
-    @Inject
     ClientAddress clientAddress;
-
-    @Inject
-    AuditLog audit;
 
     @Context
     HttpServletRequest request;
@@ -55,11 +48,7 @@ public class FactorAdminResource {
         if (user.isEmpty()) {
             return ErrorBody.response(404, "not_found", "No such user");
         }
-        int totp = factors.removeAll(user.get().userId());
-        int keys = passkeys.removeAll(user.get().userId());
-        audit.success(AuditEvent.Type.SECOND_FACTORS_RESET, null, user.get().username(), clientAddress.of(request),
-                totp + keys == 0 ? "none enrolled" : (totp == 0 ? "" : "authenticator and recovery codes removed; ")
-                        + keys + " passkey(s) removed");
+        factors.reset(user.get(), Actor.adminToken(clientAddress.of(request)));
         return Response.noContent().build();
     }
 }

@@ -3,6 +3,7 @@ package dev.portcullis.mfa;
 import dev.portcullis.account.SignInThrottle;
 import dev.portcullis.account.ThrottlePolicy;
 import dev.portcullis.account.User;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
@@ -50,6 +51,9 @@ public class SecondFactors {
 
     @Inject
     AuditLog audit;
+
+    @Inject
+    Passkeys passkeys;
 
     private volatile EncryptionKeys keys;
 
@@ -148,6 +152,20 @@ public class SecondFactors {
         int totp = jdbc.update("DELETE FROM totp_factors WHERE user_id = ?", userId);
         jdbc.update("DELETE FROM recovery_codes WHERE user_id = ?", userId);
         return totp;
+    }
+
+    /**
+     * An administrator's reset (a lost phone or key), the same from the admin API and the console: removes the user's
+     * authenticator app, recovery codes and passkeys, and audits it as {@code actor}'s change. Where a second factor
+     * is required, the user enrols a new one at the next sign-in.
+     */
+    @Transactional
+    public void reset(User user, Actor actor) {
+        int totp = removeAll(user.userId());
+        int keys = passkeys.removeAll(user.userId());
+        audit.change(AuditEvent.Type.SECOND_FACTORS_RESET, actor, null, user.username(),
+                totp + keys == 0 ? "none enrolled"
+                        : (totp == 0 ? "" : "authenticator and recovery codes removed; ") + keys + " passkey(s) removed");
     }
 
     /** The one statement that accepts a TOTP code: it raises last_step, so the same code (or an older one) fails. */

@@ -2,15 +2,20 @@ package dev.portcullis.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.portcullis.persistence.TestDatabase;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** {@link AuditLog} on H2 with the real schema: events written, then read back in pages, by time and by type. */
+/**
+ * {@link AuditLog} on H2 with the real schema: events written, then read back in pages, by time, by type and by any of
+ * several subjects.
+ */
 class AuditLogTest {
 
     private static final Instant T0 = Instant.parse("2026-01-31T12:00:00.123Z");
@@ -46,6 +51,18 @@ class AuditLogTest {
         assertEquals(3, audit.list(T0.plusSeconds(10).toEpochMilli(), 0, null, 10).size());
         assertEquals(List.of("SIGN_IN_FAILURE"),
                 audit.list(0, 0, "SIGN_IN_FAILURE", 10).stream().map(AuditEvent::type).toList());
+    }
+
+    @Test
+    void searchMatchesAnyOfTheSubjectsNewestFirst() {
+        audit.change(AuditEvent.Type.USER_UPDATED, Actor.adminToken("192.0.2.9"), null, "alice", "enabled=false");
+        audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, "c1", "user-1", "192.0.2.1", null);
+        audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, "c1", "user-2", "192.0.2.1", null);
+
+        assertEquals(List.of("user-1", "alice"), audit.search(new AuditLog.Filter(null, Set.of("alice", "user-1"), null,
+                null, null), null, 10).stream().map(AuditEvent::subject).toList());
+        assertEquals(3, audit.search(new AuditLog.Filter(null, null, null, null, null), null, 10).size());
+        assertThrows(IllegalArgumentException.class, () -> new AuditLog.Filter(null, Set.of(), null, null, null));
     }
 
     @Test

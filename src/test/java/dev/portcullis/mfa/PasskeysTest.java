@@ -10,6 +10,7 @@ import dev.portcullis.account.TestUsers;
 import dev.portcullis.account.ThrottlePolicy;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.PortcullisConfig;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link Passkeys} on H2 with the real schema and a software authenticator: challenges used once, only by their
  * binding and ceremony, and only before they expire; a sign count that goes backwards refused and audited; failed
- * assertions counted in the throttle; passwordless sign-in by the credential's owner only; the per-user limit.
+ * assertions counted in the throttle; passwordless sign-in by the credential's owner only; the per-user limit; the
+ * administrator's reset ({@link SecondFactors#reset}) of one user's factors.
  */
 class PasskeysTest {
 
@@ -206,6 +208,36 @@ class PasskeysTest {
         registered(alice, "session-a");
         registered(alice, "session-a");
         assertEquals(2, passkeys.removeAll(alice.userId()));
+    }
+
+    @Test
+    void administratorResetRemovesTheAppRecoveryCodesAndPasskeysOfThatUserOnlyAndNamesTheActor() throws Exception {
+        registered(alice, "session-a");
+        registered(bob, "session-b");
+        for (User u : List.of(alice, bob)) {
+            db.jdbc.update("INSERT INTO totp_factors (user_id, secret_sealed, created_at, confirmed_at, last_step) "
+                    + "VALUES (?, 'sealed', 0, 0, 0)", u.userId());
+            db.jdbc.update("INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, 'hash')", u.userId());
+        }
+        List<String> changes = new ArrayList<>();
+        SecondFactors factors = new SecondFactors();
+        factors.jdbc = db.jdbc;
+        factors.passkeys = passkeys;
+        factors.audit = new AuditLog() {
+            @Override
+            public void change(AuditEvent.Type type, Actor actor, String clientId, String subject, String detail) {
+                changes.add(type + " " + actor.id() + " " + subject + " " + detail);
+            }
+        };
+
+        factors.reset(alice, Actor.administrator("boss", "192.0.2.9"));
+
+        for (String table : List.of("totp_factors", "recovery_codes", "webauthn_credentials")) {
+            assertEquals(List.of(bob.userId()), db.jdbc.list("SELECT user_id FROM " + table,
+                    r -> r.string("user_id")), table);
+        }
+        assertEquals(List.of("SECOND_FACTORS_RESET user:boss alice authenticator and recovery codes removed; "
+                + "1 passkey(s) removed"), changes);
     }
 
     @Test
