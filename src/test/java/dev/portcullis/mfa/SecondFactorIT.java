@@ -134,11 +134,9 @@ class SecondFactorIT {
         signIn(u.username());
         String secret = scannedSecret();
         long step = Totp.step(Instant.now());
-        visible("security:first-code").sendKeys("000000".equals(code(secret, step)) ? "111111" : "000000");
-        driver.findElement(By.id("security:confirm")).click();
+        submit("security:first-code", "000000".equals(code(secret, step)) ? "111111" : "000000", "security:confirm");
         assertTrue(visible("security:message").getText().contains(INVALID));
-        visible("security:first-code").sendKeys(code(secret, step));
-        driver.findElement(By.id("security:confirm")).click();
+        submit("security:first-code", code(secret, step), "security:confirm");
         List<WebElement> recovery = wait.until(d -> {
             List<WebElement> li = d.findElements(By.cssSelector("#recovery-codes li"));
             return li.isEmpty() ? null : li;
@@ -158,11 +156,9 @@ class SecondFactorIT {
         // acr_values asks for more than the session has: a step-up without the password; the enrolment's code is
         // used up, a fresh one accepted
         driver.get(authorizeUrl(plain, "acr_values", "urn:example:unknown " + AuthMethods.ACR_MFA));
-        visible("factor:code").sendKeys(code(secret, step));
-        driver.findElement(By.id("factor:submit")).click();
+        submitCode(code(secret, step));
         assertTrue(visible("factor:message").getText().contains(INVALID), "a code is accepted once");
-        visible("factor:code").sendKeys(code(secret, Math.max(step + 1, Totp.step(Instant.now()))));
-        driver.findElement(By.id("factor:submit")).click();
+        submitCode(code(secret, Math.max(step + 1, Totp.step(Instant.now()))));
         JWTClaimsSet stepped = idToken(plain, arrivedWithCode());
         assertEquals(List.of("pwd", "otp", "mfa"), stepped.getStringListClaim("amr"));
         assertEquals(AuthMethods.ACR_MFA, stepped.getStringClaim("acr"));
@@ -172,18 +168,15 @@ class SecondFactorIT {
         newBrowser();
         driver.get(authorizeUrl(strict));
         signIn(u.username());
-        visible("factor:code").sendKeys(recoveryCodes.get(0).toUpperCase());
-        driver.findElement(By.id("factor:submit")).click();
+        submitCode(recoveryCodes.get(0).toUpperCase());
         assertEquals(List.of("pwd", "otp", "mfa"), idToken(strict, arrivedWithCode()).getStringListClaim("amr"));
 
         // prompt=login runs every factor again; the used recovery code is refused, another accepted
         driver.get(authorizeUrl(strict, "prompt", "login"));
         signIn(u.username());
-        visible("factor:code").sendKeys(recoveryCodes.get(0));
-        driver.findElement(By.id("factor:submit")).click();
+        submitCode(recoveryCodes.get(0));
         assertTrue(visible("factor:message").getText().contains(INVALID), "a recovery code is accepted once");
-        visible("factor:code").sendKeys(recoveryCodes.get(1));
-        driver.findElement(By.id("factor:submit")).click();
+        submitCode(recoveryCodes.get(1));
         JWTClaimsSet again = idToken(strict, arrivedWithCode());
         assertEquals(AuthMethods.ACR_MFA, again.getStringClaim("acr"));
         assertTrue(again.getLongClaim("auth_time") >= stepped.getLongClaim("auth_time"));
@@ -235,14 +228,12 @@ class SecondFactorIT {
         String wrong = wrongCode(secret);
         String message = "";
         for (int i = 0; i < 30 && !message.contains("blocked"); i++) {
-            visible("factor:code").sendKeys(wrong);
-            driver.findElement(By.id("factor:submit")).click();
+            submitCode(wrong);
             message = visible("factor:message").getText();
             assertTrue(message.contains(INVALID) || message.contains("Too many"), message);
         }
         assertTrue(message.contains("Sign-in is blocked for a while"), message);
-        visible("factor:code").sendKeys(code(secret, Totp.step(Instant.now()) + 1));
-        driver.findElement(By.id("factor:submit")).click();
+        submitCode(code(secret, Totp.step(Instant.now()) + 1));
         assertTrue(visible("factor:message").getText().contains("blocked"));
         newBrowser();
         driver.get(authorizeUrl(strict));
@@ -331,12 +322,15 @@ class SecondFactorIT {
             assertFalse(visible("passkey-list").findElement(By.cssSelector(".passkey-last-used")).getText()
                     .equals("—"), "its last use is shown");
             driver.findElement(By.cssSelector("#passkey-list input[type=submit]")).click();
-            assertTrue(visible("passkey-done").getText().contains("deleted"));
+            WebElement deleted = visible("passkey-done");
+            assertTrue(deleted.getText().contains("deleted"));
             assertEquals(0, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
 
-            // registered again, then reset by the administrator with the other factors
+            // registered again, then reset by the administrator with the other factors; the notice of the deletion
+            // stays on screen until the registration's page replaces it, so only the new page's notice is read
             authenticator.removeAllCredentials();
             visible("add-passkey").click();
+            wait.until(ExpectedConditions.stalenessOf(deleted));
             assertTrue(visible("passkey-done").getText().contains("added"));
             assertEquals(204, admin.delete("/admin/users/" + u.username() + "/factors").status());
             assertEquals(0, Db.count("SELECT COUNT(*) FROM webauthn_credentials WHERE user_id = ?", userId));
@@ -394,6 +388,22 @@ class SecondFactorIT {
 
     private WebElement visible(String id) {
         return wait.until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
+    }
+
+    /** Types a code on the factor page and submits it; returns once the answer's page has replaced this one. */
+    private void submitCode(String code) {
+        submit("factor:code", code, "factor:submit");
+    }
+
+    /**
+     * Types {@code value} into a form field and presses the button; returns once the answer's page has replaced this
+     * one, so what is read next (a message, the next field) is the answer's and never this page's.
+     */
+    private void submit(String fieldId, String value, String buttonId) {
+        WebElement field = visible(fieldId);
+        field.sendKeys(value);
+        driver.findElement(By.id(buttonId)).click();
+        wait.until(ExpectedConditions.stalenessOf(field));
     }
 
     private void signIn(String username) {
