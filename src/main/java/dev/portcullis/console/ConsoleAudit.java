@@ -21,7 +21,8 @@ import java.util.Set;
 /**
  * Backing bean of {@code /admin/console/audit.xhtml}: the audit trail newest first, filtered by event type, user
  * (by username or user id, whichever the event names), client and a time range (UTC), paged by event id (keyset:
- * "older" continues below the last id shown, so paging stays exact while new events arrive). A GET form: filters are bookmarkable and change nothing.
+ * "older" continues below the last id shown, so paging stays exact while new events arrive). A GET form: filters are
+ * bookmarkable and change nothing.
  * Values are shown by Faces, which escapes them; control characters were already escaped when the event was written.
  */
 @Named("consoleAudit")

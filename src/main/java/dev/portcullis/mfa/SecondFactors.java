@@ -163,9 +163,9 @@ public class SecondFactors {
     public void reset(User user, Actor actor) {
         int totp = removeAll(user.userId());
         int keys = passkeys.removeAll(user.userId());
+        String app = totp == 0 ? "" : "authenticator and recovery codes removed; ";
         audit.change(AuditEvent.Type.SECOND_FACTORS_RESET, actor, null, user.username(),
-                totp + keys == 0 ? "none enrolled"
-                        : (totp == 0 ? "" : "authenticator and recovery codes removed; ") + keys + " passkey(s) removed");
+                totp + keys == 0 ? "none enrolled" : app + keys + " passkey(s) removed");
     }
 
     /** The one statement that accepts a TOTP code: it raises last_step, so the same code (or an older one) fails. */
