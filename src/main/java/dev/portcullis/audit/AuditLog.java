@@ -83,8 +83,8 @@ public class AuditLog {
 
     /**
      * What the console's audit page asks for; a null field does not filter. {@code subjects}: any of these (a user is
-     * the subject of administrative changes by username and of their own sign-ins and tokens by user id). Times are
-     * epoch milliseconds.
+     * the subject of administrative changes and failed sign-ins by username, of successful sign-ins, factors and
+     * tokens by user id). Times are epoch milliseconds.
      */
     public record Filter(String type, Set<String> subjects, String clientId, Long fromMs, Long toMs) {
         public Filter {

@@ -136,7 +136,8 @@ public class ConsoleAudit {
 
     /**
      * The subjects the user filter matches: what was typed, and for a user named by username or user id both of
-     * theirs, since administrative changes name a user by username and their own sign-ins and tokens by user id.
+     * theirs, since administrative changes and failed sign-ins name a user by username, successful sign-ins, factors
+     * and tokens by user id.
      */
     private Set<String> subjects(String typed) {
         if (typed.isBlank()) {

@@ -19,7 +19,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
-/** {@code /admin/users/{username}/factors}: an administrator resets a user's second factors (a lost phone). */
+/** {@code /admin/users/{username}/factors}: an administrator resets a user's second factors (a lost phone or key). */
 @Path("users/{username}/factors")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
