@@ -15,6 +15,9 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EntityManager;
@@ -37,7 +40,7 @@ class ArchitectureTest {
         "dev.portcullis.config..", "dev.portcullis.crypto..", "dev.portcullis.persistence.."};
 
     /** Capabilities: each owns its tables, endpoints and pages. */
-    static final String[] FEATURES = {"dev.portcullis.account..", "dev.portcullis.admin..", "dev.portcullis.audit..",
+    static final String[] FEATURES = {"dev.portcullis.access..", "dev.portcullis.account..", "dev.portcullis.admin..", "dev.portcullis.audit..",
         "dev.portcullis.authorize..", "dev.portcullis.client..", "dev.portcullis.consent..", "dev.portcullis.demo..",
         "dev.portcullis.directory..", "dev.portcullis.discovery..", "dev.portcullis.health..", "dev.portcullis.jose..",
         "dev.portcullis.mfa..", "dev.portcullis.resource..", "dev.portcullis.retention..", "dev.portcullis.session..",
@@ -57,13 +60,32 @@ class ArchitectureTest {
             .resideOutsideOfPackage("dev.portcullis.app..")
             .should().dependOnClassesThat().resideInAPackage("dev.portcullis.app..");
 
-    /** The sign-in and consent pages drive the flows; the flows and the session store never reach up to them. */
+    /** The screen families: the sign-in interaction, the account pages and the console. */
+    static final String[] PAGES = {"dev.portcullis.signin..", "dev.portcullis.accountpage..",
+        "dev.portcullis.console.."};
+
+    /** Pages sit above the flows and services they drive; no flow, service or store ever reaches up to a page. */
     @ArchTest
-    static final ArchRule flowsDoNotKnowThePages = noClasses().that()
-            .resideInAnyPackage("dev.portcullis.authorize..", "dev.portcullis.session..", "dev.portcullis.token..",
-                    "dev.portcullis.consent..")
-            .should().dependOnClassesThat().resideInAnyPackage("dev.portcullis.signin..",
-                    "dev.portcullis.accountpage..", "dev.portcullis.console..");
+    static final ArchRule servicesDoNotKnowThePages = noClasses().that()
+            .resideOutsideOfPackages(concat(PAGES, "dev.portcullis.app.."))
+            .should().dependOnClassesThat().resideInAnyPackage(PAGES);
+
+    /** The account pages and the console are siblings on the sign-in: neither borrows from the other. */
+    @ArchTest
+    static final ArchRule accountPagesAndConsoleAreSiblings = noClasses().that()
+            .resideInAPackage("dev.portcullis.accountpage..")
+            .should().dependOnClassesThat().resideInAPackage("dev.portcullis.console..");
+
+    @ArchTest
+    static final ArchRule consoleAndAccountPagesAreSiblings = noClasses().that()
+            .resideInAPackage("dev.portcullis.console..")
+            .should().dependOnClassesThat().resideInAPackage("dev.portcullis.accountpage..");
+
+    /** The sign-in interaction is below the screens that are reached through it. */
+    @ArchTest
+    static final ArchRule signInKnowsNoScreenBehindIt = noClasses().that().resideInAPackage("dev.portcullis.signin..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.portcullis.accountpage..",
+                    "dev.portcullis.console..");
 
     /** The SSO-session store is below the authorization flow that consults it. */
     @ArchTest
@@ -80,12 +102,37 @@ class ArchitectureTest {
             .doNotHaveFullyQualifiedName("dev.portcullis.page.HtmlPage")
             .should().accessField(jakarta.ws.rs.core.MediaType.class, "TEXT_HTML_TYPE");
 
+    /**
+     * Settings by concern: a class injects the records it reads ({@code TokenSettings}, {@code KeySettings}, ...);
+     * only the config package knows the loader that reads MicroProfile Config and produces them.
+     */
+    @ArchTest
+    static final ArchRule onlyConfigKnowsTheSettingsLoader = noClasses().that()
+            .resideOutsideOfPackage("dev.portcullis.config..")
+            .should().dependOnClassesThat().haveFullyQualifiedName("dev.portcullis.config.PortcullisConfig");
+
     /** The audit trail and throttling see the client behind a trusted proxy, so nothing reads the peer directly. */
     @ArchTest
     static final ArchRule onlyClientAddressReadsThePeer = noClasses().that()
             .doNotHaveFullyQualifiedName("dev.portcullis.protocol.ClientAddress")
             .should().callMethod(jakarta.servlet.ServletRequest.class, "getRemoteAddr")
             .orShould().callMethod(jakarta.servlet.http.HttpServletRequest.class, "getRemoteAddr");
+
+    /**
+     * A change is validated and audited by the one service method that makes it; the console, the account page, the
+     * sign-in pages and the admin API only translate what is asked and what is answered, so none of them records an
+     * audit event.
+     */
+    @ArchTest
+    static final ArchRule onlyServicesAuditChanges = noClasses().that()
+            .resideInAnyPackage("dev.portcullis.accountpage..", "dev.portcullis.console..", "dev.portcullis.signin..")
+            .or().haveSimpleNameEndingWith("AdminResource").or().haveSimpleName("MeResource")
+            .should().callMethod(AuditLog.class, "change", AuditEvent.Type.class, Actor.class, String.class,
+                    String.class, String.class)
+            .orShould().callMethod(AuditLog.class, "success", AuditEvent.Type.class, String.class, String.class,
+                    String.class, String.class)
+            .orShould().callMethod(AuditLog.class, "failure", AuditEvent.Type.class, String.class, String.class,
+                    String.class, String.class);
 
     /** Hot-path tables: plain records, one plain-JDBC owner each ({@link TableOwnersTest} checks the SQL). */
     static final Map<String, String> JDBC_TABLE_OWNERS = Map.ofEntries(
@@ -96,6 +143,7 @@ class ArchitectureTest {
             Map.entry("sso_sessions", "dev.portcullis.session.SsoSessions"),
             Map.entry("audit_events", "dev.portcullis.audit.AuditLog"),
             Map.entry("login_throttle", "dev.portcullis.account.SignInThrottle"),
+            Map.entry("second_factor_throttle", "dev.portcullis.account.SecondFactorThrottle"),
             Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactors"),
             Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactors"),
             Map.entry("webauthn_credentials", "dev.portcullis.mfa.Passkeys"),
@@ -126,6 +174,12 @@ class ArchitectureTest {
     static final ArchRule onlyTheJpaOwnersUseTheEntityManager = noClasses()
             .that(DescribedPredicate.not(inAnyOf(Set.of(), JPA_TABLE_OWNERS.values())))
             .should().dependOnClassesThat().areAssignableTo(EntityManager.class);
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
 
     /** The class is one of {@code a} or {@code b}, or nested in one (lambdas and inner classes of an owner). */
     private static DescribedPredicate<JavaClass> inAnyOf(Collection<String> a, Collection<String> b) {

@@ -1,6 +1,6 @@
 package dev.portcullis.account;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.PasswordSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -52,7 +52,7 @@ public class PasswordHasher {
     }
 
     @Inject
-    PortcullisConfig config;
+    PasswordSettings passwordSettings;
 
     Duration signInWait = SIGN_IN_WAIT;
 
@@ -63,7 +63,7 @@ public class PasswordHasher {
 
     @PostConstruct
     void init() {
-        permits = new Semaphore(config.passwordConcurrency(), true);
+        permits = new Semaphore(passwordSettings.concurrency(), true);
         byte[] random = new byte[24];
         RANDOM.nextBytes(random);
         dummyHash = hash(B64.encodeToString(random));
@@ -72,9 +72,9 @@ public class PasswordHasher {
     public String hash(String password) {
         byte[] salt = new byte[SALT_BYTES];
         RANDOM.nextBytes(salt);
-        int m = config.passwordMemoryKib();
-        int t = config.passwordIterations();
-        int p = config.passwordParallelism();
+        int m = passwordSettings.memoryKib();
+        int t = passwordSettings.iterations();
+        int p = passwordSettings.parallelism();
         byte[] hash = argon2(password, salt, m, t, p, HASH_BYTES, false);
         return "$argon2id$v=19$m=" + m + ",t=" + t + ",p=" + p + "$" + B64.encodeToString(salt) + "$"
                 + B64.encodeToString(hash);
@@ -109,9 +109,9 @@ public class PasswordHasher {
         if (mt == null || !mt.matches()) {
             return true;
         }
-        return Integer.parseInt(mt.group(1)) != config.passwordMemoryKib()
-                || Integer.parseInt(mt.group(2)) != config.passwordIterations()
-                || Integer.parseInt(mt.group(3)) != config.passwordParallelism();
+        return Integer.parseInt(mt.group(1)) != passwordSettings.memoryKib()
+                || Integer.parseInt(mt.group(2)) != passwordSettings.iterations()
+                || Integer.parseInt(mt.group(3)) != passwordSettings.parallelism();
     }
 
     /** Free permits right now (for tests: all of them when no hash is running). */

@@ -1,7 +1,9 @@
 package dev.portcullis.account;
 
+import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.directory.Directory;
 import dev.portcullis.directory.DirectoryEntry;
 import dev.portcullis.directory.DirectoryUnavailableException;
@@ -23,7 +25,13 @@ import java.util.Optional;
  * <p>With a directory ({@code portcullis.ldap.url}), a name that belongs to a local user is checked locally (unless
  * {@code portcullis.ldap.local-users=false}); any other name is looked up in the directory, and a user it
  * authenticates gets (or updates) their row through {@link UserService#syncDirectoryUser}, so the rest of the
- * system sees them as any user. The throttle applies before anything is sent to the directory.
+ * system sees them as any user.
+ *
+ * <p>The account counter is the account's, not the spelling's ({@link #throttleName}): a typed name that resolves to
+ * an account (a local user's name, or the directory entry the user filter finds, by account name, principal name or
+ * in any case) is counted under that account's username, any other name under itself. Resolving a directory name
+ * is one search with the service account, which every attempt makes, for known and unknown names alike; no password
+ * reaches the directory before the attempt is reserved.
  */
 @ApplicationScoped
 public class SignInService {
@@ -69,7 +77,13 @@ public class SignInService {
             return new Result(byAddress == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
                     Optional.empty());
         }
-        SignInThrottle.Reservation attempt = throttle.reserve(name);
+        String counted;
+        try {
+            counted = throttleName(name);
+        } catch (DirectoryUnavailableException down) {
+            return new Result(Outcome.UNAVAILABLE, Optional.empty());
+        }
+        SignInThrottle.Reservation attempt = throttle.reserve(counted);
         if (!attempt.allowed()) {
             audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, accountName(name), ip,
                     attempt.verdict().name().toLowerCase());
@@ -107,13 +121,45 @@ public class SignInService {
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, user.get().username(), ip, "account disabled");
             return new Result(Outcome.INVALID, Optional.empty());
         }
-        throttle.recordSuccess(name);
+        throttle.recordSuccess(counted);
         String stored = user.get().passwordHash();
         if (!user.get().fromDirectory() && hasher.needsRehash(stored)) {
             users.replaceOutdatedHash(user.get().username(), stored, hasher.hash(password));
         }
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.get().userId(), ip, null);
         return new Result(Outcome.SIGNED_IN, user);
+    }
+
+    /**
+     * A user's change of their own local password, as {@code actor} (the user on their account page): the new password
+     * typed twice and valid, then the current one checked as a sign-in at {@code clientId} (throttled and audited like
+     * one), then the change ({@link UserService#changeOwnPassword}: sessions and token families end, audited as
+     * {@code USER_PASSWORD_CHANGED}). False when the user no longer exists.
+     *
+     * @throws ChangeRefused with the {@link ChangeRefused.PasswordProblem} when anything is refused (nothing changed)
+     */
+    public boolean changeOwnPassword(User user, String current, String fresh, String repeat, String clientId,
+                                     Actor actor) {
+        if (user.fromDirectory()) {
+            throw refused(ChangeRefused.PasswordProblem.DIRECTORY_USER,
+                    user.username() + " is a directory user; the password is changed in the directory");
+        }
+        if (fresh == null || !fresh.equals(repeat)) {
+            throw refused(ChangeRefused.PasswordProblem.MISMATCH, "the two new passwords differ");
+        }
+        UserService.checkPassword(fresh);
+        Outcome check = signIn(user.username(), current, clientId, actor.ip()).outcome();
+        if (check != Outcome.SIGNED_IN) {
+            throw check == Outcome.INVALID
+                    ? refused(ChangeRefused.PasswordProblem.CURRENT_WRONG, "the current password is not right")
+                    : refused(ChangeRefused.PasswordProblem.CURRENT_NOT_CHECKED,
+                            "the current password cannot be checked now; try again later");
+        }
+        return users.changeOwnPassword(user.username(), fresh, clientId, actor).isPresent();
+    }
+
+    private static ChangeRefused refused(ChangeRefused.PasswordProblem problem, String why) {
+        return new ChangeRefused(new ChangeRefused.PasswordRefused(problem, why));
     }
 
     /**
@@ -124,6 +170,24 @@ public class SignInService {
      * next refresh asks again.
      */
     public boolean stillAllowed(String userId) {
+        return directoryAllows(userId, false, true);
+    }
+
+    /**
+     * Whether a user may start a session without a password (a passwordless passkey): for a directory user the
+     * directory is asked now, whatever the interval, as a password sign-in asks it; when it does not answer, no
+     * (a sign-in needs the directory). Always true for local users.
+     */
+    public boolean allowsSignInWithoutPassword(String userId) {
+        return directoryAllows(userId, true, false);
+    }
+
+    /**
+     * False only for a directory user whose entry the directory says is gone or disabled (or no longer matches); the
+     * row takes the entry's current claims and groups. {@code always}: ask even within the interval;
+     * {@code whenDown}: the answer when the directory does not answer.
+     */
+    private boolean directoryAllows(String userId, boolean always, boolean whenDown) {
         if (!directory.configured()) {
             return true;
         }
@@ -132,20 +196,55 @@ public class SignInService {
             return true;
         }
         Long checked = user.get().directoryCheckedAt();
-        if (checked != null && clock.instant().getEpochSecond() - checked < directory.recheckIntervalSeconds()) {
+        if (!always && checked != null
+                && clock.instant().getEpochSecond() - checked < directory.recheckIntervalSeconds()) {
             return true;
         }
         try {
             return directory.findEnabled(userId).flatMap(users::syncDirectoryUser).isPresent();
         } catch (DirectoryUnavailableException down) {
+            return whenDown;
+        }
+    }
+
+    /**
+     * The re-check of a live SSO session's user, at the authorization endpoint and on the pages that use the session
+     * ({@link #stillAllowed}: at most once per {@code recheck-interval}, the row's claims, groups and admin membership
+     * taken from the entry, an outage lets the session go on). When the directory refuses the entry, every session,
+     * code and token family of the user ends ({@link UserService#endDirectoryAccess}, audited) and the answer is
+     * false: the browser must sign in again.
+     */
+    public boolean sessionStillAllowed(String userId, String ip) {
+        if (stillAllowed(userId)) {
             return true;
         }
+        users.endDirectoryAccess(userId, ip);
+        return false;
+    }
+
+    /**
+     * The name the sign-in throttle counts an attempt under: the account's username when the typed name resolves to
+     * an account (checked locally, or found in the directory), else the typed name, so that every spelling of one
+     * account meets one counter and a name of no account is counted all the same.
+     *
+     * @throws DirectoryUnavailableException when the directory did not answer (nothing was checked)
+     */
+    String throttleName(String name) {
+        if (name.isEmpty() || checkedLocally(name)) {
+            return name;
+        }
+        return directory.accountName(name).orElse(name);
+    }
+
+    /** Whether a typed name's password is checked here: no directory, or a local user's name that may sign in. */
+    private boolean checkedLocally(String name) {
+        return !directory.configured() || (directory.localUsersAllowed()
+                && users.findByUsername(name).filter(u -> !u.fromDirectory()).isPresent());
     }
 
     /** The password check: locally for a local user's name, else in the directory when there is one. */
     private Result check(String name, String password) {
-        if (!directory.configured() || (directory.localUsersAllowed()
-                && users.findByUsername(name).filter(u -> !u.fromDirectory()).isPresent())) {
+        if (checkedLocally(name)) {
             return users.checkCredentials(name, password).map(u -> new Result(Outcome.SIGNED_IN, Optional.of(u)))
                     .orElseGet(() -> new Result(Outcome.INVALID, Optional.empty()));
         }

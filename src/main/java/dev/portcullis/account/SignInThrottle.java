@@ -1,6 +1,6 @@
 package dev.portcullis.account;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.ThrottleSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.ClientAddress;
@@ -33,11 +33,13 @@ public class SignInThrottle {
     /** Compare-and-set rounds before a reservation gives up (and refuses, as a wait) under extreme contention. */
     static final int MAX_ROUNDS = 20;
 
+    private static final ThrottleTable TABLE = new ThrottleTable("login_throttle", "throttle_key");
+
     @Inject
     Jdbc jdbc;
 
     @Inject
-    PortcullisConfig config;
+    ThrottleSettings throttleSettings;
 
     @Inject
     Clock clock;
@@ -71,6 +73,11 @@ public class SignInThrottle {
         ThrottlePolicy.Counter account = read(accountKey(username)).orElse(null);
         return ThrottlePolicy.check(account, now) == ThrottlePolicy.Verdict.ALLOW ? ThrottlePolicy.Verdict.WAIT
                 : ThrottlePolicy.blockKind(account, accountLimits());
+    }
+
+    /** Whether wrong passwords locked the account now (a slow-down is not a lock); counts nothing. */
+    public boolean locked(String username) {
+        return read(accountKey(username)).filter(c -> ThrottlePolicy.locked(c, now(), accountLimits())).isPresent();
     }
 
     /** Counts one attempt on the account before its password is verified, if the account is not blocked. */
@@ -130,9 +137,8 @@ public class SignInThrottle {
      */
     public int purgeStale() {
         long now = now();
-        long windowStart = now - Math.max(config.loginFailureWindow().getSeconds(), config.loginLockout().getSeconds());
-        return jdbc.deleteInChunks("login_throttle", "throttle_key",
-                "(locked_until IS NULL OR locked_until <= ?) AND first_failure_at <= ?", now, windowStart);
+        return jdbc.deleteInChunks(TABLE.table(), TABLE.keyColumn(), ThrottleTable.STALE, now,
+                ThrottleTable.staleBefore(now, throttleSettings));
     }
 
     private long now() {
@@ -140,8 +146,7 @@ public class SignInThrottle {
     }
 
     private Optional<ThrottlePolicy.Counter> read(String key) {
-        return jdbc.one("SELECT failures, first_failure_at, locked_until FROM login_throttle WHERE throttle_key = ?",
-                SignInThrottle::counter, key);
+        return jdbc.one(TABLE.select(), SignInThrottle::counter, key);
     }
 
     /**
@@ -151,15 +156,9 @@ public class SignInThrottle {
      */
     private boolean compareAndSet(String key, ThrottlePolicy.Counter expected, ThrottlePolicy.Counter next) {
         if (expected == null) {
-            try {
-                return jdbc.update("INSERT INTO login_throttle (throttle_key, failures, first_failure_at, locked_until) "
-                        + "VALUES (?,?,?,?)", key, next.failures(), next.firstFailureAt(), next.lockedUntil()) == 1;
-            } catch (Jdbc.PersistenceFailure e) {
-                if (read(key).isPresent()) {
-                    return false; // another attempt inserted the key first
-                }
-                throw e;
-            }
+            // false when another attempt inserted the key first (it may be cleared again already)
+            return jdbc.insertUnlessTaken(TABLE.insert(), key, next.failures(), next.firstFailureAt(),
+                    next.lockedUntil());
         }
         if (next == null) {
             return jdbc.update("DELETE FROM login_throttle WHERE throttle_key = ? AND failures = ? "
@@ -176,14 +175,19 @@ public class SignInThrottle {
     }
 
     ThrottlePolicy.Limits accountLimits() {
-        return new ThrottlePolicy.Limits(config.loginMaxFailures(), config.loginSlowdownAfter(),
-                config.loginLockout(), config.loginFailureWindow());
+        return accountLimits(throttleSettings);
+    }
+
+    /** The {@code portcullis.login.*} limits of an account, for passwords and (in their own counter) second factors. */
+    static ThrottlePolicy.Limits accountLimits(ThrottleSettings limits) {
+        return new ThrottlePolicy.Limits(limits.maxFailures(), limits.slowdownAfter(), limits.lockout(),
+                limits.failureWindow());
     }
 
     ThrottlePolicy.Limits ipLimits() {
         // no maximum that locks: from ip-max-failures on, only the growing delay
-        return new ThrottlePolicy.Limits(Integer.MAX_VALUE, config.loginIpMaxFailures(), config.loginLockout(),
-                config.loginFailureWindow());
+        return new ThrottlePolicy.Limits(Integer.MAX_VALUE, throttleSettings.ipMaxFailures(),
+                throttleSettings.lockout(), throttleSettings.failureWindow());
     }
 
     /**

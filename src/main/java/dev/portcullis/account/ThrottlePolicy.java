@@ -44,6 +44,11 @@ public final class ThrottlePolicy {
         return c.failures() >= l.maxFailures() ? Verdict.LOCKED : Verdict.WAIT;
     }
 
+    /** Whether the counter is locked at {@code now}: its maximum was reached, which is more than a slow-down. */
+    public static boolean locked(Counter c, long now, Limits l) {
+        return check(c, now) != Verdict.ALLOW && blockKind(c, l) == Verdict.LOCKED;
+    }
+
     /** The counter after one more failed attempt at {@code now}. */
     public static Counter afterFailure(Counter c, long now, Limits l) {
         boolean fresh = c == null

@@ -92,6 +92,10 @@ public class User {
     @Column(name = "directory_groups")
     private String directoryGroups;
 
+    /** Group names, one per line, sorted (local users only; the admin API and console set them). */
+    @Column(name = "local_groups")
+    private String localGroups;
+
     @Column(name = "directory_checked_at")
     private Long directoryCheckedAt;
 
@@ -210,10 +214,19 @@ public class User {
         return LDAP.equals(source) && directoryAdmin;
     }
 
-    /** The directory groups captured at the last sign-in or re-check; empty for local users. */
+    /**
+     * The groups released under scope {@code groups}: a directory user's as captured at the last sign-in or
+     * re-check, a local user's as an administrator set them (sorted).
+     */
     public List<String> groups() {
-        return directoryGroups == null || directoryGroups.isEmpty() ? List.of()
-                : List.of(directoryGroups.split("\n"));
+        String lines = fromDirectory() ? directoryGroups : localGroups;
+        return lines == null || lines.isEmpty() ? List.of() : List.of(lines.split("\n"));
+    }
+
+    /** Replaces a local user's groups; the caller has validated, sorted and de-duplicated them. */
+    void changeGroups(List<String> groups, Instant now) {
+        this.localGroups = groups.isEmpty() ? null : String.join("\n", groups);
+        this.updatedAt = now.getEpochSecond();
     }
 
     /** When the directory last confirmed the entry (epoch seconds); null for local users. */

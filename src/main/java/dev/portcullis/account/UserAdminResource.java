@@ -1,8 +1,6 @@
 package dev.portcullis.account;
 
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
@@ -55,14 +53,11 @@ public class UserAdminResource {
     @Inject
     ClientAddress clientAddress;
 
-    @Inject
-    AuditLog audit;
-
     @Context
     HttpServletRequest request;
 
     /** A merge patch's fields (RFC 7396); anything else is refused. */
-    private static final Set<String> PATCH_FIELDS = Set.of("email", "name", "enabled", "roles");
+    private static final Set<String> PATCH_FIELDS = Set.of("email", "name", "enabled", "roles", "groups");
 
     @GET
     @Operation(summary = "List and search users, paged by username",
@@ -93,7 +88,9 @@ public class UserAdminResource {
     @Path("{username}")
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change a user (JSON merge patch)",
-            description = "Fields: email, name (null removes them), enabled, roles (replaces the set; null: none). "
+            description = "Fields: email, name (null removes them), enabled, roles (replaces the set; null: none), "
+                    + "groups (a local user's group names; replaces the set; null: none; refused for a directory "
+                    + "user). "
                     + "enabled=false ends the user's SSO sessions and revokes every token family at once; they "
                     + "can no longer sign in. Unknown fields and wrong types answer 400.")
     @RequestBody(content = @Content(mediaType = JsonObjects.MERGE_PATCH, schema = @Schema(ref = "UserPatch")))
@@ -109,8 +106,10 @@ public class UserAdminResource {
         if (json.has("roles")) {
             roles = new TreeSet<>(json.stringList("roles", 20, 50).orElse(List.of()));
         }
-        UserService.UserPatch patch = new UserService.UserPatch(json.removableString("email", 1000),
-                json.removableString("name", 1000), json.bool("enabled").orElse(null), roles);
+        List<String> groups = json.has("groups") ? groups(json).orElse(List.of()) : null;
+        UserService.UserPatch patch = UserService.UserPatch.patch().email(json.removableString("email", 1000))
+                .name(json.removableString("name", 1000)).enabled(json.bool("enabled").orElse(null)).roles(roles)
+                .groups(groups).build();
         return service.update(username, patch, actor())
                 .map(u -> Response.ok(describe(u).build().toString()).build())
                 .orElseGet(UserAdminResource::notFound);
@@ -129,23 +128,18 @@ public class UserAdminResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a user", description = "Username is case-insensitive and stored lower-case; "
-            + "duplicate usernames answer 409.")
+            + "duplicate usernames answer 409. groups: the user's group names (optional).")
     @RequestBody(content = @Content(schema = @Schema(ref = "NewUser")))
     @APIResponse(responseCode = "201", content = @Content(schema = @Schema(ref = "User")))
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response create(String body) {
-        JsonObjects json = JsonObjects.parse(body, Set.of("username", "password", "email", "name"));
-        User u;
-        try {
-            u = service.create(new UserService.NewUser(
-                    json.requiredString("username", 1000),
-                    json.string("password", 100_000).orElse(null),
-                    json.string("email", 1000).orElse(null),
-                    json.string("name", 1000).orElse(null)));
-        } catch (UsernameTakenException e) {
-            return ErrorBody.response(409, "conflict", e.getMessage());
-        }
-        audit.change(AuditEvent.Type.USER_CREATED, actor(), null, u.username(), null);
+        JsonObjects json = JsonObjects.parse(body, Set.of("username", "password", "email", "name", "groups"));
+        User u = service.create(new UserService.NewUser(
+                json.requiredString("username", 1000),
+                json.string("password", 100_000).orElse(null),
+                json.string("email", 1000).orElse(null),
+                json.string("name", 1000).orElse(null),
+                groups(json).orElse(List.of())), actor());
         return Response.status(201).header("Location", "/admin/users/" + u.username())
                 .entity(describe(u).build().toString()).build();
     }
@@ -167,11 +161,9 @@ public class UserAdminResource {
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("username") String username) {
-        if (!service.delete(username)) {
+        if (!service.delete(username, actor())) {
             return notFound();
         }
-        audit.change(AuditEvent.Type.USER_DELETED, actor(), null, username.toLowerCase(java.util.Locale.ROOT),
-                null);
         return Response.noContent().build();
     }
 
@@ -185,14 +177,15 @@ public class UserAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response setPassword(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("password"));
-        Optional<PasswordChanged> changed = service.changePassword(username,
-                json.string("password", 100_000).orElse(null));
-        if (changed.isEmpty()) {
+        if (!service.setPassword(username, json.string("password", 100_000).orElse(null), actor())) {
             return notFound();
         }
-        audit.change(AuditEvent.Type.USER_PASSWORD_CHANGED, actor(), null,
-                username.toLowerCase(java.util.Locale.ROOT), changed.get().consequences());
         return Response.noContent().build();
+    }
+
+    /** The array's shape only, bounded for parsing; the service checks the names and their number. */
+    private static Optional<List<String>> groups(JsonObjects json) {
+        return json.stringList("groups", 1000, 1000);
     }
 
     static JsonObjectBuilder describe(User u) {
@@ -209,6 +202,9 @@ public class UserAdminResource {
             b.add("name", u.name());
         }
         b.add("source", u.source());
+        if (!u.fromDirectory()) {
+            b.add("groups", JsonSupport.JSON.createArrayBuilder(u.groups()));
+        }
         if (u.directoryDn() != null) {
             b.add("dn", u.directoryDn());
         }

@@ -3,18 +3,20 @@ package dev.portcullis.account;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.directory.DirectoryEntry;
 import dev.portcullis.protocol.LogText;
-import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Transactional;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -31,8 +33,14 @@ import java.util.regex.Pattern;
 public class UserService {
 
     private static final Logger LOG = Logger.getLogger(UserService.class.getName());
+    private static final SecureRandom RANDOM = new SecureRandom();
     public static final int MAX_USERNAME = 100;
+    /** The longest text a user search looks for. */
+    public static final int MAX_SEARCH_TEXT = 200;
     static final int MAX_GROUPS_TEXT = 65_535;
+    /** A local user's groups: at most this many names of at most {@link #MAX_GROUP_NAME} characters. */
+    public static final int MAX_GROUPS = 100;
+    public static final int MAX_GROUP_NAME = 256;
     public static final int MIN_PASSWORD = 8;
     /** Upper bound so a megabyte "password" cannot make the slow hash slower (NIST 800-63B allows a cap). */
     public static final int MAX_PASSWORD = 1024;
@@ -55,42 +63,113 @@ public class UserService {
     Event<UserDisabled> userDisabled;
 
     @Inject
+    Event<DirectoryEntryRefused> directoryEntryRefused;
+
+    @Inject
     SignInThrottle throttle;
+
+    @Inject
+    SecondFactorThrottle factorThrottle;
 
     @Inject
     AuditLog audit;
 
     /**
      * A merge patch of a user (RFC 7396) as the services read it: a null field is left as it is; for the texts an
-     * empty Optional removes the value; {@code roles} replaces the whole set.
+     * empty Optional removes the value; {@code roles} and {@code groups} replace the whole set (an empty
+     * {@code groups} removes every group). Built by {@link #patch()}, naming only the fields that change.
      */
-    public record UserPatch(Optional<String> email, Optional<String> name, Boolean enabled, Set<String> roles) {
+    public record UserPatch(Optional<String> email, Optional<String> name, Boolean enabled, Set<String> roles,
+                            List<String> groups) {
+
+        /** A patch that changes nothing until a field is named. */
+        public static Builder patch() {
+            return new Builder();
+        }
+
+        /** Names the fields of a {@link UserPatch}; a field not named (or named null) is left as it is. */
+        public static final class Builder {
+            private Optional<String> email;
+            private Optional<String> name;
+            private Boolean enabled;
+            private Set<String> roles;
+            private List<String> groups;
+
+            private Builder() {
+            }
+
+            /** An empty Optional removes it. */
+            public Builder email(Optional<String> email) {
+                this.email = email;
+                return this;
+            }
+
+            /** An empty Optional removes it. */
+            public Builder name(Optional<String> name) {
+                this.name = name;
+                return this;
+            }
+
+            public Builder enabled(Boolean enabled) {
+                this.enabled = enabled;
+                return this;
+            }
+
+            public Builder roles(Set<String> roles) {
+                this.roles = roles;
+                return this;
+            }
+
+            /** An empty list removes every group. */
+            public Builder groups(List<String> groups) {
+                this.groups = groups;
+                return this;
+            }
+
+            public UserPatch build() {
+                return new UserPatch(email, name, enabled, roles, groups);
+            }
+        }
     }
 
-    public record NewUser(String username, String password, String email, String name) {
-    }
+    /** {@code groups} may be empty, never null. */
+    public record NewUser(String username, String password, String email, String name, List<String> groups) {
 
-    public User create(NewUser n) {
-        return createWithId(Secrets.newId(), n);
+        public NewUser(String username, String password, String email, String name) {
+            this(username, password, email, name, List.of());
+        }
     }
 
     /**
-     * Creates a user under a fixed id (demo mode's user, recognisable by it: random ids are 22 characters); otherwise
-     * exactly as {@link #create(NewUser)}.
+     * Creates a user as {@code actor}'s change, audited as {@code USER_CREATED}.
+     *
+     * @throws ChangeRefused when a value is not valid or the username is taken (nothing created)
+     */
+    public User create(NewUser n, Actor actor) {
+        User user = createWithId(Secrets.newId(), n);
+        audit.change(AuditEvent.Type.USER_CREATED, actor, null, user.username(), null);
+        return user;
+    }
+
+    /**
+     * Creates a user under a fixed id at start-up (demo mode's user, recognisable by it: random ids are 22
+     * characters), not audited; otherwise exactly as {@link #create(NewUser, Actor)}.
      */
     public User createWithId(String userId, NewUser n) {
         String username = normalizeUsername(n.username());
         checkPassword(n.password());
         checkEmail(n.email());
         checkName(n.name());
+        List<String> groups = groupNames(n.groups());
         if (users.findByUsername(username).isPresent()) {
-            throw new UsernameTakenException(username);
+            throw new ChangeRefused(new ChangeRefused.UsernameTaken(username));
         }
         User user = new User(userId, username, n.email(), n.name(), hasher.hash(n.password()), clock.instant());
+        user.changeGroups(groups, clock.instant());
         try {
             users.add(user); // flushes: a concurrent duplicate surfaces here as 409, not at commit
         } catch (PersistenceException e) {
-            throw new UsernameTakenException(username);
+            throw new ChangeRefused(new ChangeRefused.UsernameTaken(username));
         }
         return user;
     }
@@ -102,11 +181,13 @@ public class UserService {
     /**
      * A page of users in username order, after {@code after}, whose username, e-mail or name contains {@code text}
      * (any case; blank or null: every user).
+     *
+     * @throws ChangeRefused when {@code text} is longer than {@link #MAX_SEARCH_TEXT} (the admin API's 400)
      */
     public List<User> search(String text, String after, int limit) {
         String t = text == null || text.isBlank() ? null : text.strip();
-        if (t != null && t.length() > 200) {
-            throw OAuthException.invalidRequest("q: must be at most 200 characters");
+        if (t != null && t.length() > MAX_SEARCH_TEXT) {
+            throw ChangeRefused.invalid("q", "must be at most " + MAX_SEARCH_TEXT + " characters");
         }
         return users.search(t, after, limit);
     }
@@ -129,6 +210,9 @@ public class UserService {
     /**
      * Applies a merge patch and audits it as {@code actor}'s change. Disabling ends the user's sessions, codes and
      * token families in this transaction ({@link UserDisabled}). Empty when there is no such user.
+     *
+     * @throws ChangeRefused when a value is not valid, {@code groups} is given for a directory user (the directory
+     *                       owns their groups), or an administrator disables their own account; nothing is changed
      */
     public Optional<User> update(String username, UserPatch patch, Actor actor) {
         if (patch.email() != null) {
@@ -140,12 +224,20 @@ public class UserService {
         if (patch.roles() != null) {
             for (String role : patch.roles()) {
                 if (!User.ROLES.contains(role)) {
-                    throw OAuthException.invalidRequest("roles: unknown role; known roles are "
+                    throw ChangeRefused.invalid("roles", "unknown role; known roles are "
                             + String.join(" ", new TreeSet<>(User.ROLES)));
                 }
             }
         }
+        List<String> groups = patch.groups() == null ? null : groupNames(patch.groups());
         Optional<User> found = users.findForChange(username);
+        if (groups != null && found.filter(User::fromDirectory).isPresent()) {
+            throw ChangeRefused.invalid("groups", "a directory user's groups are the directory's");
+        }
+        if (Boolean.FALSE.equals(patch.enabled()) && found.isPresent()
+                && actor.userId().filter(found.get().userId()::equals).isPresent()) {
+            throw new ChangeRefused(new ChangeRefused.OwnAccountDisabled(found.get().username()));
+        }
         found.ifPresent(u -> {
             Instant now = clock.instant();
             List<String> changed = new ArrayList<>();
@@ -163,6 +255,10 @@ public class UserService {
                 u.changeRoles(patch.roles(), now);
                 changed.add("roles=[" + String.join(" ", u.roles()) + "]");
             }
+            if (groups != null && !groups.equals(u.groups())) {
+                u.changeGroups(groups, now);
+                changed.add("groups");
+            }
             if (patch.enabled() != null && patch.enabled() != u.enabled()) {
                 u.changeEnabled(patch.enabled(), now);
                 String what = "enabled=" + patch.enabled();
@@ -179,11 +275,34 @@ public class UserService {
         return found;
     }
 
-    /** Clears the sign-in throttle of an existing account (a lock ends at once); false when there is no such user. */
+    /**
+     * Ends everything a directory user's sign-ins opened (SSO sessions, codes, token families:
+     * {@link DirectoryEntryRefused}) because the directory's re-check refused the entry (gone, disabled or no longer
+     * matching), audited in the same transaction. False when there is no such directory user.
+     */
+    public boolean endDirectoryAccess(String userId, String ip) {
+        Optional<User> user = users.findByIdForChange(userId).filter(User::fromDirectory);
+        user.ifPresent(u -> {
+            DirectoryEntryRefused refused = new DirectoryEntryRefused(u.userId());
+            directoryEntryRefused.fire(refused);
+            audit.success(AuditEvent.Type.SESSION_ENDED, null, u.userId(), ip, "directory re-check: the entry is "
+                    + "gone, disabled or no longer matches (" + refused.consequences() + ")");
+        });
+        return user.isPresent();
+    }
+
+    /**
+     * Clears the sign-in and second-factor throttles of an existing account (either lock ends at once); false when
+     * there is no such user.
+     */
     public boolean unlock(String username, Actor actor) {
         Optional<User> user = users.findByUsername(username);
-        user.ifPresent(u -> audit.change(AuditEvent.Type.USER_UNLOCKED, actor, null, u.username(),
-                throttle.clear(u.username()) ? "throttle cleared" : "was not throttled"));
+        user.ifPresent(u -> {
+            boolean passwords = throttle.clear(u.username());
+            boolean factors = factorThrottle.clear(u.userId());
+            audit.change(AuditEvent.Type.USER_UNLOCKED, actor, null, u.username(),
+                    passwords || factors ? "throttle cleared" : "was not throttled");
+        });
         return user.isPresent();
     }
 
@@ -192,15 +311,58 @@ public class UserService {
     }
 
     /**
+     * An administrator's setting of a user's password, as {@code actor}'s change audited as
+     * {@code USER_PASSWORD_CHANGED}: it ends the user's SSO sessions and token families ({@link #changePassword}).
+     * False when there is no such user.
+     *
+     * @throws ChangeRefused when the password is refused (length, or a directory user's)
+     */
+    public boolean setPassword(String username, String password, Actor actor) {
+        return changePassword(username, password).map(changed -> {
+            audit.change(AuditEvent.Type.USER_PASSWORD_CHANGED, actor, null, username.toLowerCase(Locale.ROOT),
+                    changed.consequences());
+            return changed;
+        }).isPresent();
+    }
+
+    /**
+     * An administrator's reset to a generated password (120 random bits), shown once to the administrator and never
+     * stored in clear or logged; otherwise as {@link #setPassword}. Empty when there is no such user.
+     *
+     * @throws ChangeRefused for a directory user
+     */
+    public Optional<String> resetPassword(String username, Actor actor) {
+        String password = generatedPassword();
+        return changePassword(username, password).map(changed -> {
+            audit.change(AuditEvent.Type.USER_PASSWORD_CHANGED, actor, null, username.toLowerCase(Locale.ROOT),
+                    "generated" + (actor.where() == null ? "" : " " + actor.where()) + "; " + changed.consequences());
+            return password;
+        });
+    }
+
+    /**
+     * A user's change of their own password, once {@link SignInService#changeOwnPassword} has checked the current
+     * one: audited as {@code USER_PASSWORD_CHANGED} of the user at {@code clientId} (the account page). Package-private
+     * so that nothing reaches it without that check.
+     */
+    Optional<PasswordChanged> changeOwnPassword(String username, String password, String clientId,
+                                                       Actor actor) {
+        Optional<PasswordChanged> changed = changePassword(username, password);
+        changed.ifPresent(c -> audit.success(AuditEvent.Type.USER_PASSWORD_CHANGED, clientId, c.userId(), actor.ip(),
+                "by the user" + (actor.where() == null ? "" : " " + actor.where()) + "; " + c.consequences()));
+        return changed;
+    }
+
+    /**
      * Sets a user's password and, in the same transaction, ends their SSO sessions and revokes their token families
      * ({@link PasswordChanged}). Empty when there is no such user; otherwise what was ended, for the audit trail.
      */
-    public Optional<PasswordChanged> changePassword(String username, String password) {
+    private Optional<PasswordChanged> changePassword(String username, String password) {
         checkPassword(password);
         Optional<User> user = users.findForChange(username);
         if (user.isPresent() && user.get().fromDirectory()) {
-            throw OAuthException.invalidRequest("password: " + username + " is a directory user; the password is "
-                    + "changed in the directory");
+            throw new ChangeRefused(new ChangeRefused.PasswordRefused(ChangeRefused.PasswordProblem.DIRECTORY_USER,
+                    username + " is a directory user; the password is changed in the directory"));
         }
         return user.map(u -> {
             u.changePasswordHash(hasher.hash(password), clock.instant());
@@ -210,11 +372,29 @@ public class UserService {
         });
     }
 
-    /** Deletes the user; sessions, consents, codes, grants and tokens go with it (ON DELETE CASCADE). */
-    public boolean delete(String username) {
+    /**
+     * Deletes the user as {@code actor}'s change, audited as {@code USER_DELETED}; sessions, consents, codes, grants
+     * and tokens go with it (ON DELETE CASCADE). False when there is no such user.
+     */
+    public boolean delete(String username, Actor actor) {
+        boolean deleted = deleteSeeded(username);
+        if (deleted) {
+            audit.change(AuditEvent.Type.USER_DELETED, actor, null, username.toLowerCase(Locale.ROOT), null);
+        }
+        return deleted;
+    }
+
+    /** Deletes a user that start-up code created (demo mode's, once demo mode is off), not audited, as its creation. */
+    public boolean deleteSeeded(String username) {
         Optional<User> user = users.findForChange(username);
         user.ifPresent(users::remove);
         return user.isPresent();
+    }
+
+    static String generatedPassword() {
+        byte[] bytes = new byte[15];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     /**
@@ -311,7 +491,7 @@ public class UserService {
     static String normalizeUsername(String raw) {
         String u = raw == null ? "" : raw.strip().toLowerCase(Locale.ROOT);
         if (!USERNAME.matcher(u).matches()) {
-            throw OAuthException.invalidRequest("username: 1 to " + MAX_USERNAME
+            throw ChangeRefused.invalid("username", "1 to " + MAX_USERNAME
                     + " characters of letters, digits and . _ @ + - (starting with a letter or digit)");
         }
         return u;
@@ -320,23 +500,52 @@ public class UserService {
     private static void checkEmail(String email) {
         if (email != null && (email.length() > 254 || !EMAIL.matcher(email).matches()
                 || email.codePoints().anyMatch(Character::isISOControl))) {
-            throw OAuthException.invalidRequest("email: not an email address");
+            throw ChangeRefused.invalid("email", "not an email address");
         }
     }
 
     private static void checkName(String name) {
         if (name != null && name.length() > 200) {
-            throw OAuthException.invalidRequest("name: must be at most 200 characters");
+            throw ChangeRefused.invalid("name", "must be at most 200 characters");
         }
         if (name != null && name.codePoints().anyMatch(Character::isISOControl)) {
-            throw OAuthException.invalidRequest("name: must not contain control characters");
+            throw ChangeRefused.invalid("name", "must not contain control characters");
         }
     }
 
-    private static void checkPassword(String password) {
+    /**
+     * A local user's group names as stored and released: each stripped, then sorted without duplicates like a
+     * directory user's, so the claim does not depend on the order an administrator typed them in.
+     *
+     * @throws ChangeRefused when a name is empty, longer than {@link #MAX_GROUP_NAME} or holds a control character
+     *                       (a line break would split it), or there are more than {@link #MAX_GROUPS}
+     */
+    static List<String> groupNames(Collection<String> groups) {
+        Set<String> names = new TreeSet<>();
+        for (String g : groups) {
+            String name = g == null ? "" : g.strip();
+            if (name.isEmpty()) {
+                throw ChangeRefused.invalid("groups", "a group name must not be empty");
+            }
+            if (name.length() > MAX_GROUP_NAME) {
+                throw ChangeRefused.invalid("groups", "a group name must be at most " + MAX_GROUP_NAME
+                        + " characters");
+            }
+            if (name.codePoints().anyMatch(Character::isISOControl)) {
+                throw ChangeRefused.invalid("groups", "a group name must not contain control characters");
+            }
+            names.add(name);
+        }
+        if (names.size() > MAX_GROUPS) {
+            throw ChangeRefused.invalid("groups", "at most " + MAX_GROUPS + " groups");
+        }
+        return List.copyOf(names);
+    }
+
+    static void checkPassword(String password) {
         if (password == null || password.length() < MIN_PASSWORD || password.length() > MAX_PASSWORD) {
-            throw OAuthException.invalidRequest("password: must be " + MIN_PASSWORD + " to " + MAX_PASSWORD
-                    + " characters");
+            throw new ChangeRefused(new ChangeRefused.PasswordRefused(ChangeRefused.PasswordProblem.LENGTH,
+                    "must be " + MIN_PASSWORD + " to " + MAX_PASSWORD + " characters"));
         }
     }
 }

@@ -1,17 +1,14 @@
 package dev.portcullis.accountpage;
 
-import dev.portcullis.account.PasswordChanged;
-import dev.portcullis.admin.AccessAdministration;
+import dev.portcullis.access.AccessAdministration;
 import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.config.PortcullisConfig;
-import dev.portcullis.protocol.OAuthException;
-import dev.portcullis.resource.UserAuthorizations;
+import dev.portcullis.access.UserAuthorizations;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.SessionSettings;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
 import dev.portcullis.session.SsoSessions;
@@ -48,8 +45,19 @@ public class AccountPage {
     private static final List<String> OUTCOMES = List.of("account.revoked", "account.passwordChanged",
             "account.sessionEnded", "account.othersEnded");
 
-    /** More sessions than anyone keeps by hand; the list shows the first ones. */
-    private static final int MAX_SESSIONS = 100;
+    /** Where the user's own changes are made, as the details of their audit events name it. */
+    private static final String WHERE = "on the account page";
+
+    /** The message of each refused password change. */
+    private static final Map<ChangeRefused.PasswordProblem, String> PASSWORD_MESSAGES = Map.of(
+            ChangeRefused.PasswordProblem.LENGTH, "account.password.length",
+            ChangeRefused.PasswordProblem.DIRECTORY_USER, "account.password.notLocal",
+            ChangeRefused.PasswordProblem.MISMATCH, "account.password.mismatch",
+            ChangeRefused.PasswordProblem.CURRENT_WRONG, "account.password.wrong",
+            ChangeRefused.PasswordProblem.CURRENT_NOT_CHECKED, "login.wait");
+
+    /** The sessions the page lists: those the service ends on the user's behalf. */
+    private static final int MAX_SESSIONS = AccessAdministration.MAX_OWN_SESSIONS;
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
@@ -64,9 +72,6 @@ public class AccountPage {
     TokenGrants grants;
 
     @Inject
-    UserService users;
-
-    @Inject
     SignInService signIn;
 
     @Inject
@@ -76,10 +81,10 @@ public class AccountPage {
     AccessAdministration access;
 
     @Inject
-    AuditLog audit;
+    IssuerSettings issuer;
 
     @Inject
-    PortcullisConfig config;
+    SessionSettings sessionSettings;
 
     @Inject
     HttpServletRequest request;
@@ -117,27 +122,22 @@ public class AccountPage {
     /** Ends the session named by the row's hidden field {@code session}, if it is one of this user's. */
     public String endSession() {
         String id = signedIn.parameter("session", 64);
-        if (!signedIn.csrfValid()) {
+        Optional<Actor> actor = signedIn.authorizedActor();
+        if (actor.isEmpty()) {
             return refused();
         }
-        if (id != null && getSessions().stream().anyMatch(s -> s.id().equals(id))) {
-            end(id);
-        }
+        access.endOwnSession(signedIn.getUserId(), id, actor.get());
         return done("account.sessionEnded");
     }
 
     /** Ends every session of the user but this browser's. */
     public String endOtherSessions() {
-        if (!signedIn.csrfValid()) {
+        Optional<Actor> actor = signedIn.authorizedActor();
+        if (actor.isEmpty()) {
             return refused();
         }
-        getSessions().stream().filter(s -> !s.current()).forEach(s -> end(s.id()));
+        access.endOtherSessionsOf(signedIn.getUserId(), signedIn.getSession().sessionId(), actor.get());
         return done("account.othersEnded");
-    }
-
-    /** Audited with the user as the actor: they ended their own session. */
-    private void end(String sessionId) {
-        access.endSession(sessionId, Actor.administrator(signedIn.getUserId(), ip()));
     }
 
     public List<Application> getApplications() {
@@ -159,11 +159,12 @@ public class AccountPage {
     /** Withdraws the application named by the row's hidden field {@code client}. */
     public String revokeApplication() {
         String clientId = signedIn.parameter("client", 64);
-        if (!signedIn.csrfValid()) {
+        Optional<Actor> actor = signedIn.authorizedActor();
+        if (actor.isEmpty()) {
             return refused();
         }
-        if (clientId != null && authorizations.revoke(signedIn.getUserId(), clientId)) {
-            audit.success(AuditEvent.Type.GRANT_REVOKED, clientId, signedIn.getUserId(), ip(), "on the account page");
+        if (clientId != null) {
+            authorizations.withdrawByUser(signedIn.getUserId(), clientId, actor.get().within(WHERE));
         }
         return done("account.revoked");
     }
@@ -181,39 +182,23 @@ public class AccountPage {
         currentPassword = null;
         newPassword = null;
         repeatPassword = null;
-        if (!signedIn.csrfValid()) {
+        Optional<Actor> actor = signedIn.authorizedActor();
+        if (actor.isEmpty()) {
             return refused();
         }
-        if (!isLocal()) {
-            return failed("account.password.notLocal");
-        }
-        if (fresh == null || !fresh.equals(repeat)) {
-            return failed("account.password.mismatch");
-        }
-        if (fresh.length() < UserService.MIN_PASSWORD || fresh.length() > UserService.MAX_PASSWORD) {
-            return failed("account.password.length");
-        }
         User user = signedIn.getUser();
-        SignInService.Result check = signIn.signIn(user.username(), current, OwnPage.ACCOUNT.clientId(), ip());
-        if (check.outcome() != SignInService.Outcome.SIGNED_IN) {
-            return failed(check.outcome() == SignInService.Outcome.INVALID ? "account.password.wrong" : "login.wait");
-        }
-        Optional<PasswordChanged> changed;
         try {
-            changed = users.changePassword(user.username(), fresh);
-        } catch (OAuthException e) {
-            return failed("account.password.length");
+            signIn.changeOwnPassword(user, current, fresh, repeat, OwnPage.ACCOUNT.clientId(),
+                    actor.get().within(WHERE));
+        } catch (ChangeRefused e) {
+            return failed(PASSWORD_MESSAGES.get(((ChangeRefused.PasswordRefused) e.reason()).problem()));
         }
-        audit.success(AuditEvent.Type.USER_PASSWORD_CHANGED, OwnPage.ACCOUNT.clientId(), user.userId(), ip(),
-                "by the user on the account page" + changed.map(c -> "; " + c.consequences()).orElse(""));
         HttpServletResponse res = signedIn.response();
         // the new session keeps the factors of the one it replaces: the user proved their password just now
-        SsoSession before = signedIn.getSession();
-        SsoSessions.Started started = sessions.start(user.userId(), null, OwnPage.ACCOUNT.clientId(), ip(),
-                before.amr(), before.factorEnrolled());
-        BrowserCookies.set(res, BrowserCookies.SESSION, started.cookieValue(), config.sessionMaxTtl(),
-                config.issuerIsHttps());
-        BrowserCookies.rotateCsrf(res, config.issuerIsHttps());
+        SsoSessions.Started started = sessions.replace(signedIn.getSession(), OwnPage.ACCOUNT.clientId(), ip());
+        BrowserCookies.set(res, BrowserCookies.SESSION, started.cookieValue(), sessionSettings.maxTtl(),
+                issuer.isHttps());
+        BrowserCookies.rotateCsrf(res, issuer.isHttps());
         return done("account.passwordChanged");
     }
 
@@ -242,11 +227,11 @@ public class AccountPage {
     }
 
     public String getLogoutUri() {
-        return config.endpoint("/oauth/logout");
+        return issuer.endpoint("/oauth/logout");
     }
 
     public String getAfterLogoutUri() {
-        return config.endpoint(OwnPage.ACCOUNT.root());
+        return issuer.endpoint(OwnPage.ACCOUNT.root());
     }
 
     public String getClientId() {

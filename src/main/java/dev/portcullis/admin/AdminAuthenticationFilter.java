@@ -1,6 +1,6 @@
 package dev.portcullis.admin;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.AdminApiSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.OAuthError;
@@ -25,11 +25,11 @@ public class AdminAuthenticationFilter implements ContainerRequestFilter {
     static final String CHALLENGE = "Bearer realm=\"portcullis-admin\"";
 
     @Inject
-    PortcullisConfig config;
+    AdminApiSettings adminApiSettings;
 
     @Override
     public void filter(ContainerRequestContext request) {
-        Optional<String> expected = config.adminToken();
+        Optional<String> expected = adminApiSettings.token();
         if (expected.isEmpty()) {
             abort(request, "The admin API is disabled: set portcullis.admin.token (PORTCULLIS_ADMIN_TOKEN)");
             return;

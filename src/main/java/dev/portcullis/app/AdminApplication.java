@@ -2,8 +2,8 @@ package dev.portcullis.app;
 
 import dev.portcullis.account.UserAdminResource;
 import dev.portcullis.admin.AdminAuthenticationFilter;
-import dev.portcullis.admin.SessionAdminResource;
-import dev.portcullis.admin.UserGrantAdminResource;
+import dev.portcullis.access.SessionAdminResource;
+import dev.portcullis.access.UserGrantAdminResource;
 import dev.portcullis.app.WebProviders;
 import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
@@ -48,6 +48,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN),
             @SchemaProperty(name = "roles", type = SchemaType.ARRAY, description = "e.g. admin",
                     implementation = String.class),
+            @SchemaProperty(name = "groups", type = SchemaType.ARRAY, implementation = String.class,
+                    description = "a local user's group names, sorted (absent for directory users)"),
             @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds")}),
         @Schema(name = "NewUser", type = SchemaType.OBJECT, description = "A user to create",
                 requiredProperties = {"username", "password"}, properties = {
@@ -55,7 +57,9 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "1-100 of letters, digits and . _ @ + -"),
             @SchemaProperty(name = "password", type = SchemaType.STRING, description = "8-1024 characters"),
             @SchemaProperty(name = "email", type = SchemaType.STRING),
-            @SchemaProperty(name = "name", type = SchemaType.STRING, description = "at most 200 characters")}),
+            @SchemaProperty(name = "name", type = SchemaType.STRING, description = "at most 200 characters"),
+            @SchemaProperty(name = "groups", type = SchemaType.ARRAY, implementation = String.class,
+                    description = "at most 100 names of 1-256 characters; duplicates collapse")}),
         @Schema(name = "UserPatch", type = SchemaType.OBJECT,
                 description = "JSON merge patch of a user (RFC 7396); absent fields stay", properties = {
             @SchemaProperty(name = "email", type = SchemaType.STRING, nullable = true, description = "null removes it"),
@@ -64,7 +68,9 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "false ends sessions and revokes tokens"),
             @SchemaProperty(name = "roles", type = SchemaType.ARRAY,
                     description = "replaces the set; null: none; known: admin", nullable = true,
-                            implementation = String.class)}),
+                            implementation = String.class),
+            @SchemaProperty(name = "groups", type = SchemaType.ARRAY, nullable = true, implementation = String.class,
+                    description = "replaces the set; null: none; refused for a directory user")}),
         @Schema(name = "UserPage", type = SchemaType.OBJECT, description = "A page of users", properties = {
             @SchemaProperty(name = "users", type = SchemaType.ARRAY,
                     description = "in username order; items: User objects"),
@@ -83,6 +89,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     implementation = String.class),
             @SchemaProperty(name = "scopes", type = SchemaType.STRING, description = "space-separated"),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description =
+                    "authorization_code, refresh_token, client_credentials, "
+                    + "urn:ietf:params:oauth:grant-type:token-exchange",
+                    implementation = String.class),
             @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN),
             @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds"),
             @SchemaProperty(name = "client_secret", type = SchemaType.STRING,
@@ -97,7 +107,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "confidential", type = SchemaType.BOOLEAN, description = "default true"),
             @SchemaProperty(name = "scopes", type = SchemaType.STRING,
                     description = "from openid profile email read_user api"),
-            @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN, description = "default false")}),
+            @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN, description = "default false"),
+            @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description = "default "
+                    + "authorization_code, refresh_token; client_credentials only for confidential clients",
+                    implementation = String.class)}),
         @Schema(name = "ClientPatch", type = SchemaType.OBJECT,
                 description = "JSON merge patch of a client (RFC 7396); absent fields stay", properties = {
             @SchemaProperty(name = "client_name", type = SchemaType.STRING),
@@ -107,6 +120,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "replaces the list; null removes it", nullable = true, implementation = String.class),
             @SchemaProperty(name = "scopes", type = SchemaType.STRING),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description = "replaces the set",
+                    implementation = String.class),
             @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN,
                     description = "false refuses the client and revokes its tokens"),
             @SchemaProperty(name = "confidential", type = SchemaType.BOOLEAN,

@@ -7,8 +7,8 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.ext.Provider;
 
 /**
- * CORS for {@link CrossOrigin} resources: any origin, no credentials. A browser-based public client (seed variant B)
- * posts the seed's JSON body to the token endpoint, which needs a preflight; the resource answers OPTIONS itself.
+ * CORS for {@link CrossOrigin} resources: any origin, no credentials. A browser-based public client posts the JSON
+ * token request to the token endpoint, which needs a preflight; the resource answers OPTIONS itself.
  */
 @Provider
 @CrossOrigin

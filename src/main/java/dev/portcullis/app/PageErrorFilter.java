@@ -15,7 +15,8 @@ import java.util.logging.Logger;
 /**
  * Browser pages (Faces) answer broken or forged form posts with a friendly page, never the container's 500.
  * Every Portcullis view is stateless, so a POST whose {@code jakarta.faces.ViewState} is not {@code stateless} was
- * not produced by our pages: it is refused before Faces tries to restore a view that never existed. Anything else
+ * not produced by our pages: it is refused before Faces tries to restore a view that never existed, and a path that
+ * names no page is 404 whatever the method. Anything else
  * that escapes Faces becomes 400 "start again" — or 503 when the database is unreachable.
  */
 @WebFilter(filterName = "PageErrorFilter", urlPatterns = "*.xhtml")
@@ -33,6 +34,11 @@ public class PageErrorFilter extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
+        if (req.getServletContext().getResource(req.getServletPath()) == null) {
+            // no such page: Faces would answer a postback to it with 500 (its "not found" is an IOException)
+            res.sendError(404);
+            return;
+        }
         if ("POST".equals(req.getMethod())) {
             String[] state = req.getParameterValues("jakarta.faces.ViewState");
             if (state == null || state.length != 1 || !"stateless".equals(state[0])) {

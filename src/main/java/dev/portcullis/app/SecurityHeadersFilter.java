@@ -1,6 +1,6 @@
 package dev.portcullis.app;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -25,7 +25,7 @@ public class SecurityHeadersFilter extends HttpFilter {
             + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     @Inject
-    transient PortcullisConfig config;
+    transient IssuerSettings issuer;
 
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
@@ -34,7 +34,7 @@ public class SecurityHeadersFilter extends HttpFilter {
         res.setHeader("X-Frame-Options", "DENY");
         res.setHeader("Content-Security-Policy", CSP);
         res.setHeader("Referrer-Policy", "no-referrer");
-        if (config.issuerIsHttps()) {
+        if (issuer.isHttps()) {
             res.setHeader("Strict-Transport-Security", "max-age=31536000");
         }
         chain.doFilter(req, res);

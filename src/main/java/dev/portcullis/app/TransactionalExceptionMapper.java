@@ -1,5 +1,6 @@
 package dev.portcullis.app;
 
+import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.transaction.TransactionalException;
@@ -23,6 +24,9 @@ public class TransactionalExceptionMapper implements ExceptionMapper<Transaction
     public Response toResponse(TransactionalException e) {
         if (e.getCause() instanceof OAuthException oauth) {
             return new OAuthExceptionMapper().toResponse(oauth);
+        }
+        if (e.getCause() instanceof ChangeRefused refused) {
+            return new ChangeRefusedMapper().toResponse(refused);
         }
         return UnexpectedExceptionMapper.respond(e, request);
     }

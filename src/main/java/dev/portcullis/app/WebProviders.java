@@ -13,8 +13,8 @@ public final class WebProviders {
     private WebProviders() {
     }
 
-    public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, UnexpectedExceptionMapper.class,
-            TransactionalExceptionMapper.class, CrossOriginFilter.class);
+    public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, ChangeRefusedMapper.class,
+            UnexpectedExceptionMapper.class, TransactionalExceptionMapper.class, CrossOriginFilter.class);
 
     /** Application properties of every REST application: OPTIONS answers with Allow, not a WADL of the whole API. */
     public static final Map<String, Object> PROPERTIES = Map.of("jersey.config.server.wadl.disableWadl", true);

@@ -1,7 +1,9 @@
 package dev.portcullis.authorize;
 
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An issued authorization code (a row of authorization_codes, owned by {@link AuthorizationCodes}), stored by its id
@@ -18,12 +20,104 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
                                 boolean redirectUriGiven, String scope, Optional<String> nonce,
                                 Optional<String> codeChallenge, Optional<String> codeChallengeMethod,
                                 Instant authTime, Optional<String> sessionHash, Instant createdAt, Instant expiresAt,
-                                Instant redeemedAt, Optional<String> grantId, String amr) {
+                                Instant redeemedAt, Optional<String> grantId, Set<String> amr) {
 
-    /** What a code is bound to; built by the authorization endpoint after sign-in and consent. */
+    /**
+     * What a code is bound to; built by the authorization endpoint after sign-in and consent, field by field
+     * ({@link #builder()}). {@code nonce}, {@code codeChallenge}, {@code codeChallengeMethod} and {@code sessionHash}
+     * may be null.
+     */
     public record CodeRequest(String clientId, String userId, String redirectUri, boolean redirectUriGiven,
                               String scope, String nonce, String codeChallenge, String codeChallengeMethod,
-                              Instant authTime, String sessionHash, String amr) {
+                              Instant authTime, String sessionHash, Set<String> amr) {
+
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Names each field of a {@link CodeRequest}; {@link #build} refuses to leave out one a code needs. */
+        public static final class Builder {
+            private String clientId;
+            private String userId;
+            private String redirectUri;
+            private boolean redirectUriGiven;
+            private String scope;
+            private String nonce;
+            private String codeChallenge;
+            private String codeChallengeMethod;
+            private Instant authTime;
+            private String sessionHash;
+            private Set<String> amr;
+
+            private Builder() {
+            }
+
+            public Builder clientId(String clientId) {
+                this.clientId = clientId;
+                return this;
+            }
+
+            public Builder userId(String userId) {
+                this.userId = userId;
+                return this;
+            }
+
+            public Builder redirectUri(String redirectUri) {
+                this.redirectUri = redirectUri;
+                return this;
+            }
+
+            /** Whether the authorization request carried redirect_uri (then the token request must repeat it). */
+            public Builder redirectUriGiven(boolean redirectUriGiven) {
+                this.redirectUriGiven = redirectUriGiven;
+                return this;
+            }
+
+            public Builder scope(String scope) {
+                this.scope = scope;
+                return this;
+            }
+
+            public Builder nonce(String nonce) {
+                this.nonce = nonce;
+                return this;
+            }
+
+            public Builder codeChallenge(String codeChallenge) {
+                this.codeChallenge = codeChallenge;
+                return this;
+            }
+
+            public Builder codeChallengeMethod(String codeChallengeMethod) {
+                this.codeChallengeMethod = codeChallengeMethod;
+                return this;
+            }
+
+            /** When the user signed in (OIDC auth_time). */
+            public Builder authTime(Instant authTime) {
+                this.authTime = authTime;
+                return this;
+            }
+
+            public Builder sessionHash(String sessionHash) {
+                this.sessionHash = sessionHash;
+                return this;
+            }
+
+            /** The sign-in's methods ({@code amr}), in their order. */
+            public Builder amr(Set<String> amr) {
+                this.amr = amr;
+                return this;
+            }
+
+            public CodeRequest build() {
+                return new CodeRequest(Objects.requireNonNull(clientId, "clientId"),
+                        Objects.requireNonNull(userId, "userId"), Objects.requireNonNull(redirectUri, "redirectUri"),
+                        redirectUriGiven, Objects.requireNonNull(scope, "scope"), nonce, codeChallenge,
+                        codeChallengeMethod, Objects.requireNonNull(authTime, "authTime"), sessionHash,
+                        Objects.requireNonNull(amr, "amr"));
+            }
+        }
     }
 
     public boolean isExpired(Instant now) {

@@ -3,7 +3,7 @@ package dev.portcullis.authorize;
 import dev.portcullis.account.UserAccessEnded;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.TokenSettings;
 import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,7 +32,7 @@ public class AuthorizationCodes {
     Jdbc jdbc;
 
     @Inject
-    PortcullisConfig config;
+    TokenSettings tokenSettings;
 
     @Inject
     Clock clock;
@@ -48,7 +48,8 @@ public class AuthorizationCodes {
         jdbc.update("INSERT INTO authorization_codes (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,NULL,?)",
                 code.id(), code.secretHash(), r.clientId(), r.userId(), r.redirectUri(), r.redirectUriGiven(),
                 r.scope(), r.nonce(), r.codeChallenge(), r.codeChallenge() == null ? null : r.codeChallengeMethod(),
-                r.authTime().getEpochSecond(), r.sessionHash(), now, now + config.codeTtl().toSeconds(), r.amr());
+                r.authTime().getEpochSecond(), r.sessionHash(), now, now + tokenSettings.codeTtl().toSeconds(),
+                Jdbc.words(r.amr()));
         audit.success(AuditEvent.Type.CODE_ISSUED, r.clientId(), r.userId(), ip, r.scope());
         return code.value();
     }
@@ -70,7 +71,7 @@ public class AuthorizationCodes {
                 Optional.ofNullable(row.string("code_challenge_method")), row.instant("auth_time"),
                 Optional.ofNullable(row.string("session_hash")), row.instant("created_at"), row.instant("expires_at"),
                 row.nullableInstant("redeemed_at"), Optional.ofNullable(row.string("grant_id")),
-                row.string("amr"));
+                row.words("amr"));
     }
 
     /**
@@ -84,6 +85,19 @@ public class AuthorizationCodes {
         return jdbc.update("UPDATE authorization_codes SET redeemed_at = ?, grant_id = ? "
                 + "WHERE code_id = ? AND redeemed_at IS NULL AND expires_at > ?",
                 now, grantId, code.codeId(), now) == 1;
+    }
+
+    /**
+     * Redeems a code that one of Portcullis's own pages asked for (it opens no token family, {@link #markRedeemed}
+     * without a grant) and audits it as {@code CODE_REDEEMED} of its user at its client, with {@code detail}, in the
+     * same transaction. False, and nothing audited, when it was used or expired meanwhile.
+     */
+    public boolean redeemForOwnPage(AuthorizationCode code, String ip, String detail) {
+        if (!markRedeemed(code, null)) {
+            return false;
+        }
+        audit.success(AuditEvent.Type.CODE_REDEEMED, code.clientId(), code.userId(), ip, detail);
+        return true;
     }
 
     /**

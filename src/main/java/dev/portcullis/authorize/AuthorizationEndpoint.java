@@ -1,6 +1,7 @@
 package dev.portcullis.authorize;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.account.SignInService;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.page.ErrorPage;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
@@ -53,7 +54,10 @@ public class AuthorizationEndpoint {
     SsoSessions sessions;
 
     @Inject
-    PortcullisConfig config;
+    SignInService signIns;
+
+    @Inject
+    IssuerSettings issuer;
 
     @GET
     public Response get(@Context UriInfo uri, @Context HttpServletRequest request) {
@@ -78,9 +82,11 @@ public class AuthorizationEndpoint {
         AuthorizationFlow.Next next;
         try {
             AuthorizationRequest r = validator.validate(params);
-            Optional<SsoSession> session = BrowserCookies.read(request, BrowserCookies.SESSION, config.issuerIsHttps())
-                    .flatMap(sessions::findLive);
-            next = flow.atEndpoint(r, session, clientAddress.of(request));
+            String ip = clientAddress.of(request);
+            // a directory user whose entry was refused at the re-check has no session any more: sign in again
+            Optional<SsoSession> session = BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps())
+                    .flatMap(sessions::findLive).filter(s -> signIns.sessionStillAllowed(s.userId(), ip));
+            next = flow.atEndpoint(r, session, ip);
         } catch (UnverifiedRequestException e) {
             LOG.fine(() -> "Authorization request refused: " + LogText.escape(e.getMessage()));
             // the texts only for the error page: a redirect, the common answer, needs none

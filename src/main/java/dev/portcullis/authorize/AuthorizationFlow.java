@@ -2,7 +2,8 @@ package dev.portcullis.authorize;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.SecondFactorSettings;
 import dev.portcullis.consent.Consents;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
@@ -43,7 +44,10 @@ public class AuthorizationFlow {
     static final Duration SIGN_IN_TO_CONSENT = Duration.ofMinutes(10);
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    SecondFactorSettings secondFactorSettings;
 
     @Inject
     Consents consents;
@@ -104,9 +108,9 @@ public class AuthorizationFlow {
      * A user without a factor then enrols one before going on.
      */
     public boolean secondFactorOwed(SsoSession session, boolean clientRequiresMfa) {
-        PortcullisConfig.MfaRequired policy = config.mfaRequired();
-        return !session.isMultiFactor() && (clientRequiresMfa || policy == PortcullisConfig.MfaRequired.EVERYONE
-                || policy == PortcullisConfig.MfaRequired.ENROLLED && session.factorEnrolled());
+        SecondFactorSettings.MfaRequired policy = secondFactorSettings.mfaRequired();
+        return !session.isMultiFactor() && (clientRequiresMfa || policy == SecondFactorSettings.MfaRequired.EVERYONE
+                || policy == SecondFactorSettings.MfaRequired.ENROLLED && session.factorEnrolled());
     }
 
     /**
@@ -148,24 +152,34 @@ public class AuthorizationFlow {
 
     /** A validation error after step 1, sent to the client. */
     public Next rejected(RejectedAuthorizationRequest e) {
-        return new Next(e.location(config.issuerString()));
+        return new Next(e.location(issuer.issuerString()));
     }
 
     private Next issueCode(AuthorizationRequest r, SsoSession session, String ip) {
         sessions.noteClient(session, r.client().clientId());
-        String code = codes.issue(new AuthorizationCode.CodeRequest(r.client().clientId(), session.userId(),
-                r.redirectUri(), r.redirectUriGiven(), r.scope(), r.nonce(), r.codeChallenge(),
-                r.codeChallengeMethod(), session.authTime(), session.sessionHash(), session.amr()), ip);
-        return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), config.issuerString()));
+        String code = codes.issue(AuthorizationCode.CodeRequest.builder()
+                .clientId(r.client().clientId())
+                .userId(session.userId())
+                .redirectUri(r.redirectUri())
+                .redirectUriGiven(r.redirectUriGiven())
+                .scope(r.scope())
+                .nonce(r.nonce())
+                .codeChallenge(r.codeChallenge())
+                .codeChallengeMethod(r.codeChallengeMethod())
+                .authTime(session.authTime())
+                .sessionHash(session.sessionHash())
+                .amr(session.amr())
+                .build(), ip);
+        return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), issuer.issuerString()));
     }
 
     private Next error(AuthorizationRequest r, OAuthException e) {
         return new Next(ClientRedirect.error(r.redirectUri(), e.error().code(), e.description(), r.state(),
-                config.issuerString()));
+                issuer.issuerString()));
     }
 
     private Next page(String path, AuthorizationRequest r) {
-        return new Next(config.endpoint(path) + "?" + r.query());
+        return new Next(issuer.endpoint(path) + "?" + r.query());
     }
 
     private Next signIn(AuthorizationRequest r) {

@@ -1,6 +1,7 @@
 package dev.portcullis.authorize;
 
 import dev.portcullis.client.Client;
+import dev.portcullis.client.GrantTypes;
 import dev.portcullis.client.RedirectUriPolicy;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.protocol.OAuthError;
@@ -11,7 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * One small named check per validation rule of the authorization endpoint, in the order the issue lists them.
+ * One small named check per validation rule of the authorization endpoint, in the order they are applied.
  * Step 1 checks throw {@link UnverifiedRequestException} (error page, never a redirect); the later ones throw
  * {@link OAuthException}, which {@link AuthorizationRequestValidator} sends back to the verified redirect URI.
  * Pure functions of their inputs, so each has its own unit test. The PKCE checks (2c to 2e) are
@@ -41,6 +42,14 @@ public final class AuthorizationRequestChecks {
     public static void clientIsEnabled(Client client) {
         if (!client.enabled()) {
             throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "The client is disabled");
+        }
+    }
+
+    /** RFC 6749 4.1.2.1: a client registered without authorization_code may not ask for a code. */
+    public static void clientMayUseCodes(Client client) {
+        if (!client.mayUse(GrantTypes.AUTHORIZATION_CODE)) {
+            throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT,
+                    "The client is not registered for the authorization code grant");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.portcullis.authorize;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsEnabled;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.acrValuesAreWellFormed;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.clientIsKnown;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.clientMayUseCodes;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.maxAgeIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.nonceFits;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.openIdRequestNamesRedirectUri;
@@ -56,6 +57,7 @@ public class AuthorizationRequestValidator {
         String state = p.get("state").orElse(null);
         try {
             clientIsEnabled(client);
+            clientMayUseCodes(client);
             requestObjectsAreNotSupported(p.get("request"), p.get("request_uri"));
             responseTypeIsCode(p.get("response_type"));
             Set<String> scopes = scopeIsAllowed(client, p.get("scope"));

@@ -16,8 +16,8 @@ import java.util.Set;
 import org.eclipse.persistence.annotations.Cache;
 
 /**
- * A registered client application. Confidential clients (seed variant A) authenticate with a secret that is stored
- * only as its hash; public clients ({@code confidential = false}, variant B) have no secret and must use PKCE.
+ * A registered client application. Confidential clients authenticate with a secret that is stored only as its
+ * hash; public clients ({@code confidential = false}) have no secret and must use PKCE.
  */
 @Entity
 @Table(name = "clients")
@@ -60,6 +60,10 @@ public class Client {
 
     @Column(name = "skip_consent")
     private boolean skipConsent;
+
+    /** Space-separated, in {@link GrantTypes#ALL} order: what the client may use at the token endpoint. */
+    @Column(name = "grant_types")
+    private String grantTypes = GrantTypes.format(GrantTypes.DEFAULT);
 
     private boolean enabled = true;
     /** Every sign-in for this client needs a second factor (whatever {@code portcullis.mfa.required} says). */
@@ -119,6 +123,22 @@ public class Client {
 
     public boolean skipConsent() {
         return skipConsent;
+    }
+
+    /** The grant types this client may use, in catalogue order. */
+    public Set<String> grantTypes() {
+        return GrantTypes.parse(grantTypes);
+    }
+
+    /** Whether the client may use {@code grantType} (at the token endpoint, or authorization_code at /authorize). */
+    public boolean mayUse(String grantType) {
+        return grantTypes().contains(grantType);
+    }
+
+    /** {@code grantTypes} as {@link GrantTypes#check} returns it. */
+    void changeGrantTypes(String grantTypes, Instant now) {
+        this.grantTypes = grantTypes;
+        this.updatedAt = now.getEpochSecond();
     }
 
     /** A disabled client is refused at the authorization and token endpoints. */

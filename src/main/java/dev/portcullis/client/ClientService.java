@@ -3,10 +3,9 @@ package dev.portcullis.client;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.config.ClientSettings;
 import dev.portcullis.crypto.Secrets;
-import dev.portcullis.protocol.OAuthError;
-import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -31,7 +30,7 @@ public class ClientService {
     ClientRepository clients;
 
     @Inject
-    PortcullisConfig config;
+    ClientSettings clientSettings;
 
     @Inject
     Clock clock;
@@ -42,51 +41,179 @@ public class ClientService {
     @Inject
     AuditLog audit;
 
+    /** The fields a {@link Registration} and a {@link ClientPatch} name alike, set by either's builder {@code B}. */
+    public abstract static class ClientFieldsBuilder<B extends ClientFieldsBuilder<B>> {
+        String name;
+        List<String> redirectUris;
+        List<String> postLogoutRedirectUris;
+        String scopes;
+        List<String> grantTypes;
+
+        ClientFieldsBuilder() {
+        }
+
+        abstract B self();
+
+        public B name(String name) {
+            this.name = name;
+            return self();
+        }
+
+        public B redirectUris(List<String> redirectUris) {
+            this.redirectUris = redirectUris;
+            return self();
+        }
+
+        /** In a patch, an empty list removes them. */
+        public B postLogoutRedirectUris(List<String> postLogoutRedirectUris) {
+            this.postLogoutRedirectUris = postLogoutRedirectUris;
+            return self();
+        }
+
+        public B scopes(String scopes) {
+            this.scopes = scopes;
+            return self();
+        }
+
+        /** At registration, none named means {@link GrantTypes#DEFAULT}. */
+        public B grantTypes(List<String> grantTypes) {
+            this.grantTypes = grantTypes;
+            return self();
+        }
+    }
+
     /**
      * A merge patch of a client (RFC 7396) as the services read it: a null field is left as it is (JSON null for
-     * {@code postLogoutRedirectUris} arrives as an empty list, removing them).
+     * {@code postLogoutRedirectUris} arrives as an empty list, removing them). Built by {@link #patch()}, naming only
+     * the fields that change.
      */
     public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
-                              Boolean requireMfa) {
+                              Boolean requireMfa, List<String> grantTypes) {
+
+        /** A patch that changes nothing until a field is named. */
+        public static Builder patch() {
+            return new Builder();
+        }
+
+        /** Names the fields of a {@link ClientPatch}; a field not named (or named null) is left as it is. */
+        public static final class Builder extends ClientFieldsBuilder<Builder> {
+            private Boolean skipConsent;
+            private Boolean confidential;
+            private Boolean enabled;
+            private Boolean requireMfa;
+
+            private Builder() {
+            }
+
+            @Override
+            Builder self() {
+                return this;
+            }
+
+            public Builder skipConsent(Boolean skipConsent) {
+                this.skipConsent = skipConsent;
+                return this;
+            }
+
+            public Builder confidential(Boolean confidential) {
+                this.confidential = confidential;
+                return this;
+            }
+
+            public Builder enabled(Boolean enabled) {
+                this.enabled = enabled;
+                return this;
+            }
+
+            public Builder requireMfa(Boolean requireMfa) {
+                this.requireMfa = requireMfa;
+                return this;
+            }
+
+            public ClientPatch build() {
+                return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
+                        enabled, requireMfa, grantTypes);
+            }
+        }
     }
 
     /** A changed client and, when it was just made confidential, its first secret in clear: shown once. */
     public record Updated(Client client, Optional<String> secret) {
     }
 
-    /**
-     * The built-in clients of Portcullis's own pages (the account page and the admin console, registered at start).
-     * They are listed like any other but cannot be deleted, disabled or made confidential by an administrator: that
-     * would lock every administrator out of the console that could undo it.
-     */
-    public static final Set<String> BUILT_IN = Set.of("portcullis-account", "portcullis-console");
-
-    public static boolean isBuiltIn(String clientId) {
-        return BUILT_IN.contains(clientId);
+    private static ChangeRefused builtIn(String clientId, ChangeRefused.BuiltInChange change) {
+        return new ChangeRefused(new ChangeRefused.BuiltInClient(clientId, change));
     }
 
-    private static OAuthException builtIn(String clientId, String what) {
-        return new OAuthException(OAuthError.INVALID_REQUEST, clientId + " is a built-in client of Portcullis's own "
-                + "pages; it cannot be " + what, 409);
-    }
-
-    /** What the admin asked for; validated by {@link #register}. */
+    /** What the admin asked for; validated by {@link #register}. Built by {@link #builder()}, naming each field. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
-                               boolean confidential, String scopes, boolean skipConsent, boolean requireMfa) {
+                               boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
+                               List<String> grantTypes) {
+
+        /** A confidential client without URIs, consent or a required second factor until a field is named. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Names the fields of a {@link Registration}. */
+        public static final class Builder extends ClientFieldsBuilder<Builder> {
+            private boolean confidential = true;
+            private boolean skipConsent;
+            private boolean requireMfa;
+
+            private Builder() {
+                redirectUris = List.of();
+                postLogoutRedirectUris = List.of();
+            }
+
+            @Override
+            Builder self() {
+                return this;
+            }
+
+            public Builder confidential(boolean confidential) {
+                this.confidential = confidential;
+                return this;
+            }
+
+            public Builder skipConsent(boolean skipConsent) {
+                this.skipConsent = skipConsent;
+                return this;
+            }
+
+            public Builder requireMfa(boolean requireMfa) {
+                this.requireMfa = requireMfa;
+                return this;
+            }
+
+            public Registration build() {
+                return new Registration(name, redirectUris, postLogoutRedirectUris, confidential, scopes, skipConsent,
+                        requireMfa, grantTypes == null ? GrantTypes.DEFAULT : grantTypes);
+            }
+        }
     }
 
     /** A new client and, for a confidential one, its secret in clear: shown once, never stored. */
     public record Registered(Client client, Optional<String> secret) {
     }
 
-    public Registered register(Registration r) {
-        return register(Secrets.newId(), r);
+    /**
+     * Registers a client as {@code actor}'s change, audited as {@code CLIENT_CREATED}.
+     *
+     * @throws ChangeRefused when a value is not valid (nothing registered)
+     */
+    public Registered register(Registration r, Actor actor) {
+        Registered registered = register(Secrets.newId(), r);
+        audit.change(AuditEvent.Type.CLIENT_CREATED, actor, registered.client().clientId(), null,
+                (registered.client().confidential() ? "confidential" : "public")
+                        + (actor.where() == null ? "" : ", " + actor.where()));
+        return registered;
     }
 
     /**
-     * Registers a client under a fixed, well-known id (demo mode's clients); otherwise exactly as
-     * {@link #register(Registration)}. A duplicate id fails at commit.
+     * Registers a client under a fixed, well-known id at start-up (the own pages' and demo mode's clients), not
+     * audited; otherwise exactly as {@link #register(Registration, Actor)}. A duplicate id fails at commit.
      */
     public Registered registerWithId(String clientId, Registration r) {
         return register(clientId, r);
@@ -97,9 +224,11 @@ public class ClientService {
         List<String> redirectUris = checkUris("redirect_uris", r.redirectUris(), r.confidential(), true);
         List<String> logoutUris = checkUris("post_logout_redirect_uris", r.postLogoutRedirectUris(), r.confidential(), false);
         String scopes = checkScopes(r.scopes());
+        String grantTypes = GrantTypes.check(r.grantTypes(), r.confidential());
         Client client = new Client(clientId, name, r.confidential(), redirectUris, logoutUris, scopes,
                 r.skipConsent(), clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
+        client.changeGrantTypes(grantTypes, clock.instant());
         Optional<String> secret = Optional.empty();
         if (r.confidential()) {
             String s = Secrets.newSecret();
@@ -122,8 +251,15 @@ public class ClientService {
         if (c == null) {
             return Optional.empty();
         }
-        if (isBuiltIn(clientId) && (Boolean.FALSE.equals(p.enabled()) || Boolean.TRUE.equals(p.confidential()))) {
-            throw builtIn(clientId, Boolean.FALSE.equals(p.enabled()) ? "disabled" : "made confidential");
+        if (BuiltInClients.isBuiltIn(clientId)
+                && (Boolean.FALSE.equals(p.enabled()) || Boolean.TRUE.equals(p.confidential()))) {
+            throw builtIn(clientId, Boolean.FALSE.equals(p.enabled()) ? ChangeRefused.BuiltInChange.DISABLE
+                    : ChangeRefused.BuiltInChange.MAKE_CONFIDENTIAL);
+        }
+        // the own pages sign in with authorization codes: other grant types could lock administrators out
+        if (BuiltInClients.isBuiltIn(clientId) && p.grantTypes() != null
+                && !GrantTypes.format(p.grantTypes()).equals(GrantTypes.format(GrantTypes.DEFAULT))) {
+            throw builtIn(clientId, ChangeRefused.BuiltInChange.CHANGE_GRANT_TYPES);
         }
         Instant now = clock.instant();
         List<String> changed = new ArrayList<>();
@@ -136,12 +272,17 @@ public class ClientService {
                 confidential, false);
         String scopes = p.scopes() == null ? c.scopes() : checkScopes(p.scopes());
         boolean skipConsent = p.skipConsent() == null ? c.skipConsent() : p.skipConsent();
+        // checked against the type after the patch, so making a client_credentials client public is refused too
+        String grantTypes = GrantTypes.check(p.grantTypes() == null ? List.copyOf(c.grantTypes()) : p.grantTypes(),
+                confidential);
         noteChange(changed, "client_name", c.name(), name);
         noteChange(changed, "redirect_uris", c.redirectUris(), redirectUris);
         noteChange(changed, "post_logout_redirect_uris", c.postLogoutRedirectUris(), logoutUris);
         noteChange(changed, "scopes", c.scopes(), scopes);
         noteChange(changed, "skip_consent", c.skipConsent(), skipConsent);
+        noteChange(changed, "grant_types", GrantTypes.format(c.grantTypes()), grantTypes);
         c.changeSettings(name, redirectUris, logoutUris, scopes, skipConsent, now);
+        c.changeGrantTypes(grantTypes, now);
         if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
             noteChange(changed, "require_mfa", c.requireMfa(), p.requireMfa());
             c.requireMfa(p.requireMfa(), now);
@@ -177,34 +318,54 @@ public class ClientService {
         }
     }
 
-    /** Issues a new secret for a confidential client; the old one stops working at once. */
-    public Optional<String> rotateSecret(String clientId) {
+    /**
+     * Issues a new secret for a confidential client as {@code actor}'s change, audited as
+     * {@code CLIENT_SECRET_ROTATED}; the old one stops working at once. Empty when there is no such client.
+     *
+     * @throws ChangeRefused for a public client (it has no secret)
+     */
+    public Optional<String> rotateSecret(String clientId, Actor actor) {
         Client client = clients.findForChange(clientId).orElse(null);
         if (client == null) {
             return Optional.empty();
         }
         if (!client.confidential()) {
-            throw OAuthException.invalidRequest("Public clients have no secret");
+            throw new ChangeRefused(new ChangeRefused.NoSecret(clientId));
         }
         String s = Secrets.newSecret();
         client.replaceSecretHash(Secrets.hash(s), clock.instant());
+        audit.change(AuditEvent.Type.CLIENT_SECRET_ROTATED, actor, clientId, null, actor.where());
         return Optional.of(s);
     }
 
     /**
-     * Deletes the client; its codes, grants and tokens go with it (ON DELETE CASCADE), so they stop working. A
-     * built-in client is refused (409).
+     * Deletes the client as {@code actor}'s change, audited as {@code CLIENT_DELETED}; its codes, grants and tokens go
+     * with it (ON DELETE CASCADE), so they stop working. False when there is no such client.
+     *
+     * @throws ChangeRefused for a built-in client
      */
-    public boolean delete(String clientId) {
-        if (isBuiltIn(clientId)) {
-            throw builtIn(clientId, "deleted");
+    public boolean delete(String clientId, Actor actor) {
+        boolean deleted = deleteSeeded(clientId);
+        if (deleted) {
+            audit.change(AuditEvent.Type.CLIENT_DELETED, actor, clientId, null, actor.where());
+        }
+        return deleted;
+    }
+
+    /**
+     * Deletes a client that start-up code registered (demo mode's, once demo mode is off), not audited, as its
+     * registration was not; a built-in client is refused.
+     */
+    public boolean deleteSeeded(String clientId) {
+        if (BuiltInClients.isBuiltIn(clientId)) {
+            throw builtIn(clientId, ChangeRefused.BuiltInChange.DELETE);
         }
         return remove(clientId);
     }
 
     /** Deletes a built-in client so that the start-up can register it again with the issuer's current URIs. */
     public boolean deleteBuiltInForReRegistration(String clientId) {
-        return isBuiltIn(clientId) && remove(clientId);
+        return BuiltInClients.isBuiltIn(clientId) && remove(clientId);
     }
 
     private boolean remove(String clientId) {
@@ -229,7 +390,7 @@ public class ClientService {
     private static String checkName(String raw) {
         String name = raw.strip();
         if (name.isEmpty() || name.length() > MAX_NAME) {
-            throw OAuthException.invalidRequest("client_name: must be 1 to " + MAX_NAME + " characters");
+            throw ChangeRefused.invalid("client_name", "must be 1 to " + MAX_NAME + " characters");
         }
         return name;
     }
@@ -237,18 +398,18 @@ public class ClientService {
     private List<String> checkUris(String field, List<String> uris, boolean confidential, boolean required) {
         if (uris == null || uris.isEmpty()) {
             if (required) {
-                throw OAuthException.invalidRequest(field + ": at least one URI is required");
+                throw ChangeRefused.invalid(field, "at least one URI is required");
             }
             return List.of();
         }
         if (uris.size() > MAX_REDIRECT_URIS) {
-            throw OAuthException.invalidRequest(field + ": at most " + MAX_REDIRECT_URIS + " URIs");
+            throw ChangeRefused.invalid(field, "at most " + MAX_REDIRECT_URIS + " URIs");
         }
         Set<String> distinct = new LinkedHashSet<>();
         for (String uri : uris) {
-            RedirectUriPolicy.check(field, uri, confidential, config.redirectAllowHttp());
+            RedirectUriPolicy.check(field, uri, confidential, clientSettings.redirectAllowHttp());
             if (!distinct.add(uri)) {
-                throw OAuthException.invalidRequest(field + ": lists the same URI twice");
+                throw ChangeRefused.invalid(field, "lists the same URI twice");
             }
         }
         return List.copyOf(distinct);
@@ -256,12 +417,12 @@ public class ClientService {
 
     private static String checkScopes(String raw) {
         if (raw == null || raw.isBlank()) {
-            throw OAuthException.invalidRequest("scopes: at least one scope is required");
+            throw ChangeRefused.invalid("scopes", "at least one scope is required");
         }
         Set<String> scopes = Scopes.parse(raw);
         for (String s : scopes) {
             if (!Scopes.isKnown(s)) {
-                throw OAuthException.invalidRequest("scopes: unknown scope '" + (Scopes.isWellFormed(s) && s.length() <= 40
+                throw ChangeRefused.invalid("scopes", "unknown scope '" + (Scopes.isWellFormed(s) && s.length() <= 40
                         ? s : "?") + "'; known scopes are " + String.join(" ", Scopes.ALL));
             }
         }

@@ -1,6 +1,6 @@
 package dev.portcullis.client;
 
-import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.audit.ChangeRefused;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -71,8 +71,8 @@ public final class RedirectUriPolicy {
         }
     }
 
-    private static OAuthException invalid(String field, String problem) {
-        return OAuthException.invalidRequest(field + ": " + problem);
+    private static ChangeRefused invalid(String field, String problem) {
+        return ChangeRefused.invalid(field, problem);
     }
 
     /**

@@ -16,7 +16,7 @@ public final class Scopes {
     public static final String OPENID = "openid";
     public static final String PROFILE = "profile";
     public static final String EMAIL = "email";
-    /** The {@code groups} claim: the user's directory groups. */
+    /** The {@code groups} claim: the user's groups (the directory's, or those an administrator gave a local user). */
     public static final String GROUPS = "groups";
     /** Read the signed-in user's own profile and authorizations through /api/v1 (delegable). */
     public static final String READ_USER = "read_user";

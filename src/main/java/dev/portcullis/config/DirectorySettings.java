@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
 /**
@@ -33,6 +34,8 @@ public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<P
                              String email) {
     }
 
+    private static final Logger LOG = Logger.getLogger(DirectorySettings.class.getName());
+    static final String ALLOW_PLAINTEXT = "portcullis.ldap.allow-plaintext";
     private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z][A-Za-z0-9-]{0,63}|[0-9]+(\\.[0-9]+)+");
 
     /** Whether a URL is {@code ldaps://} (TLS from the first byte). */
@@ -69,6 +72,7 @@ public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<P
                 "must not be combined with ldaps:// URLs (they are TLS already)");
         Optional<Path> caFile = text(c, "portcullis.ldap.ca-file").map(Path::of);
         boolean tls = startTls || urls.stream().anyMatch(DirectorySettings::isLdaps);
+        plaintext(tls, PortcullisConfig.bool(c, ALLOW_PLAINTEXT, false));
         check(!tls || caFile.isPresent(), "portcullis.ldap.ca-file", "is required with ldaps:// or StartTLS: the "
                 + "PEM file of the CA that issued the directory's certificate (certificates are never trusted blindly)");
         caFile.ifPresent(DirectorySettings::certificates);
@@ -142,6 +146,22 @@ public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<P
         String v = text(c, key).orElse(def);
         check(ATTRIBUTE.matcher(v).matches(), key, "must be an LDAP attribute name, got '" + v + "'");
         return v;
+    }
+
+    /**
+     * {@code ldap://} without StartTLS sends every password in clear text: refused, unless the operator says
+     * {@code portcullis.ldap.allow-plaintext=true}, and then a warning at every start.
+     */
+    private static void plaintext(boolean tls, boolean allowed) {
+        if (tls) {
+            return;
+        }
+        check(allowed, "portcullis.ldap.url", "is ldap:// without portcullis.ldap.start-tls=true: every user's "
+                + "password would cross the network in clear text. Use ldaps:// or StartTLS (with "
+                + "portcullis.ldap.ca-file), or set " + ALLOW_PLAINTEXT + "=true ("
+                + ConfigurationException.envName(ALLOW_PLAINTEXT) + ") to accept that");
+        LOG.warning(() -> "LDAP without TLS (" + ALLOW_PLAINTEXT + "=true): every directory user's password "
+                + "crosses the network in clear text; use ldaps:// or StartTLS");
     }
 
     /** The CA file must hold at least one PEM certificate, so a wrong path stops the start, not the first sign-in. */

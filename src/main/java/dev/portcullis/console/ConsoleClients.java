@@ -1,11 +1,11 @@
 package dev.portcullis.console;
 
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.client.BuiltInClients;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientService;
-import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.client.GrantTypes;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -18,9 +18,9 @@ import java.util.stream.Collectors;
 
 /**
  * Backing bean of {@code /admin/console/clients.xhtml} (the list and the registration form) and
- * {@code /admin/console/client.xhtml?id=} (one client's name and URIs). A confidential client's secret is shown once,
- * in the answer to the registration, and never again. Every change goes through {@link ClientService} and is audited
- * with the administrator's id.
+ * {@code /admin/console/client.xhtml?id=} (one client's name, URIs and grant types). A confidential client's secret is shown once,
+ * in the answer to the registration, and never again. Every change goes through {@link ClientService}, which audits
+ * it with the administrator's id; a refused change shows its reason.
  */
 @Named("consoleClients")
 @RequestScoped
@@ -35,9 +35,6 @@ public class ConsoleClients {
     ClientService clients;
 
     @Inject
-    AuditLog audit;
-
-    @Inject
     HttpServletRequest request;
 
     private String name;
@@ -46,6 +43,8 @@ public class ConsoleClients {
     private boolean confidential = true;
     private String scopes = "openid profile email";
     private boolean skipConsent;
+    /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
+    private String grantTypes;
     private String errorText;
     private Client created;
     private String createdSecret;
@@ -59,20 +58,21 @@ public class ConsoleClients {
 
     /** Registers the client of the form; the answer shows its id and, once, its secret. */
     public String create() {
-        if (!csrfValid()) {
+        Optional<Actor> actor = authorizedActor();
+        if (actor.isEmpty()) {
             return null;
         }
         try {
-            ClientService.Registered r = clients.register(new ClientService.Registration(name == null ? "" : name,
-                    lines(redirectUris), lines(postLogoutRedirectUris), confidential, scopes, skipConsent, false));
-            audit.change(AuditEvent.Type.CLIENT_CREATED, actor(), r.client().clientId(), null,
-                    (r.client().confidential() ? "confidential" : "public") + ", in the console");
+            ClientService.Registered r = clients.register(ClientService.Registration.builder()
+                    .name(name == null ? "" : name).redirectUris(lines(redirectUris))
+                    .postLogoutRedirectUris(lines(postLogoutRedirectUris)).confidential(confidential).scopes(scopes)
+                    .skipConsent(skipConsent).grantTypes(words(grantTypes)).build(), actor.get());
             created = r.client();
             createdSecret = r.secret().orElse(null);
             name = null;
             redirectUris = null;
             postLogoutRedirectUris = null;
-        } catch (OAuthException e) {
+        } catch (ChangeRefused e) {
             fail(e);
         }
         return null;
@@ -88,6 +88,7 @@ public class ConsoleClients {
                     name = c.name();
                     redirectUris = String.join("\n", c.redirectUris());
                     postLogoutRedirectUris = String.join("\n", c.postLogoutRedirectUris());
+                    grantTypes = GrantTypes.format(c.grantTypes());
                 }
             });
             if (shown.isEmpty()) {
@@ -97,17 +98,19 @@ public class ConsoleClients {
         return shown;
     }
 
-    /** Saves the name and URIs of the shown client. */
+    /** Saves the name, URIs and grant types of the shown client. */
     public String save() {
         Client c = getShown().orElse(null);
-        if (c == null || !csrfValid()) {
+        Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
+        if (actor.isEmpty()) {
             return null;
         }
         try {
-            clients.update(c.clientId(), new ClientService.ClientPatch(name == null ? "" : name, lines(redirectUris),
-                    lines(postLogoutRedirectUris), null, null, null, null, null), actor());
+            clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
+                    .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
+                    .grantTypes(words(grantTypes)).build(), actor.get());
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
-        } catch (OAuthException e) {
+        } catch (ChangeRefused e) {
             fail(e);
         }
         return null;
@@ -115,21 +118,19 @@ public class ConsoleClients {
 
     /** Whether the client is one of Portcullis's own (listed as built-in; cannot be deleted or disabled). */
     public boolean builtIn(String clientId) {
-        return ClientService.isBuiltIn(clientId);
+        return BuiltInClients.isBuiltIn(clientId);
     }
 
     /** Issues a new secret for the shown confidential client, shown once on this answer; the old one stops at once. */
     public String rotateSecret() {
         Client c = getShown().orElse(null);
-        if (c == null || !csrfValid()) {
+        Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
+        if (actor.isEmpty()) {
             return null;
         }
         try {
-            rotatedSecret = clients.rotateSecret(c.clientId()).orElse(null);
-            if (rotatedSecret != null) {
-                audit.change(AuditEvent.Type.CLIENT_SECRET_ROTATED, actor(), c.clientId(), null, "in the console");
-            }
-        } catch (OAuthException e) {
+            rotatedSecret = clients.rotateSecret(c.clientId(), actor.get()).orElse(null);
+        } catch (ChangeRefused e) {
             fail(e);
         }
         return null;
@@ -138,16 +139,16 @@ public class ConsoleClients {
     /** Disables or enables the shown client by the form's hidden {@code enable}; built-in clients are refused. */
     public String setEnabled() {
         Client c = getShown().orElse(null);
-        if (c == null || !csrfValid()) {
+        Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
+        if (actor.isEmpty()) {
             return null;
         }
         boolean enable = "true".equals(signedIn.parameter("enable", 5));
         try {
-            clients.update(c.clientId(), new ClientService.ClientPatch(null, null, null, null, null, null, enable,
-                    null), actor());
+            clients.update(c.clientId(), ClientService.ClientPatch.patch().enabled(enable).build(), actor.get());
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done="
                     + (enable ? "console.client.enabled" : "console.client.disabled"));
-        } catch (OAuthException e) {
+        } catch (ChangeRefused e) {
             fail(e);
         }
         return null;
@@ -159,7 +160,8 @@ public class ConsoleClients {
      */
     public String delete() {
         Client c = getShown().orElse(null);
-        if (c == null || !csrfValid()) {
+        Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
+        if (actor.isEmpty()) {
             return null;
         }
         if (!"yes".equals(signedIn.parameter("confirmed", 3))) {
@@ -167,11 +169,9 @@ public class ConsoleClients {
             return null;
         }
         try {
-            if (clients.delete(c.clientId())) {
-                audit.change(AuditEvent.Type.CLIENT_DELETED, actor(), c.clientId(), null, "in the console");
-            }
+            clients.delete(c.clientId(), actor.get());
             signedIn.redirect("/admin/console/clients.xhtml?done=console.client.deleted");
-        } catch (OAuthException e) {
+        } catch (ChangeRefused e) {
             fail(e);
         }
         return null;
@@ -186,22 +186,17 @@ public class ConsoleClients {
         return rotatedSecret;
     }
 
-    private boolean csrfValid() {
-        if (signedIn.csrfValid()) {
-            return true;
+    /** The administrator acting on this form, decided before any change; none: 403 and the reason shown. */
+    private Optional<Actor> authorizedActor() {
+        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        if (actor.isEmpty()) {
+            errorText = signedIn.getMsg().get("page.csrf");
         }
-        errorText = signedIn.getMsg().get("page.csrf");
-        signedIn.status(403);
-        return false;
+        return actor;
     }
 
-    private void fail(OAuthException e) {
-        errorText = e.description();
-        signedIn.status(400);
-    }
-
-    private Actor actor() {
-        return Actor.administrator(signedIn.getUserId(), signedIn.ip());
+    private void fail(ChangeRefused e) {
+        errorText = ConsolePage.refusal(signedIn, e);
     }
 
     /** One URI a line; blank lines ignored. */
@@ -211,6 +206,14 @@ public class ConsoleClients {
         }
         return Arrays.stream(text.split("\\R")).map(String::strip).filter(s -> !s.isEmpty())
                 .collect(Collectors.toList());
+    }
+
+    /** Grant types separated by spaces or lines; null (not sent) stays null, so that a patch keeps them. */
+    static List<String> words(String text) {
+        if (text == null) {
+            return null;
+        }
+        return Arrays.stream(text.split("\\s+")).filter(s -> !s.isEmpty()).collect(Collectors.toList());
     }
 
     /** The outcome message after a redirect ({@code done}), only known keys. */
@@ -269,6 +272,15 @@ public class ConsoleClients {
 
     public void setScopes(String scopes) {
         this.scopes = scopes;
+    }
+
+    /** The shown client's grant types, or what the form sent; the default for a new client's form. */
+    public String getGrantTypes() {
+        return grantTypes != null ? grantTypes : GrantTypes.format(GrantTypes.DEFAULT);
+    }
+
+    public void setGrantTypes(String grantTypes) {
+        this.grantTypes = grantTypes;
     }
 
     public boolean isSkipConsent() {

@@ -1,8 +1,8 @@
 package dev.portcullis.console;
 
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.config.KeySettings;
 import dev.portcullis.jose.SigningKey;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.signin.SignedInUser;
@@ -31,10 +31,7 @@ public class ConsoleKeys {
     SigningKeys keys;
 
     @Inject
-    PortcullisConfig config;
-
-    @Inject
-    AuditLog audit;
+    KeySettings keySettings;
 
     private String errorKey;
     private List<KeyRow> rows;
@@ -55,27 +52,23 @@ public class ConsoleKeys {
     }
 
     public long getActivationDelaySeconds() {
-        return config.keyActivationDelay().getSeconds();
+        return keySettings.activationDelay().getSeconds();
     }
 
     /** Rotates every algorithm's key; audited per new key with the administrator's id. */
     public String rotate() {
-        if (!ConsolePage.csrfValid(signedIn)) {
+        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        if (actor.isEmpty()) {
             errorKey = "page.csrf";
             return null;
         }
-        List<SigningKey> created;
         try {
-            created = keys.rotate(Optional.empty(), config.keyActivationDelay());
-        } catch (jakarta.persistence.PersistenceException | jakarta.transaction.TransactionalException e) {
+            keys.rotate(Optional.empty(), keySettings.activationDelay(), actor.get());
+        } catch (ChangeRefused e) {
             // two rotations at once: the deterministic kid lets only one insert win
             errorKey = "console.keys.conflict";
             signedIn.status(409);
             return null;
-        }
-        for (SigningKey k : created) {
-            audit.change(AuditEvent.Type.SIGNING_KEY_ROTATED, ConsolePage.actor(signedIn), null, null,
-                    k.kid() + " signs from " + k.activeFrom().getEpochSecond());
         }
         signedIn.redirect("/admin/console/keys.xhtml?done=console.keys.rotated");
         return null;

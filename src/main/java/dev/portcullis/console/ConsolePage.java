@@ -1,7 +1,9 @@
 package dev.portcullis.console;
 
-import dev.portcullis.admin.AccessAdministration;
+import dev.portcullis.access.AccessAdministration;
 import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.page.PageMessages;
 import dev.portcullis.session.SsoSession;
 import dev.portcullis.signin.SignedInUser;
 import java.net.URLEncoder;
@@ -9,12 +11,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * What every console page shares: times in UTC, the row shape of an SSO session, the administrator as the audit
- * trail's actor, and the refusal of a form posted without this browser's CSRF token (403, nothing done).
+ * trail's actor, and the refusal of a form posted by anyone else or without this browser's CSRF token (403, nothing
+ * done).
  */
 final class ConsolePage {
 
@@ -40,17 +44,47 @@ final class ConsolePage {
         return t == null ? "—" : WHEN.format(t);
     }
 
-    static Actor actor(SignedInUser signedIn) {
-        return Actor.administrator(signedIn.getUserId(), signedIn.ip());
+    /**
+     * The administrator acting on a posted form ({@link SignedInUser#authorizedActor}) {@link #WHERE}, decided before
+     * any change; when there is none the page answers 403 and shows why, and the action does nothing.
+     */
+    static Optional<Actor> actor(SignedInUser signedIn) {
+        Optional<Actor> actor = signedIn.authorizedActor().map(a -> a.within(WHERE));
+        if (actor.isEmpty()) {
+            signedIn.status(403);
+        }
+        return actor;
     }
 
-    /** True when the form carried this browser's token; otherwise the page answers 403 and shows why. */
-    static boolean csrfValid(SignedInUser signedIn) {
-        if (signedIn.csrfValid()) {
-            return true;
+    /** Where the console's changes are made, as the details of some audit events name it. */
+    static final String WHERE = "in the console";
+
+    /** A refused change in the administrator's language; the page answers 400. */
+    static String refusal(SignedInUser signedIn, ChangeRefused e) {
+        signedIn.status(400);
+        PageMessages msg = signedIn.getMsg();
+        ChangeRefused.Reason reason = e.reason();
+        if (reason instanceof ChangeRefused.InvalidField f) {
+            String label = "change.field." + f.field();
+            return msg.format("change.invalid", msg.containsKey(label) ? msg.get(label) : f.field(), f.why());
         }
-        signedIn.status(403);
-        return false;
+        if (reason instanceof ChangeRefused.PasswordRefused p) {
+            return msg.get(p.problem() == ChangeRefused.PasswordProblem.DIRECTORY_USER
+                    ? "console.user.directoryPassword" : "change.password");
+        }
+        if (reason instanceof ChangeRefused.BuiltInClient b) {
+            return msg.format("change.builtIn." + b.change().name(), b.clientId());
+        }
+        if (reason instanceof ChangeRefused.UsernameTaken u) {
+            return msg.format("change.usernameTaken", u.username());
+        }
+        if (reason instanceof ChangeRefused.NoSecret) {
+            return msg.get("change.noSecret");
+        }
+        if (reason instanceof ChangeRefused.OwnAccountDisabled) {
+            return msg.get("change.ownAccountDisabled");
+        }
+        return msg.get("console.keys.conflict");
     }
 
     /** The outcome key of a redirect's {@code done} parameter when it is one of {@code known}, else null. */

@@ -1,12 +1,14 @@
 package dev.portcullis.console;
 
 import dev.portcullis.account.UserService;
-import dev.portcullis.admin.AccessAdministration;
+import dev.portcullis.access.AccessAdministration;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -53,12 +55,13 @@ public class ConsoleSessions {
 
     /** Ends the session of the row's hidden field {@code session}. */
     public String end() {
-        if (!ConsolePage.csrfValid(signedIn)) {
+        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        if (actor.isEmpty()) {
             errorKey = "page.csrf";
             return null;
         }
         String id = signedIn.parameter("session", 64);
-        boolean ended = id != null && access.endSession(id, ConsolePage.actor(signedIn));
+        boolean ended = id != null && access.endSession(id, actor.get());
         signedIn.redirect("/admin/console/sessions.xhtml?done="
                 + (ended ? "console.sessions.ended" : "console.sessions.gone"));
         return null;

@@ -1,30 +1,27 @@
 package dev.portcullis.console;
 
-import dev.portcullis.account.PasswordChanged;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
-import dev.portcullis.admin.AccessAdministration;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
+import dev.portcullis.access.AccessAdministration;
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.mfa.SecondFactors;
-import dev.portcullis.protocol.OAuthException;
-import dev.portcullis.resource.UserAuthorizations;
+import dev.portcullis.access.UserAuthorizations;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.servlet.http.HttpServletRequest;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Backing bean of {@code /admin/console/user.xhtml?username=}: one user's profile, source and roles; edit name and
- * e-mail; disable or enable (never oneself); their SSO sessions ("end") and authorized applications ("revoke");
- * reset the password; remove their second factors; clear a sign-in lock. Each action goes through the service the
- * admin API uses and is audited with the administrator's id.
+ * Backing bean of {@code /admin/console/user.xhtml?username=}: one user's profile, source, roles and groups; edit
+ * name and e-mail, and a local user's groups (one a line); disable or enable (never oneself); their SSO sessions
+ * ("end") and authorized applications ("revoke"); reset the password; remove their second factors; clear a sign-in
+ * lock. Each action goes through the service the admin API uses, which audits it with the administrator's id; a
+ * refused change shows its reason.
  * <p>
  * A password reset generates the new password (120 random bits, shown once on the answer, never stored in clear or
  * logged) rather than taking one typed by the administrator: nobody picks a password they will remember for someone
@@ -36,7 +33,6 @@ import java.util.Set;
 public class ConsoleUser {
 
     static final int MAX_SESSIONS = 100;
-    private static final SecureRandom RANDOM = new SecureRandom();
     static final Set<String> DONE = Set.of("console.saved", "console.users.disabled", "console.users.enabled",
             "console.sessions.ended", "console.user.grantRevoked", "console.user.factorsReset",
             "console.user.unlocked");
@@ -54,14 +50,12 @@ public class ConsoleUser {
     SecondFactors factors;
 
     @Inject
-    AuditLog audit;
-
-    @Inject
     HttpServletRequest request;
 
     private Optional<User> shown;
     private String name;
     private String email;
+    private String groups;
     private String errorKey;
     private String errorText;
     private String newPassword;
@@ -77,6 +71,9 @@ public class ConsoleUser {
                 if (name == null && email == null) {
                     name = u.name();
                     email = u.email();
+                }
+                if (groups == null) {
+                    groups = String.join("\n", u.groups());
                 }
             });
             if (shown.isEmpty()) {
@@ -102,6 +99,11 @@ public class ConsoleUser {
         return getShown().map(u -> u.roles().isEmpty() ? "—" : String.join(" ", u.roles())).orElse("");
     }
 
+    /** The groups the user's tokens carry under scope {@code groups}, for either source. */
+    public String getGroupNames() {
+        return getShown().map(u -> u.groups().isEmpty() ? "—" : String.join(", ", u.groups())).orElse("");
+    }
+
     public List<ConsolePage.SessionRow> getSessions() {
         if (sessions == null) {
             sessions = getShown().flatMap(u -> access.sessions(u.username(), null, MAX_SESSIONS))
@@ -124,49 +126,51 @@ public class ConsoleUser {
         return grants;
     }
 
-    /** Saves name and e-mail (empty removes them). */
+    /** Saves name and e-mail (empty removes them) and a local user's groups (the directory owns the others'). */
     public String save() {
-        User u = target();
-        if (u == null) {
+        Action a = target();
+        if (a == null) {
             return null;
         }
+        User u = a.user();
         try {
-            users.update(u.username(), new UserService.UserPatch(Optional.ofNullable(blankToNull(email)),
-                    Optional.ofNullable(blankToNull(name)), null, null), ConsolePage.actor(signedIn));
+            users.update(u.username(), UserService.UserPatch.patch().email(Optional.ofNullable(blankToNull(email)))
+                    .name(Optional.ofNullable(blankToNull(name)))
+                    .groups(u.fromDirectory() ? null : ConsoleClients.lines(groups)).build(), a.actor());
             done(u, "console.saved");
-        } catch (OAuthException e) {
-            errorText = e.description();
-            signedIn.status(400);
+        } catch (ChangeRefused e) {
+            errorText = ConsolePage.refusal(signedIn, e);
         }
         return null;
     }
 
-    /** Disables or enables the user by the form's hidden {@code enable}; an administrator never disables themself. */
+    /** Disables or enables the user by the form's hidden {@code enable}; the service refuses disabling oneself. */
     public String setEnabled() {
-        User u = target();
-        if (u == null) {
+        Action a = target();
+        if (a == null) {
             return null;
         }
+        User u = a.user();
         boolean enable = "true".equals(signedIn.parameter("enable", 5));
-        if (!enable && u.userId().equals(signedIn.getUserId())) {
-            errorKey = "console.users.self";
-            signedIn.status(400);
-            return null;
+        try {
+            users.update(u.username(), UserService.UserPatch.patch().enabled(enable).build(), a.actor());
+            done(u, enable ? "console.users.enabled" : "console.users.disabled");
+        } catch (ChangeRefused e) {
+            errorText = ConsolePage.refusal(signedIn, e);
         }
-        users.update(u.username(), new UserService.UserPatch(null, null, enable, null), ConsolePage.actor(signedIn));
-        done(u, enable ? "console.users.enabled" : "console.users.disabled");
         return null;
     }
 
     /** Ends the session of the row's hidden {@code session}, if it is one of this user's. */
     public String endSession() {
-        User u = target();
-        if (u == null) {
+        Action a = target();
+        if (a == null) {
             return null;
         }
+        User u = a.user();
         String id = signedIn.parameter("session", 64);
         if (id != null && getSessions().stream().anyMatch(s -> s.id().equals(id))) {
-            access.endSession(id, ConsolePage.actor(signedIn));
+            access.endSession(id, a.actor());
         }
         done(u, "console.sessions.ended");
         return null;
@@ -174,13 +178,14 @@ public class ConsoleUser {
 
     /** Withdraws the application of the row's hidden {@code client}: consent deleted, its tokens revoked at once. */
     public String revokeGrant() {
-        User u = target();
-        if (u == null) {
+        Action a = target();
+        if (a == null) {
             return null;
         }
+        User u = a.user();
         String clientId = signedIn.parameter("client", 64);
         if (clientId != null) {
-            access.withdrawGrant(u.username(), clientId, ConsolePage.actor(signedIn));
+            access.withdrawGrant(u.username(), clientId, a.actor());
         }
         done(u, "console.user.grantRevoked");
         return null;
@@ -188,68 +193,63 @@ public class ConsoleUser {
 
     /** Sets a generated password, shown once on this answer (no redirect: nothing keeps it for a later page). */
     public String resetPassword() {
-        User u = target();
-        if (u == null) {
+        Action a = target();
+        if (a == null) {
             return null;
         }
-        String password = generatedPassword();
+        User u = a.user();
         try {
-            Optional<PasswordChanged> changed = users.changePassword(u.username(), password);
-            if (changed.isPresent()) {
-                audit.change(AuditEvent.Type.USER_PASSWORD_CHANGED, ConsolePage.actor(signedIn), null, u.username(),
-                        "generated in the console; " + changed.get().consequences());
-                newPassword = password;
-            }
-        } catch (OAuthException e) {
-            errorKey = "console.user.directoryPassword";
-            signedIn.status(400);
+            newPassword = users.resetPassword(u.username(), a.actor()).orElse(null);
+        } catch (ChangeRefused e) {
+            errorText = ConsolePage.refusal(signedIn, e);
         }
         return null;
     }
 
     /** Removes the user's authenticator app, recovery codes and passkeys (a lost phone or key). */
     public String resetFactors() {
-        User u = target();
-        if (u == null) {
+        Action a = target();
+        if (a == null) {
             return null;
         }
-        factors.reset(u, ConsolePage.actor(signedIn));
+        User u = a.user();
+        factors.reset(u, a.actor());
         done(u, "console.user.factorsReset");
         return null;
     }
 
     /** Clears the account's sign-in throttle; a lock ends at once. */
     public String unlock() {
-        User u = target();
-        if (u == null) {
+        Action a = target();
+        if (a == null) {
             return null;
         }
-        users.unlock(u.username(), ConsolePage.actor(signedIn));
+        User u = a.user();
+        users.unlock(u.username(), a.actor());
         done(u, "console.user.unlocked");
         return null;
     }
 
-    /** The user an action applies to, once the form's token is checked; null (nothing done) otherwise. */
-    private User target() {
+    /** The user an action applies to and the administrator acting on it. */
+    private record Action(User user, Actor actor) {
+    }
+
+    /** The shown user and the authorized actor, both decided before any change; null (nothing done) otherwise. */
+    private Action target() {
         User u = getShown().orElse(null);
         if (u == null) {
             return null;
         }
-        if (!ConsolePage.csrfValid(signedIn)) {
+        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        if (actor.isEmpty()) {
             errorKey = "page.csrf";
             return null;
         }
-        return u;
+        return new Action(u, actor.get());
     }
 
     private void done(User u, String key) {
         signedIn.redirect("/admin/console/user.xhtml?username=" + ConsolePage.enc(u.username()) + "&done=" + key);
-    }
-
-    static String generatedPassword() {
-        byte[] bytes = new byte[15];
-        RANDOM.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     private static String blankToNull(String s) {
@@ -278,6 +278,15 @@ public class ConsoleUser {
 
     public void setName(String name) {
         this.name = name;
+    }
+
+    /** The shown user's groups, one a line. */
+    public String getGroups() {
+        return groups;
+    }
+
+    public void setGroups(String groups) {
+        this.groups = groups;
     }
 
     public String getEmail() {

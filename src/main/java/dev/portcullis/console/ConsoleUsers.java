@@ -3,7 +3,7 @@ package dev.portcullis.console;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -12,12 +12,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Backing bean of {@code /admin/console/users.xhtml}: search users (username, e-mail, name; a page at a time, in
  * username order) and disable or enable one. A disabled user cannot sign in, and their sessions and tokens end at
- * once ({@link UserService#update}); the change is audited with the administrator's id. Administrators cannot
- * disable themselves, so the last one cannot lock everybody out by a slip.
+ * once ({@link UserService#update}); the change is audited with the administrator's id. A refused change (an
+ * administrator disabling themself, which the service refuses) shows its reason.
  */
 @Named("consoleUsers")
 @RequestScoped
@@ -36,25 +37,20 @@ public class ConsoleUsers {
 
     private List<User> found;
     private String errorKey;
+    private String errorText;
 
     /** The search text of the query (GET form), or empty. */
     public String getQ() {
-        String q = signedIn.parameter("q", 200);
+        String q = signedIn.parameter("q", UserService.MAX_SEARCH_TEXT);
         return q == null ? "" : q;
     }
 
     public List<User> getUsers() {
         if (found == null) {
-            try {
-                String after = request.getParameter("after") == null ? null
-                        : signedIn.parameter("after", UserService.MAX_USERNAME);
-                found = after == null && request.getParameter("after") != null ? List.of()
-                        : users.search(getQ(), after, PAGE);
-            } catch (OAuthException e) {
-                errorKey = "console.users.badSearch";
-                signedIn.status(400);
-                found = List.of();
-            }
+            String after = request.getParameter("after") == null ? null
+                    : signedIn.parameter("after", UserService.MAX_USERNAME);
+            found = after == null && request.getParameter("after") != null ? List.of()
+                    : users.search(getQ(), after, PAGE);
         }
         return found;
     }
@@ -72,19 +68,18 @@ public class ConsoleUsers {
     public String setEnabled() {
         String username = signedIn.parameter("username", UserService.MAX_USERNAME);
         boolean enable = "true".equals(request.getParameter("enable"));
-        if (!signedIn.csrfValid()) {
+        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        if (actor.isEmpty()) {
             errorKey = "page.csrf";
-            signedIn.status(403);
-            return null;
-        }
-        if (!enable && signedIn.getUser().username().equals(username)) {
-            errorKey = "console.users.self";
-            signedIn.status(400);
             return null;
         }
         if (username != null) {
-            users.update(username, new UserService.UserPatch(null, null, enable, null),
-                    Actor.administrator(signedIn.getUserId(), signedIn.ip()));
+            try {
+                users.update(username, UserService.UserPatch.patch().enabled(enable).build(), actor.get());
+            } catch (ChangeRefused e) {
+                errorText = ConsolePage.refusal(signedIn, e);
+                return null;
+            }
         }
         signedIn.redirect("/admin/console/users.xhtml?q=" + enc(getQ()) + "&done="
                 + (enable ? "console.users.enabled" : "console.users.disabled"));
@@ -93,6 +88,10 @@ public class ConsoleUsers {
 
     public String getErrorKey() {
         return errorKey;
+    }
+
+    public String getErrorText() {
+        return errorText;
     }
 
     private static String enc(String s) {

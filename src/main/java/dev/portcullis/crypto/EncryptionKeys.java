@@ -1,7 +1,8 @@
 package dev.portcullis.crypto;
 
 import dev.portcullis.config.ConfigurationException;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.KeySettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -23,7 +24,7 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Encryption of secrets stored in the database (private signing keys; later one-time-password seeds) under
+ * Encryption of secrets stored in the database (private signing keys, authenticator-app seeds) under
  * key-encryption keys (KEKs) that live in configuration, never in the database. AES-256-GCM with a random 96-bit
  * nonce per value; the caller's associated data (e.g. the key id of a signing key) binds a value to its row, so a
  * ciphertext copied to another row does not decrypt.
@@ -65,18 +66,18 @@ public final class EncryptionKeys {
      * developer's machine, the README's commands) uses a key generated once into the data directory; any other
      * issuer is refused, since a key next to the database would protect nothing and instances would not share it.
      */
-    public static EncryptionKeys fromConfig(PortcullisConfig config) {
-        byte[] currentKey = config.keysEncryptionKey().orElseGet(() -> {
-            if (!config.issuerIsLoopback()) {
-                throw new ConfigurationException(CURRENT_KEY, "is required when the issuer (" + config.issuerString()
+    public static EncryptionKeys fromSettings(KeySettings settings, IssuerSettings issuer) {
+        byte[] currentKey = settings.encryptionKey().orElseGet(() -> {
+            if (!issuer.isLoopback()) {
+                throw new ConfigurationException(CURRENT_KEY, "is required when the issuer (" + issuer.issuerString()
                         + ") is not loopback: base64 of 32 random bytes, e.g. from openssl rand -base64 32");
             }
-            Path file = config.dataDir().resolve(GENERATED_KEY_FILE);
+            Path file = settings.dataDir().resolve(GENERATED_KEY_FILE);
             LOG.warning(() -> CURRENT_KEY + " is not set: private keys are encrypted under a key generated in "
                     + file + " (acceptable with a loopback issuer only)");
             return loadOrCreate(file);
         });
-        return new EncryptionKeys(currentKey, config.previousKeysEncryptionKeys());
+        return new EncryptionKeys(currentKey, settings.previousEncryptionKeys());
     }
 
     /** A new KEK as configuration takes it: base64 of 32 random bytes. */
@@ -136,6 +137,14 @@ public final class EncryptionKeys {
         return new String(c.doFinal(in, NONCE_BYTES, in.length - NONCE_BYTES), StandardCharsets.UTF_8);
     }
 
+    /**
+     * HMAC-SHA256 (base64url) of {@code data} under the current KEK, separated by {@code purpose}: a tag every
+     * instance of this server computes alike and nobody without the key can forge.
+     */
+    public String tag(String purpose, String data) {
+        return Secrets.hmac(purpose + ":" + B64URL.encodeToString(current.getEncoded()), data);
+    }
+
     /** Whether a stored value is sealed at all (values written before encryption existed are not). */
     public static boolean isSealed(String stored) {
         return stored != null && stored.startsWith(PREFIX);
@@ -144,6 +153,11 @@ public final class EncryptionKeys {
     /** Whether a stored value is sealed under the current KEK (else it should be re-sealed). */
     public boolean isSealedUnderCurrentKey(String stored) {
         return isSealed(stored) && currentId.equals(kekIdOf(stored));
+    }
+
+    /** The beginning of every value sealed under the current KEK, to find the others with a SQL {@code LIKE}. */
+    public String currentKeyPrefix() {
+        return PREFIX + currentId + ":";
     }
 
     /** Reads the generated KEK in {@code file}, creating it (owner-only) first if it does not exist. */

@@ -11,11 +11,13 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.DemoSettings;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.page.HtmlPage.Element;
 import dev.portcullis.page.HtmlPage;
 import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.Pkce;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -53,10 +55,10 @@ import java.util.stream.Stream;
 
 /**
  * {@code /demo/}: a deliberately small relying party — the one place Portcullis speaks as a client. It starts the
- * authorization code flow as {@value DemoSeed#CONFIDENTIAL} (variant A: the page asks for the client secret from
- * {@value DemoSeed#CREDENTIALS_FILE}, and only this backend uses it) or {@value DemoSeed#PUBLIC} (variant B: PKCE
- * S256, no secret),
- * completes the exchange with the seed's JSON token request, validates the ID token (signature via the JWKS, iss,
+ * authorization code flow as {@value DemoSeed#CONFIDENTIAL} (the confidential client: the page asks for the client
+ * secret from {@value DemoSeed#CREDENTIALS_FILE}, and only this backend uses it) or {@value DemoSeed#PUBLIC} (the
+ * public client: PKCE S256, no secret),
+ * completes the exchange with a JSON token request, validates the ID token (signature via the JWKS, iss,
  * aud, exp, nonce) and calls {@code /api/v1/me} with the access token. The transaction (state, nonce, verifier,
  * secret) lives in a short-lived HttpOnly cookie scoped to /demo, so any instance can finish what another started.
  */
@@ -69,7 +71,10 @@ public class DemoRelyingParty {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    DemoSettings demoSettings;
 
     @GET
     public Response index() {
@@ -78,15 +83,15 @@ public class DemoRelyingParty {
                 element("p").cls("lead").text("A tiny relying party. Sign in as ").add(code("demo"))
                         .text(" with the password from ")
                         .add(code(DemoSeed.CREDENTIALS_FILE)).text(" in the server's data directory."),
-                element("h2").text("Variant A: confidential client"),
+                element("h2").text("Confidential client"),
                 startForm("start-a", "confidential",
                         element("label").attr("for", "secret").text("Client secret of ")
                                 .add(code(DemoSeed.CONFIDENTIAL)).text(" (from the same file)"),
                         element("input").attr("type", "password").id("secret").attr("name", "client_secret")
                                 .attr("autocomplete", "off"),
-                        actions(button("Sign in with variant A"))),
-                element("h2").text("Variant B: public client with PKCE"),
-                startForm("start-b", "public", actions(button("Sign in with variant B")))));
+                        actions(button("Sign in as the confidential client"))),
+                element("h2").text("Public client with PKCE"),
+                startForm("start-b", "public", actions(button("Sign in as the public client")))));
     }
 
     /** Starts a flow: a fresh state, nonce and PKCE verifier, remembered in the demo cookie; off to authorize. */
@@ -96,18 +101,19 @@ public class DemoRelyingParty {
     public Response start(MultivaluedMap<String, String> form) {
         requireDemo();
         // a map, not @FormParam: Jersey fails with a 500 on @FormParam when a POST has no Content-Type
-        String variant = form == null ? null : form.getFirst("variant");
+        String clientType = form == null ? null : form.getFirst("client_type");
         String secret = form == null ? null : form.getFirst("client_secret");
-        boolean confidential = "confidential".equals(variant);
+        boolean confidential = "confidential".equals(clientType);
         String state = Secrets.newSecret();
         String nonce = Secrets.newSecret();
         String verifier = Secrets.newSecret(); // 43 base64url characters: a valid RFC 7636 verifier
-        StringBuilder authorize = new StringBuilder(config.endpoint("/oauth/authorize")).append("?response_type=code")
+        StringBuilder authorize = new StringBuilder(issuer.endpoint("/oauth/authorize")).append("?response_type=code")
                 .append("&client_id=").append(enc(confidential ? DemoSeed.CONFIDENTIAL : DemoSeed.PUBLIC))
-                .append("&redirect_uri=").append(enc(config.endpoint(DemoSeed.CALLBACK)))
+                .append("&redirect_uri=").append(enc(issuer.endpoint(DemoSeed.CALLBACK)))
                 .append("&scope=").append(enc(SCOPE)).append("&state=").append(state).append("&nonce=").append(nonce);
         if (!confidential) {
-            authorize.append("&code_challenge=").append(Secrets.hash(verifier)).append("&code_challenge_method=S256");
+            authorize.append("&code_challenge=").append(Pkce.s256Challenge(verifier))
+                    .append("&code_challenge_method=").append(Pkce.S256);
         }
         JsonObject tx = JsonSupport.JSON.createObjectBuilder().add("confidential", confidential).add("state", state)
                 .add("nonce", nonce).add("verifier", verifier).add("secret", secret == null ? "" : secret.trim()).build();
@@ -129,7 +135,7 @@ public class DemoRelyingParty {
         if (tx == null || state == null || !Secrets.constantTimeEquals(state, tx.getString("state"))) {
             return page("Demo: flow not recognised", 400, List.of(problem("No matching state: start again.")));
         }
-        if (!config.issuerString().equals(iss)) {
+        if (!issuer.issuerString().equals(iss)) {
             return page("Demo: wrong issuer", 400,
                     List.of(problem("The iss parameter is not this issuer (RFC 9207).")));
         }
@@ -140,7 +146,7 @@ public class DemoRelyingParty {
         boolean confidential = tx.getBoolean("confidential");
         String clientId = confidential ? DemoSeed.CONFIDENTIAL : DemoSeed.PUBLIC;
         try {
-            return page("Demo: " + (confidential ? "variant A (confidential)" : "variant B (public, PKCE)"), 200,
+            return page("Demo: " + (confidential ? "confidential client" : "public client (PKCE)"), 200,
                     exchange(code, clientId, confidential, tx));
         } catch (IllegalStateException e) {
             return page("Demo: issuer unreachable", 502, List.of(problem(e.getMessage())));
@@ -149,11 +155,11 @@ public class DemoRelyingParty {
 
     /** The client's back-channel part: token request, ID token check, API call; the page's blocks. */
     private List<Element> exchange(String code, String clientId, boolean confidential, JsonObject tx) {
-        // the seed's token request, variant A or B, as a JSON body
+        // the JSON token request, of the confidential or the public client
         var body = JsonSupport.JSON.createObjectBuilder().add("client_id", clientId).add("code", code)
-                .add("grant_type", "authorization_code").add("redirect_uri", config.endpoint(DemoSeed.CALLBACK));
+                .add("grant_type", "authorization_code").add("redirect_uri", issuer.endpoint(DemoSeed.CALLBACK));
         body = confidential ? body.add("client_secret", tx.getString("secret")) : body.add("code_verifier", tx.getString("verifier"));
-        HttpResponse<String> token = send(HttpRequest.newBuilder(URI.create(config.endpoint("/oauth/token")))
+        HttpResponse<String> token = send(HttpRequest.newBuilder(URI.create(issuer.endpoint("/oauth/token")))
                 .header("Content-Type", "application/json").header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.build().toString())).build());
         List<Element> html = new ArrayList<>(List.of(
@@ -163,14 +169,14 @@ public class DemoRelyingParty {
             String idToken = tokens.getString("id_token", "");
             html.add(element("h2").text("ID token"));
             html.addAll(idTokenSection(idToken, clientId, tx.getString("nonce")));
-            HttpResponse<String> me = send(HttpRequest.newBuilder(URI.create(config.endpoint("/api/v1/me")))
+            HttpResponse<String> me = send(HttpRequest.newBuilder(URI.create(issuer.endpoint("/api/v1/me")))
                     .header("Authorization", "Bearer " + tokens.getString("access_token")).GET().build());
             html.add(element("h2").text("GET /api/v1/me (HTTP " + me.statusCode() + ")"));
             html.add(pre(me.body()));
             html.add(actions(element("a").cls("button").attr("href", "/demo/").text("Start again"),
                     element("a").cls("button secondary").id("logout")
-                            .attr("href", config.endpoint("/oauth/logout") + "?id_token_hint=" + idToken
-                                    + "&post_logout_redirect_uri=" + enc(config.endpoint("/demo/")))
+                            .attr("href", issuer.endpoint("/oauth/logout") + "?id_token_hint=" + idToken
+                                    + "&post_logout_redirect_uri=" + enc(issuer.endpoint("/demo/")))
                             .text("Sign out")));
         }
         return html;
@@ -192,7 +198,7 @@ public class DemoRelyingParty {
     }
 
     private String idTokenProblem(SignedJWT jwt, String clientId, String nonce) throws java.text.ParseException {
-        JWKSet jwks = JWKSet.parse(send(HttpRequest.newBuilder(URI.create(config.endpoint("/oauth/discovery/keys")))
+        JWKSet jwks = JWKSet.parse(send(HttpRequest.newBuilder(URI.create(issuer.endpoint("/oauth/discovery/keys")))
                 .GET().build()).body());
         JWK key = jwks.getKeyByKeyId(jwt.getHeader().getKeyID());
         try {
@@ -204,7 +210,7 @@ public class DemoRelyingParty {
             return "signature: " + e.getMessage();
         }
         JWTClaimsSet c = jwt.getJWTClaimsSet();
-        if (!config.issuerString().equals(c.getIssuer())) {
+        if (!issuer.issuerString().equals(c.getIssuer())) {
             return "iss";
         }
         if (c.getAudience() == null || !c.getAudience().contains(clientId)) {
@@ -217,7 +223,7 @@ public class DemoRelyingParty {
     }
 
     private void requireDemo() {
-        if (!config.demo()) {
+        if (!demoSettings.enabled()) {
             throw new NotFoundException();
         }
     }
@@ -260,7 +266,7 @@ public class DemoRelyingParty {
 
     private String cookie(String value, int maxAge) {
         return COOKIE + "=" + value + "; Path=/demo; Max-Age=" + maxAge + "; HttpOnly; SameSite=Lax"
-                + (config.issuerIsHttps() ? "; Secure" : "");
+                + (issuer.isHttps() ? "; Secure" : "");
     }
 
     private static Element pre(String json) {
@@ -287,10 +293,10 @@ public class DemoRelyingParty {
         return element("button").attr("type", "submit").text(text);
     }
 
-    /** A form starting the flow of one variant. */
-    private static Element startForm(String id, String variant, Element... fields) {
+    /** A form starting the flow of one demo client ({@code clientType} = confidential or public). */
+    private static Element startForm(String id, String clientType, Element... fields) {
         return element("form").attr("method", "post").attr("action", "/demo/start").id(id)
-                .add(HtmlPage.hidden("variant", variant)).add(fields);
+                .add(HtmlPage.hidden("client_type", clientType)).add(fields);
     }
 
     /** A demo page; a status means the flow has ended (or failed), so its transaction cookie is cleared. */

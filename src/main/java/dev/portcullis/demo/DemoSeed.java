@@ -3,7 +3,8 @@ package dev.portcullis.demo;
 import dev.portcullis.account.UserService;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.DemoSettings;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
 import jakarta.annotation.PostConstruct;
@@ -27,11 +28,11 @@ import java.util.logging.Logger;
 
 /**
  * Demo mode ({@code portcullis.demo=true}): at startup, after the migration, makes sure the demo user and the two
- * demo clients exist — {@value #CONFIDENTIAL} (seed variant A) and {@value #PUBLIC} (variant B, PKCE) — redirecting
- * to the relying-party page at {@code /demo/callback}. Idempotent: what exists is left alone. Safe with several
- * instances: each insert is its own transaction, and the instance that loses a race on the primary/unique key just
- * finds the row. The credentials are never logged: they go to {@value #CREDENTIALS_FILE} in the data directory,
- * readable by the server's account only, and the log names that file.
+ * demo clients exist — {@value #CONFIDENTIAL} (a confidential client) and {@value #PUBLIC} (a public client, PKCE) —
+ * redirecting to the relying-party page at {@code /demo/callback}. Idempotent: what exists is left alone. Safe with
+ * several instances: each insert is its own transaction, and the instance that loses a race on the primary/unique
+ * key just finds the row. The credentials are never logged: they go to {@value #CREDENTIALS_FILE} in the data
+ * directory, readable by the server's account only, and the log names that file.
  *
  * <p>The seeded rows are tagged by their fixed ids ({@value #USER_ID} and the two client ids; ids Portcullis
  * generates are 22 random characters, so none can collide). A start <em>without</em> demo mode deletes them (their
@@ -54,7 +55,10 @@ public class DemoSeed {
     private static final Logger LOG = Logger.getLogger(DemoSeed.class.getName());
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    DemoSettings demoSettings;
 
     @Inject
     ClientService clients;
@@ -64,7 +68,7 @@ public class DemoSeed {
 
     @PostConstruct
     void seed() {
-        if (!config.demo()) {
+        if (!demoSettings.enabled()) {
             removeDemoRows();
             return;
         }
@@ -72,18 +76,19 @@ public class DemoSeed {
         seedUser();
         seedClient(CONFIDENTIAL, "Portcullis demo (confidential)", true);
         seedClient(PUBLIC, "Portcullis demo (public, PKCE)", false);
-        LOG.warning("DEMO MODE: open " + config.endpoint("/demo/") + " to try both variants");
+        LOG.warning("DEMO MODE: open " + issuer.endpoint("/demo/")
+                + " to sign in as its confidential and its public client");
     }
 
     /** Where the credentials of what demo mode created are kept (never in the log). */
     Path credentialsFile() {
-        return config.dataDir().resolve(CREDENTIALS_FILE);
+        return demoSettings.dataDir().resolve(CREDENTIALS_FILE);
     }
 
     private void removeDemoRows() {
-        boolean removed = users.findById(USER_ID).map(u -> users.delete(u.username())).orElse(false);
+        boolean removed = users.findById(USER_ID).map(u -> users.deleteSeeded(u.username())).orElse(false);
         for (String clientId : List.of(CONFIDENTIAL, PUBLIC)) {
-            removed |= clients.delete(clientId);
+            removed |= clients.deleteSeeded(clientId);
         }
         try {
             removed |= Files.deleteIfExists(credentialsFile());
@@ -117,9 +122,10 @@ public class DemoSeed {
                     + credentialsFile() + " (new one: POST /admin/clients/" + clientId + "/secret)" : ""));
             return;
         }
-        ClientService.Registration registration = new ClientService.Registration(name,
-                List.of(config.endpoint(CALLBACK)), List.of(config.endpoint("/demo/")), confidential,
-                String.join(" ", Scopes.ALL), false, false);
+        ClientService.Registration registration = ClientService.Registration.builder().name(name)
+                .redirectUris(List.of(issuer.endpoint(CALLBACK)))
+                .postLogoutRedirectUris(List.of(issuer.endpoint("/demo/"))).confidential(confidential)
+                .scopes(String.join(" ", Scopes.ALL)).build();
         Optional<String> secret;
         try {
             secret = clients.registerWithId(clientId, registration).secret();

@@ -22,7 +22,6 @@ import com.unboundid.util.ssl.PEMFileTrustManager;
 import com.unboundid.util.ssl.SSLUtil;
 import dev.portcullis.config.ConfigurationException;
 import dev.portcullis.config.DirectorySettings;
-import dev.portcullis.config.PortcullisConfig;
 import dev.portcullis.protocol.LogText;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -82,7 +81,7 @@ public class Directory {
     }
 
     @Inject
-    PortcullisConfig config;
+    Optional<DirectorySettings> directorySettings;
 
     private DirectorySettings settings;
     private LDAPConnectionPool pool;
@@ -98,7 +97,7 @@ public class Directory {
 
     @PostConstruct
     void open() {
-        config.directory().ifPresent(this::open);
+        directorySettings.ifPresent(this::open);
     }
 
     private void open(DirectorySettings s) {
@@ -172,12 +171,7 @@ public class Directory {
                 || password.isEmpty() || password.length() > MAX_PASSWORD) {
             return Authentication.refused(Outcome.INVALID);
         }
-        Optional<SearchResultEntry> found;
-        try {
-            found = findOne(LdapValues.filter(settings.userFilter(), username, null));
-        } catch (LDAPException e) {
-            throw unavailable("user search", e);
-        }
+        Optional<SearchResultEntry> found = findByName(username);
         if (found.isEmpty()) {
             return Authentication.refused(Outcome.INVALID);
         }
@@ -196,6 +190,30 @@ public class Directory {
         }
         return toEntry(entry).map(e -> new Authentication(Outcome.AUTHENTICATED, Optional.of(e)))
                 .orElseGet(() -> Authentication.refused(Outcome.INVALID));
+    }
+
+    /**
+     * The username (lower-case, as the user's row has it) of the one entry that the typed {@code username} finds, by
+     * any spelling {@code user-filter} accepts (account name, principal name, any case); nothing is bound. Empty when
+     * it finds no entry, several, or one without a username.
+     *
+     * @throws DirectoryUnavailableException when no directory server answered
+     */
+    public Optional<String> accountName(String username) {
+        if (username == null || username.isEmpty() || username.length() > MAX_USERNAME) {
+            return Optional.empty();
+        }
+        return findByName(username).map(e -> e.getAttributeValue(settings.attributes().username()))
+                .map(n -> n.toLowerCase(Locale.ROOT));
+    }
+
+    /** The one entry {@code user-filter} finds for a typed username. */
+    private Optional<SearchResultEntry> findByName(String username) {
+        try {
+            return findOne(LdapValues.filter(settings.userFilter(), username, null));
+        } catch (LDAPException e) {
+            throw unavailable("user search", e);
+        }
     }
 
     /**

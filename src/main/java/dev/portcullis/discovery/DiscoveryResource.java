@@ -1,7 +1,8 @@
 package dev.portcullis.discovery;
 
 import dev.portcullis.client.Scopes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.HttpSettings;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.session.AuthMethods;
@@ -30,7 +31,10 @@ public class DiscoveryResource {
             "at_hash", "azp", "amr", "acr", "name", "given_name", "family_name", "preferred_username", "email", "groups");
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    HttpSettings httpSettings;
 
     private volatile String document;
 
@@ -38,7 +42,7 @@ public class DiscoveryResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response configuration() {
         CacheControl cc = new CacheControl();
-        cc.setMaxAge((int) config.metadataMaxAge().toSeconds());
+        cc.setMaxAge((int) httpSettings.metadataMaxAge().toSeconds());
         return Response.ok(document()).cacheControl(cc).build();
     }
 
@@ -54,17 +58,18 @@ public class DiscoveryResource {
     private String build() {
         List<String> authMethods = List.of("client_secret_basic", "client_secret_post", "none");
         return JsonSupport.JSON.createObjectBuilder()
-                .add("issuer", config.issuerString())
-                .add("authorization_endpoint", config.endpoint("/oauth/authorize"))
-                .add("token_endpoint", config.endpoint("/oauth/token"))
-                .add("jwks_uri", config.endpoint("/oauth/discovery/keys"))
-                .add("userinfo_endpoint", config.endpoint("/oauth/userinfo"))
-                .add("revocation_endpoint", config.endpoint("/oauth/revoke"))
-                .add("introspection_endpoint", config.endpoint("/oauth/introspect"))
-                .add("end_session_endpoint", config.endpoint("/oauth/logout"))
+                .add("issuer", issuer.issuerString())
+                .add("authorization_endpoint", issuer.endpoint("/oauth/authorize"))
+                .add("token_endpoint", issuer.endpoint("/oauth/token"))
+                .add("jwks_uri", issuer.endpoint("/oauth/discovery/keys"))
+                .add("userinfo_endpoint", issuer.endpoint("/oauth/userinfo"))
+                .add("revocation_endpoint", issuer.endpoint("/oauth/revoke"))
+                .add("introspection_endpoint", issuer.endpoint("/oauth/introspect"))
+                .add("end_session_endpoint", issuer.endpoint("/oauth/logout"))
                 .add("response_types_supported", array(List.of("code")))
                 .add("response_modes_supported", array(List.of("query")))
-                .add("grant_types_supported", array(List.of("authorization_code", "refresh_token")))
+                .add("grant_types_supported",
+                        array(List.of("authorization_code", "refresh_token", "client_credentials")))
                 .add("subject_types_supported", array(List.of("public")))
                 .add("id_token_signing_alg_values_supported", array(List.of("RS256")))
                 .add("token_endpoint_auth_methods_supported", array(authMethods))

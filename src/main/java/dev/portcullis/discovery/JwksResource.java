@@ -1,6 +1,6 @@
 package dev.portcullis.discovery;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.HttpSettings;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.protocol.CrossOrigin;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,13 +25,13 @@ public class JwksResource {
     SigningKeys keys;
 
     @Inject
-    PortcullisConfig config;
+    HttpSettings httpSettings;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response keys() {
         CacheControl cc = new CacheControl();
-        cc.setMaxAge((int) config.metadataMaxAge().toSeconds());
+        cc.setMaxAge((int) httpSettings.metadataMaxAge().toSeconds());
         // JWKSet.toString() serializes public keys only (private parameters are dropped)
         return Response.ok(keys.publicJwks().toString(true)).cacheControl(cc)
                 .build();

@@ -2,15 +2,11 @@ package dev.portcullis.jose;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.KeySettings;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
-import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -24,7 +20,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -51,10 +46,7 @@ public class SigningKeyAdminResource {
     ClientAddress clientAddress;
 
     @Inject
-    PortcullisConfig config;
-
-    @Inject
-    AuditLog audit;
+    KeySettings keySettings;
 
     @Context
     HttpServletRequest request;
@@ -75,45 +67,29 @@ public class SigningKeyAdminResource {
                     + "of 0 switches at once (emergency: relying parties refetch the JWKS on the unknown kid).")
     public Response rotate(String body) {
         Optional<JWSAlgorithm> alg = Optional.empty();
-        Duration delay = config.keyActivationDelay();
+        Duration delay = keySettings.activationDelay();
         if (body != null && !body.isBlank()) {
             JsonObjects json = JsonObjects.parse(body, FIELDS);
-            Optional<String> a = json.string("alg", 16);
-            if (a.isPresent()) {
-                JWSAlgorithm parsed = JWSAlgorithm.parse(a.get());
-                if (!keys.algorithms().contains(parsed)) {
-                    throw OAuthException.invalidRequest("alg: must be one of " + keys.algorithms());
-                }
-                alg = Optional.of(parsed);
-            }
+            alg = json.string("alg", 16).map(JWSAlgorithm::parse);
             delay = delaySeconds(body).orElse(delay);
         }
-        List<SigningKey> created;
-        try {
-            created = keys.rotate(alg, delay);
-        } catch (jakarta.persistence.PersistenceException | jakarta.transaction.TransactionalException e) {
-            // two rotations at once: the deterministic kid lets only one insert win
-            return ErrorBody.response(409, "conflict", "Another rotation is in progress; list the keys and retry");
-        }
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
-        for (SigningKey k : created) {
+        for (SigningKey k : keys.rotate(alg, delay, Actor.adminToken(clientAddress.of(request)))) {
             a.add(describe(k));
-            audit.change(AuditEvent.Type.SIGNING_KEY_ROTATED, Actor.adminToken(clientAddress.of(request)), null, null,
-                    k.kid() + " signs from " + k.activeFrom().getEpochSecond());
         }
         return NoStoreJson.of(200, JsonSupport.JSON.createObjectBuilder().add("keys", a).build().toString()).build();
     }
 
-    /** Read after {@link JsonObjects#parse} has accepted the body as one well-formed object. */
+    /** Read after {@link JsonObjects#parse} has accepted the body as one object; {@code rotate} checks the range. */
     private static Optional<Duration> delaySeconds(String body) {
         jakarta.json.JsonValue v = JsonSupport.JSON.createReader(new java.io.StringReader(body)).readObject()
                 .get("activation_delay_seconds");
         if (v == null || v == jakarta.json.JsonValue.NULL) {
             return Optional.empty();
         }
-        if (!(v instanceof jakarta.json.JsonNumber n) || !n.isIntegral() || n.longValue() < 0
-                || n.longValue() > 604_800) {
-            throw OAuthException.invalidRequest("activation_delay_seconds: a whole number from 0 to 604800");
+        if (!(v instanceof jakarta.json.JsonNumber n) || !n.isIntegral()
+                || n.bigIntegerValue().bitLength() >= Long.SIZE) {
+            throw SigningKeys.invalidActivationDelay(); // the range is SigningKeys.rotate's
         }
         return Optional.of(Duration.ofSeconds(n.longValue()));
     }

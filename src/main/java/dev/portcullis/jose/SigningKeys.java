@@ -1,5 +1,9 @@
 package dev.portcullis.jose;
 
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.ChangeRefused;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSSigner;
@@ -17,7 +21,9 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import dev.portcullis.config.ConfigurationException;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.KeySettings;
+import dev.portcullis.config.TokenSettings;
 import dev.portcullis.crypto.EncryptionKeys;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -58,16 +64,27 @@ import java.util.logging.Logger;
 public class SigningKeys {
 
     private static final Logger LOG = Logger.getLogger(SigningKeys.class.getName());
+    /** The longest activation delay of a rotation: a week, as {@code portcullis.keys.activation-delay} allows. */
+    public static final Duration MAX_ACTIVATION_DELAY = Duration.ofSeconds(604_800);
     private static final Duration UNKNOWN_KID_RELOAD_PAUSE = Duration.ofSeconds(1);
 
     @Inject
     SigningKeyStore store;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    TokenSettings tokenSettings;
+
+    @Inject
+    KeySettings keySettings;
 
     @Inject
     Clock clock;
+
+    @Inject
+    AuditLog audit;
 
     /** How far another instance's clock may lag behind the one that created the first key of an algorithm. */
     static final Duration FIRST_KEY_CLOCK_SKEW = Duration.ofMinutes(1);
@@ -93,15 +110,15 @@ public class SigningKeys {
 
     @PostConstruct
     void init() {
-        provider = JcaProviders.resolve(config.jcaProvider());
-        encryption = EncryptionKeys.fromConfig(config);
+        provider = JcaProviders.resolve(keySettings.jcaProvider());
+        encryption = EncryptionKeys.fromSettings(keySettings, issuer);
     }
 
     /** Algorithms this issuer keeps keys for: RS256 always (ID tokens), plus the access-token algorithm. */
     public Set<JWSAlgorithm> algorithms() {
         Set<JWSAlgorithm> algs = new LinkedHashSet<>();
         algs.add(JWSAlgorithm.RS256);
-        algs.add(JWSAlgorithm.parse(config.accessTokenAlg()));
+        algs.add(JWSAlgorithm.parse(tokenSettings.accessTokenAlg()));
         return algs;
     }
 
@@ -150,12 +167,41 @@ public class SigningKeys {
     }
 
     /**
+     * Rotation as {@code actor}'s change ({@link #rotate(Optional, Duration)}), audited as {@code SIGNING_KEY_ROTATED}
+     * once per new key.
+     *
+     * @return the new keys
+     * @throws ChangeRefused when {@code onlyAlg} is not one of {@link #algorithms}, the delay is outside 0 to
+     *                       {@link #MAX_ACTIVATION_DELAY}, or another rotation inserted the same kid first
+     */
+    public List<SigningKey> rotate(Optional<JWSAlgorithm> onlyAlg, Duration activationDelay, Actor actor) {
+        if (onlyAlg.isPresent() && !algorithms().contains(onlyAlg.get())) {
+            throw ChangeRefused.invalid("alg", "must be one of " + algorithms());
+        }
+        if (activationDelay.isNegative() || activationDelay.compareTo(MAX_ACTIVATION_DELAY) > 0) {
+            throw invalidActivationDelay();
+        }
+        List<SigningKey> created;
+        try {
+            created = rotate(onlyAlg, activationDelay);
+        } catch (jakarta.persistence.PersistenceException | jakarta.transaction.TransactionalException e) {
+            // two rotations at once: the deterministic kid lets only one insert win
+            throw new ChangeRefused(new ChangeRefused.KeyRotationInProgress());
+        }
+        for (SigningKey k : created) {
+            audit.change(AuditEvent.Type.SIGNING_KEY_ROTATED, actor, null, null,
+                    k.kid() + " signs from " + k.activeFrom().getEpochSecond());
+        }
+        return created;
+    }
+
+    /**
      * Rotation: for each algorithm (or just {@code onlyAlg}) publish a new key now that starts signing after
      * {@code activationDelay}; the current key signs until then and stays published until its tokens expire.
      *
      * @return the new keys
      */
-    public List<SigningKey> rotate(Optional<JWSAlgorithm> onlyAlg, Duration activationDelay) {
+    List<SigningKey> rotate(Optional<JWSAlgorithm> onlyAlg, Duration activationDelay) {
         Instant now = clock.instant();
         List<SigningKey> created = new ArrayList<>();
         List<SigningKey> rows = store.all();
@@ -164,12 +210,18 @@ public class SigningKeys {
                 continue;
             }
             SigningKey next = generate(alg, nextGeneration(rows, alg), now, now.plus(activationDelay));
-            store.rotate(next, now.minus(config.accessTokenTtl()));
+            store.rotate(next, now.minus(tokenSettings.accessTokenTtl()));
             created.add(next);
             LOG.info(() -> "Signing key " + next.kid() + " published; it signs from " + next.activeFrom());
         }
         reload(now);
         return created;
+    }
+
+    /** The refusal of an activation delay, in the admin API's words. */
+    static ChangeRefused invalidActivationDelay() {
+        return ChangeRefused.invalid("activation_delay_seconds", "a whole number from 0 to "
+                + MAX_ACTIVATION_DELAY.toSeconds());
     }
 
     /** Forces a re-read of the table (tests, admin). */
@@ -195,12 +247,12 @@ public class SigningKeys {
     /** Published from creation until the last token it could have signed has expired. */
     private boolean isPublished(SigningKey k, Instant now) {
         return !k.createdAt().isAfter(now)
-                && (k.retiredAt() == null || k.retiredAt().plus(config.accessTokenTtl()).isAfter(now));
+                && (k.retiredAt() == null || k.retiredAt().plus(tokenSettings.accessTokenTtl()).isAfter(now));
     }
 
     private Snapshot snapshot(Instant now) {
         Snapshot s = snapshot;
-        if (s == null || !now.isBefore(s.loadedAt().plus(config.keyRefreshInterval()))) {
+        if (s == null || !now.isBefore(s.loadedAt().plus(keySettings.refreshInterval()))) {
             try {
                 s = reload(now, false);
             } catch (RuntimeException e) {
@@ -221,7 +273,7 @@ public class SigningKeys {
     /** Re-reads the table; unless forced, a snapshot another thread has just loaded is reused. */
     private synchronized Snapshot reload(Instant now, boolean force) {
         Snapshot current = snapshot;
-        if (!force && current != null && now.isBefore(current.loadedAt().plus(config.keyRefreshInterval()))) {
+        if (!force && current != null && now.isBefore(current.loadedAt().plus(keySettings.refreshInterval()))) {
             return current;
         }
         List<SigningKey> rows = store.all();

@@ -6,7 +6,8 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.TokenSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -32,9 +33,15 @@ public class TokenMinter {
     SigningKeys keys;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
 
-    /** What an access token says. {@code jti} must already be recorded (or be recorded in the same transaction). */
+    @Inject
+    TokenSettings tokenSettings;
+
+    /**
+     * What an access token says. {@code jti} must already be recorded (or be recorded in the same transaction);
+     * {@code authTime} is null for a token without a user (client credentials), which then has no auth_time.
+     */
     public record AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
                                     Instant issuedAt, Instant expiresAt) {
     }
@@ -49,23 +56,25 @@ public class TokenMinter {
     }
 
     public String accessToken(AccessTokenClaims c) {
-        JWTClaimsSet claims = new JWTClaimsSet.Builder()
-                .issuer(config.issuerString())
+        JWTClaimsSet.Builder b = new JWTClaimsSet.Builder()
+                .issuer(issuer.issuerString())
                 .subject(c.subject())
-                .audience(config.accessTokenAudience())
+                .audience(tokenSettings.accessTokenAudience())
                 .claim("client_id", c.clientId())
-                .claim("scope", c.scope())
-                .claim("auth_time", c.authTime().getEpochSecond())
-                .issueTime(Date.from(c.issuedAt()))
+                .claim("scope", c.scope());
+        if (c.authTime() != null) {
+            b.claim("auth_time", c.authTime().getEpochSecond());
+        }
+        JWTClaimsSet claims = b.issueTime(Date.from(c.issuedAt()))
                 .expirationTime(Date.from(c.expiresAt()))
                 .jwtID(c.jti())
                 .build();
-        return sign(JWSAlgorithm.parse(config.accessTokenAlg()), AT_JWT, claims);
+        return sign(JWSAlgorithm.parse(tokenSettings.accessTokenAlg()), AT_JWT, claims);
     }
 
     public String idToken(IdTokenClaims c) {
         JWTClaimsSet.Builder b = new JWTClaimsSet.Builder()
-                .issuer(config.issuerString())
+                .issuer(issuer.issuerString())
                 .subject(c.subject())
                 .audience(c.clientId())
                 .claim("azp", c.clientId())

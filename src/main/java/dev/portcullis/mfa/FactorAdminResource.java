@@ -40,8 +40,8 @@ public class FactorAdminResource {
 
     @DELETE
     @Operation(summary = "Remove a user's authenticator app, recovery codes and passkeys",
-            description = "The user signs in with the password alone next time; where a second factor is required, "
-                    + "they enrol a new one at that sign-in.")
+            description = "Every SSO session of the user ends; they sign in with the password alone next time, and "
+                    + "where a second factor is required, they enrol a new one at that sign-in.")
     public Response reset(@PathParam("username") String username) {
         Optional<User> user = username.length() > UserService.MAX_USERNAME ? Optional.empty()
                 : users.findByUsername(username);

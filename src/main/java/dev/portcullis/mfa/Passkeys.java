@@ -7,13 +7,16 @@ import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.KeySettings;
+import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.LogText;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -22,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -30,9 +32,13 @@ import java.util.logging.Logger;
 /**
  * A user's passkeys (WebAuthn credentials) and the challenges of the ceremonies that register and use them. The one
  * owner of webauthn_credentials and webauthn_challenges, in plain JDBC. A challenge is bound to a browser (its SSO
- * session, or its CSRF cookie before sign-in) and a purpose, lives {@link #CHALLENGE_TTL}, and is used up by one
- * DELETE, so it answers one ceremony on any instance. An assertion is accepted by the one UPDATE that raises the
- * credential's sign count. Failed assertions count in the same {@link SignInThrottle} counters as wrong passwords.
+ * session, or its CSRF cookie before sign-in) and a purpose, lives {@link #CHALLENGE_TTL}, and answers one ceremony
+ * on any instance. A signed-in user's challenges are rows, used up by one DELETE. The passwordless challenge of the
+ * login page is written nowhere until it is used: it carries its expiry and a nonce with their HMAC under the
+ * key-encryption key and the browser's binding, and one INSERT of its hash (the primary key) uses it up, so viewing
+ * the login page writes nothing. An assertion is accepted by the one UPDATE that raises the credential's sign count.
+ * Failed assertions after the password count in the account's second-factor counter, passwordless ones like a
+ * password ({@link SecondFactorAttempts}).
  */
 @ApplicationScoped
 public class Passkeys {
@@ -45,18 +51,26 @@ public class Passkeys {
     private static final Logger LOG = Logger.getLogger(Passkeys.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
+    private static final int NONCE_BYTES = 16;
+    private static final int SEALED_BYTES = Long.BYTES + NONCE_BYTES + 32;
 
     @Inject
     Jdbc jdbc;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    KeySettings keySettings;
 
     @Inject
     Clock clock;
 
     @Inject
     SignInThrottle throttle;
+
+    @Inject
+    SecondFactorAttempts attempts;
 
     @Inject
     AuditLog audit;
@@ -68,6 +82,9 @@ public class Passkeys {
     SignInService signIn;
 
     private volatile PasskeyVerifier verifier;
+
+    /** The key-encryption keys, read from the configuration at first use. */
+    volatile EncryptionKeys keys;
 
     /** Which ceremony a challenge belongs to; a challenge of one is never accepted by another. */
     public enum Purpose { REGISTER, FACTOR, PASSWORDLESS }
@@ -94,13 +111,20 @@ public class Passkeys {
     /**
      * A new challenge for {@code purpose}, bound to {@code binding} (an SSO session hash or a CSRF cookie value),
      * with the user's credential ids when there is a user ({@code excludeCredentials} / {@code allowCredentials}).
-     * Expired challenges are deleted on the way, so the table stays as small as the ceremonies in flight.
+     * Expired challenges are deleted on the way, so the table stays as small as the ceremonies in flight. A
+     * {@link Purpose#PASSWORDLESS} challenge writes nothing: an unauthenticated page view must not add a row.
      */
     public Ceremony begin(Purpose purpose, String binding, String userId) {
+        long now = clock.instant().getEpochSecond();
+        if (purpose == Purpose.PASSWORDLESS) {
+            byte[] nonce = new byte[NONCE_BYTES];
+            RANDOM.nextBytes(nonce);
+            return new Ceremony(B64URL.encodeToString(sealedChallenge(binding, now + CHALLENGE_TTL.toSeconds(),
+                    nonce)), verifier().rpId(), List.of());
+        }
         byte[] raw = new byte[32];
         RANDOM.nextBytes(raw);
         String challenge = B64URL.encodeToString(raw);
-        long now = clock.instant().getEpochSecond();
         jdbc.update("DELETE FROM webauthn_challenges WHERE expires_at < ?", now);
         jdbc.update("INSERT INTO webauthn_challenges (challenge_hash, purpose, binding_hash, expires_at) "
                 + "VALUES (?,?,?,?)", Secrets.hash(challenge), purpose.name(), bindingHash(binding),
@@ -110,9 +134,55 @@ public class Passkeys {
 
     /** Uses the challenge up: true for exactly one caller, if it is unexpired and was given to this binding. */
     boolean useChallenge(Purpose purpose, String binding, String challenge) {
+        if (purpose == Purpose.PASSWORDLESS) {
+            return useSealedChallenge(binding, challenge);
+        }
         return jdbc.update("DELETE FROM webauthn_challenges WHERE challenge_hash = ? AND purpose = ? "
                 + "AND binding_hash = ? AND expires_at >= ?", Secrets.hash(challenge), purpose.name(),
                 bindingHash(binding), clock.instant().getEpochSecond()) == 1;
+    }
+
+    /**
+     * A sealed challenge is used up by the one INSERT of its hash that succeeds (kept until it expires, so a replay
+     * finds it); one that was altered, given to another browser or expired is refused before anything is written.
+     */
+    private boolean useSealedChallenge(String binding, String challenge) {
+        ByteBuffer in;
+        try {
+            in = ByteBuffer.wrap(Base64.getUrlDecoder().decode(challenge));
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (in.remaining() != SEALED_BYTES) {
+            return false;
+        }
+        long expiresAt = in.getLong();
+        byte[] nonce = new byte[NONCE_BYTES];
+        in.get(nonce);
+        long now = clock.instant().getEpochSecond();
+        // no upper bound on the expiry: only this server's key signs one, and instances' clocks may differ a little
+        if (expiresAt < now || !MessageDigest.isEqual(in.array(), sealedChallenge(binding, expiresAt, nonce))) {
+            return false;
+        }
+        jdbc.update("DELETE FROM webauthn_challenges WHERE expires_at < ?", now);
+        String hash = Secrets.hash(challenge);
+        try {
+            return jdbc.update("INSERT INTO webauthn_challenges (challenge_hash, purpose, binding_hash, expires_at) "
+                    + "SELECT ?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM webauthn_challenges WHERE challenge_hash = ?)",
+                    hash, Purpose.PASSWORDLESS.name(), bindingHash(binding), expiresAt, hash) == 1;
+        } catch (Jdbc.PersistenceFailure e) {
+            if (e.isUniqueViolation()) {
+                return false; // the same assertion at the same instant: the other request used the challenge up
+            }
+            throw e;
+        }
+    }
+
+    /** Expiry, nonce and their tag under the key-encryption key and the browser: 56 bytes (WebAuthn allows 64). */
+    private byte[] sealedChallenge(String binding, long expiresAt, byte[] nonce) {
+        byte[] tag = Base64.getUrlDecoder().decode(keys().tag("webauthn-challenge", Purpose.PASSWORDLESS.name()
+                + "|" + binding + "|" + expiresAt + "|" + B64URL.encodeToString(nonce)));
+        return ByteBuffer.allocate(SEALED_BYTES).putLong(expiresAt).put(nonce).put(tag).array();
     }
 
     public boolean has(String userId) {
@@ -172,7 +242,7 @@ public class Passkeys {
      */
     public SecondFactors.Outcome verifySecondFactor(User user, String json, String binding, String clientId,
                                                     String ip) {
-        Optional<SecondFactors.Outcome> blocked = reserve(user, clientId, ip);
+        Optional<SecondFactors.Outcome> blocked = attempts.reserve(user, clientId, ip, "passkey");
         if (blocked.isPresent()) {
             return blocked.get();
         }
@@ -182,10 +252,10 @@ public class Passkeys {
                     .orElseThrow(() -> new PasskeyVerifier.Rejected("not a passkey of this user"));
             accept(a, stored, Purpose.FACTOR, binding, false);
         } catch (PasskeyVerifier.Rejected e) {
-            refused(e, clientId, user.userId(), ip);
+            refused(e, clientId, user, ip);
             return SecondFactors.Outcome.INVALID;
         }
-        throttle.recordSuccess(user.username());
+        attempts.succeeded(user);
         audit.success(AuditEvent.Type.SECOND_FACTOR_SUCCESS, clientId, user.userId(), ip, "passkey");
         return SecondFactors.Outcome.ACCEPTED;
     }
@@ -215,7 +285,7 @@ public class Passkeys {
                     a == null ? "passkey: malformed assertion" : "passkey: unknown credential");
             return new SignIn(SecondFactors.Outcome.INVALID, Optional.empty());
         }
-        Optional<SecondFactors.Outcome> blocked = reserve(user, clientId, ip);
+        Optional<SecondFactors.Outcome> blocked = attempts.reservePasswordless(user, clientId, ip);
         if (blocked.isPresent()) {
             return new SignIn(blocked.get(), Optional.empty());
         }
@@ -225,14 +295,14 @@ public class Passkeys {
                 throw new PasskeyVerifier.Rejected("user handle is not the credential's owner");
             }
             accept(a, stored.get(), Purpose.PASSWORDLESS, binding, true);
-            if (!user.enabled() || !signIn.stillAllowed(user.userId())) {
+            if (!user.enabled() || !signIn.allowsSignInWithoutPassword(user.userId())) {
                 throw new PasskeyVerifier.Rejected("account disabled");
             }
         } catch (PasskeyVerifier.Rejected e) {
-            refused(e, clientId, user.userId(), ip);
+            refused(e, clientId, user, ip);
             return new SignIn(SecondFactors.Outcome.INVALID, Optional.empty());
         }
-        throttle.recordSuccess(user.username());
+        attempts.signedInPasswordless(user);
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.userId(), ip, "passkey, passwordless");
         return new SignIn(SecondFactors.Outcome.ACCEPTED, Optional.of(user));
     }
@@ -269,26 +339,12 @@ public class Passkeys {
         }
     }
 
-    private Optional<SecondFactors.Outcome> reserve(User user, String clientId, String ip) {
-        ThrottlePolicy.Verdict byAddress = throttle.checkAddress(ip, user.username());
-        SignInThrottle.Reservation attempt = byAddress == ThrottlePolicy.Verdict.ALLOW
-                ? throttle.reserve(user.username()) : null;
-        if (attempt != null && attempt.allowed()) {
-            return Optional.empty();
-        }
-        ThrottlePolicy.Verdict v = attempt == null ? byAddress : attempt.verdict();
-        audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, user.userId(), ip,
-                v.name().toLowerCase(Locale.ROOT) + " (passkey)");
-        return Optional.of(v == ThrottlePolicy.Verdict.LOCKED ? SecondFactors.Outcome.LOCKED
-                : SecondFactors.Outcome.WAIT);
-    }
-
-    private void refused(PasskeyVerifier.Rejected e, String clientId, String userId, String ip) {
-        throttle.recordAddressFailure(ip);
-        audit.failure(AuditEvent.Type.SECOND_FACTOR_FAILURE, clientId, userId, ip, "passkey: " + e.getMessage());
+    private void refused(PasskeyVerifier.Rejected e, String clientId, User user, String ip) {
+        audit.failure(AuditEvent.Type.SECOND_FACTOR_FAILURE, clientId, user.userId(), ip, "passkey: " + e.getMessage());
+        attempts.failed(user, clientId, ip);
         if (e.signCountRegressed()) {
             LOG.log(Level.WARNING, "Passkey of user {0} refused: {1}",
-                    new Object[] {LogText.escape(userId), e.getMessage()});
+                    new Object[] {LogText.escape(user.userId()), e.getMessage()});
         }
     }
 
@@ -312,10 +368,17 @@ public class Passkeys {
         return Secrets.hash("webauthn:" + binding);
     }
 
+    private EncryptionKeys keys() {
+        if (keys == null) {
+            keys = EncryptionKeys.fromSettings(keySettings, issuer); // a race only builds equal instances twice
+        }
+        return keys;
+    }
+
     private PasskeyVerifier verifier() {
         PasskeyVerifier v = verifier;
         if (v == null) {
-            v = new PasskeyVerifier(config.issuer());
+            v = new PasskeyVerifier(issuer.issuer());
             verifier = v;
         }
         return v;

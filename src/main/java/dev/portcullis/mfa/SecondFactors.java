@@ -1,22 +1,24 @@
 package dev.portcullis.mfa;
 
-import dev.portcullis.account.SignInThrottle;
-import dev.portcullis.account.ThrottlePolicy;
 import dev.portcullis.account.User;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.ConfigurationException;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.KeySettings;
 import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.session.AuthMethods;
+import dev.portcullis.session.SsoSessions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,12 +29,14 @@ import java.util.OptionalLong;
  * A user's second factors: the TOTP authenticator (seed sealed by {@link EncryptionKeys}, the user id as associated
  * data) and the recovery codes (SHA-256 with the user id, each usable once). The one owner of totp_factors and
  * recovery_codes, in plain JDBC: each code is accepted by one conditional UPDATE, so a code is good once on any
- * number of instances. Wrong codes count in the same {@link SignInThrottle} counters as wrong passwords.
+ * number of instances. Wrong codes count in the account's second-factor counter ({@link SecondFactorAttempts}).
  */
 @ApplicationScoped
 public class SecondFactors {
 
     public static final int RECOVERY_CODES = 10;
+    /** How long a seed shown for enrolment may be confirmed, by the session it was shown to. */
+    public static final Duration PENDING_TTL = Duration.ofMinutes(10);
     /** 16 characters of a 32-letter alphabet without 0/o, 1/l/i: 80 bits, typed in four groups. */
     private static final String RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -41,26 +45,35 @@ public class SecondFactors {
     Jdbc jdbc;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    KeySettings keySettings;
 
     @Inject
     Clock clock;
 
     @Inject
-    SignInThrottle throttle;
+    SecondFactorAttempts attempts;
 
     @Inject
     AuditLog audit;
 
     @Inject
+    SsoSessions sessions;
+
+    @Inject
     Passkeys passkeys;
 
-    private volatile EncryptionKeys keys;
+    volatile EncryptionKeys keys;
 
-    /** How a presented code was judged; {@code WAIT} and {@code LOCKED} come from the sign-in throttle. */
+    /** How a presented factor was judged; {@code WAIT} and {@code LOCKED} come from the throttles. */
     public enum Outcome { ACCEPTED, INVALID, WAIT, LOCKED }
 
-    private record TotpRow(String sealed, boolean confirmed) {
+    private record TotpRow(String sealed, boolean confirmed, String sessionHash, long createdAt) {
+    }
+
+    private record TotpSeed(String userId, String sealed) {
     }
 
     /** Whether the user has a confirmed TOTP authenticator. */
@@ -69,8 +82,17 @@ public class SecondFactors {
     }
 
     private Optional<TotpRow> totpRow(String userId) {
-        return jdbc.one("SELECT secret_sealed, confirmed_at FROM totp_factors WHERE user_id = ?",
-                row -> new TotpRow(row.string("secret_sealed"), row.nullableLong("confirmed_at") != null), userId);
+        return jdbc.one("SELECT secret_sealed, confirmed_at, session_hash, created_at FROM totp_factors "
+                + "WHERE user_id = ?", row -> new TotpRow(row.string("secret_sealed"),
+                row.nullableLong("confirmed_at") != null, row.string("session_hash"), row.longValue("created_at")),
+                userId);
+    }
+
+    /** A pending seed this session may see and confirm: shown to it, less than {@link #PENDING_TTL} ago. */
+    private Optional<TotpRow> pendingFor(String userId, String sessionHash) {
+        long notBefore = clock.instant().getEpochSecond() - PENDING_TTL.toSeconds();
+        return totpRow(userId).filter(r -> !r.confirmed() && sessionHash.equals(r.sessionHash())
+                && r.createdAt() >= notBefore);
     }
 
     /** Unused recovery codes left. */
@@ -80,38 +102,51 @@ public class SecondFactors {
     }
 
     /**
-     * The seed of the user's enrolment in progress, in Base32 for the QR code: the pending one (so a wrong first
-     * code shows the same QR code again), else a new one stored sealed and unconfirmed. Empty when the user already
-     * has a confirmed authenticator (remove it first). Never returned once confirmed.
+     * The seed of the user's enrolment in progress in the SSO session {@code sessionHash}, in Base32 for the QR code:
+     * the pending one this session was shown in the last {@link #PENDING_TTL} (so a wrong first code shows the same
+     * QR code again), else a new one stored sealed, unconfirmed and bound to this session (replacing one shown to
+     * another session or expired, which is never shown again). Empty when the user already has a confirmed
+     * authenticator (remove it first) or another request replaced the pending seed at this moment.
      */
     @Transactional
-    public Optional<String> pendingTotp(String userId) {
+    public Optional<String> pendingTotp(String userId, String sessionHash) {
         Optional<TotpRow> row = totpRow(userId);
-        if (row.isPresent()) {
-            return row.get().confirmed() ? Optional.empty() : Optional.of(open(row.get().sealed(), userId));
+        if (row.isPresent() && row.get().confirmed()) {
+            return Optional.empty();
+        }
+        Optional<TotpRow> mine = pendingFor(userId, sessionHash);
+        if (mine.isPresent()) {
+            return Optional.of(open(mine.get().sealed(), userId));
         }
         String secret = Totp.newSecret();
-        jdbc.update("INSERT INTO totp_factors (user_id, secret_sealed, created_at, confirmed_at, last_step) "
-                + "VALUES (?,?,?,NULL,?)", userId, keys().seal(secret, associatedData(userId)),
-                clock.instant().getEpochSecond(), -1L);
-        return Optional.of(secret);
+        String sealed = keys().seal(secret, associatedData(userId));
+        long now = clock.instant().getEpochSecond();
+        int written = row.isPresent()
+                ? jdbc.update("UPDATE totp_factors SET secret_sealed = ?, created_at = ?, session_hash = ? "
+                        + "WHERE user_id = ? AND confirmed_at IS NULL AND secret_sealed = ?", sealed, now,
+                        sessionHash, userId, row.get().sealed())
+                : jdbc.update("INSERT INTO totp_factors (user_id, secret_sealed, created_at, last_step, session_hash) "
+                        + "SELECT ?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM totp_factors WHERE user_id = ?)",
+                        userId, sealed, now, -1L, sessionHash, userId);
+        return written == 1 ? Optional.of(secret) : Optional.empty();
     }
 
     /**
-     * Confirms a pending enrolment with the first code from the app; on success the new recovery codes (shown once,
-     * replacing any earlier ones). Empty when the code is wrong or nothing is pending.
+     * Confirms the enrolment pending in the SSO session {@code sessionHash} ({@link #pendingTotp}) with the first
+     * code from the app; on success the new recovery codes (shown once, replacing any earlier ones). Empty when the
+     * code is wrong, or nothing is pending for this session (shown to another one, expired, or none).
      */
     @Transactional
-    public Optional<List<String>> confirmTotp(User user, String code, String ip) {
+    public Optional<List<String>> confirmTotp(User user, String sessionHash, String code, String ip) {
         String userId = user.userId();
-        Optional<String> sealed = totpRow(userId).filter(r -> !r.confirmed()).map(TotpRow::sealed);
+        Optional<String> sealed = pendingFor(userId, sessionHash).map(TotpRow::sealed);
         if (sealed.isEmpty()) {
             return Optional.empty();
         }
         OptionalLong step = Totp.matchingStep(open(sealed.get(), userId), normalise(code), clock.instant());
         if (step.isEmpty() || jdbc.update("UPDATE totp_factors SET confirmed_at = ?, last_step = ? WHERE user_id = ? "
-                + "AND confirmed_at IS NULL AND secret_sealed = ?", clock.instant().getEpochSecond(),
-                step.getAsLong(), userId, sealed.get()) != 1) {
+                + "AND confirmed_at IS NULL AND secret_sealed = ? AND session_hash = ?",
+                clock.instant().getEpochSecond(), step.getAsLong(), userId, sealed.get(), sessionHash) != 1) {
             return Optional.empty();
         }
         List<String> codes = newRecoveryCodes(userId);
@@ -120,27 +155,22 @@ public class SecondFactors {
     }
 
     /**
-     * Checks a one-time code or a recovery code at sign-in, after the password: counted like a password attempt
-     * on the account (and the address when wrong), accepted at most once.
+     * Checks a one-time code or a recovery code at sign-in, after the password: counted in the account's
+     * second-factor throttle before it is checked (and on the address when wrong), accepted at most once.
      */
     public Outcome verify(User user, String presented, String clientId, String ip) {
-        ThrottlePolicy.Verdict byAddress = throttle.checkAddress(ip, user.username());
-        SignInThrottle.Reservation attempt = byAddress == ThrottlePolicy.Verdict.ALLOW
-                ? throttle.reserve(user.username()) : null;
-        if (attempt == null || !attempt.allowed()) {
-            ThrottlePolicy.Verdict v = attempt == null ? byAddress : attempt.verdict();
-            audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, user.userId(), ip,
-                    v.name().toLowerCase(Locale.ROOT) + " (second factor)");
-            return v == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT;
+        Optional<Outcome> blocked = attempts.reserve(user, clientId, ip, "second factor");
+        if (blocked.isPresent()) {
+            return blocked.get();
         }
         String code = normalise(presented);
         boolean ok = code.length() == Totp.DIGITS ? useTotp(user.userId(), code) : useRecoveryCode(user.userId(), code);
         if (!ok) {
-            throttle.recordAddressFailure(ip);
             audit.failure(AuditEvent.Type.SECOND_FACTOR_FAILURE, clientId, user.userId(), ip, null);
+            attempts.failed(user, clientId, ip);
             return Outcome.INVALID;
         }
-        throttle.recordSuccess(user.username());
+        attempts.succeeded(user);
         audit.success(AuditEvent.Type.SECOND_FACTOR_SUCCESS, clientId, user.userId(), ip,
                 code.length() == Totp.DIGITS ? AuthMethods.OTP : "recovery code");
         return Outcome.ACCEPTED;
@@ -156,8 +186,8 @@ public class SecondFactors {
 
     /**
      * An administrator's reset (a lost phone or key), the same from the admin API and the console: removes the user's
-     * authenticator app, recovery codes and passkeys, and audits it as {@code actor}'s change. Where a second factor
-     * is required, the user enrols a new one at the next sign-in.
+     * authenticator app, recovery codes and passkeys, ends all their SSO sessions, and audits both as
+     * {@code actor}'s change. Where a second factor is required, the user enrols a new one at the next sign-in.
      */
     @Transactional
     public void reset(User user, Actor actor) {
@@ -166,6 +196,35 @@ public class SecondFactors {
         String app = totp == 0 ? "" : "authenticator and recovery codes removed; ";
         audit.change(AuditEvent.Type.SECOND_FACTORS_RESET, actor, null, user.username(),
                 totp + keys == 0 ? "none enrolled" : app + keys + " passkey(s) removed");
+        // a session that gave a removed factor must not outlive it, and no session may enrol the next one unasked
+        int ended = sessions.endAllOf(user.userId());
+        audit.change(AuditEvent.Type.SESSION_ENDED, actor, null, user.username(),
+                "second factors reset: " + SsoSessions.ended(ended));
+    }
+
+    /**
+     * Re-seals under the current key-encryption key every authenticator seed sealed under a previous one (at start,
+     * after a rotation of {@code portcullis.keys.encryption-key}); how many this call re-sealed. Each row is replaced
+     * by one UPDATE conditional on the value it read, so instances starting together re-seal it once and never
+     * overwrite a newer seed.
+     */
+    public int resealSeeds() {
+        EncryptionKeys k = keys();
+        int resealed = 0;
+        for (TotpSeed row : jdbc.list("SELECT user_id, secret_sealed FROM totp_factors WHERE secret_sealed NOT LIKE ?",
+                r -> new TotpSeed(r.string("user_id"), r.string("secret_sealed")), k.currentKeyPrefix() + "%")) {
+            String seed;
+            try {
+                seed = k.open(row.sealed(), associatedData(row.userId()));
+            } catch (GeneralSecurityException e) {
+                throw new ConfigurationException(EncryptionKeys.CURRENT_KEY, "cannot decrypt the authenticator seed "
+                        + "of user " + row.userId() + " (" + e.getMessage() + "); set the key it was encrypted with as "
+                        + EncryptionKeys.CURRENT_KEY + " or in " + EncryptionKeys.PREVIOUS_KEYS);
+            }
+            resealed += jdbc.update("UPDATE totp_factors SET secret_sealed = ? WHERE user_id = ? AND secret_sealed = ?",
+                    k.seal(seed, associatedData(row.userId())), row.userId(), row.sealed());
+        }
+        return resealed;
     }
 
     /** The one statement that accepts a TOTP code: it raises last_step, so the same code (or an older one) fails. */
@@ -229,7 +288,7 @@ public class SecondFactors {
     private EncryptionKeys keys() {
         EncryptionKeys k = keys;
         if (k == null) {
-            k = EncryptionKeys.fromConfig(config);
+            k = EncryptionKeys.fromSettings(keySettings, issuer);
             keys = k;
         }
         return k;

@@ -1,7 +1,7 @@
 package dev.portcullis.persistence;
 
 import dev.portcullis.config.ConfigurationException;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.DatabaseSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -21,7 +21,7 @@ public class DataSources {
     public static final String OWN = "java:app/jdbc/portcullis";
 
     @Inject
-    PortcullisConfig config;
+    DatabaseSettings databaseSettings;
 
     private volatile DataSource dataSource;
 
@@ -30,7 +30,7 @@ public class DataSources {
     DataSource dataSource() {
         DataSource ds = dataSource;
         if (ds == null) {
-            ds = dataSource = lookup(config.dbJndiName().orElse(OWN));
+            ds = dataSource = lookup(databaseSettings.jndiName().orElse(OWN));
         }
         return ds;
     }
@@ -39,7 +39,7 @@ public class DataSources {
         try {
             return (DataSource) new InitialContext().lookup(name);
         } catch (NamingException | ClassCastException e) {
-            throw new ConfigurationException(PortcullisConfig.DB_JNDI_NAME,
+            throw new ConfigurationException(DatabaseSettings.JNDI_NAME,
                     "names no datasource of this server: " + name + " (" + e + ")");
         }
     }

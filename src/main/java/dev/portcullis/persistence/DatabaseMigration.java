@@ -1,6 +1,6 @@
 package dev.portcullis.persistence;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.sql.DataSourceDefinition;
 import jakarta.ejb.Singleton;
@@ -44,11 +44,11 @@ public class DatabaseMigration {
     DataSource dataSource;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
 
     @PostConstruct
     void migrate() {
-        LOG.info(() -> "Portcullis issuer " + config.issuerString());
+        LOG.info(() -> "Portcullis issuer " + issuer.issuerString());
         LOG.info(() -> "Portcullis database: " + describe(dataSource));
         MigrateResult result = Flyway.configure(DatabaseMigration.class.getClassLoader())
                 .dataSource(dataSource)

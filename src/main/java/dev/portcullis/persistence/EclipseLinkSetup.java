@@ -1,6 +1,6 @@
 package dev.portcullis.persistence;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.DatabaseSettings;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.persistence.config.SessionCustomizer;
 import org.eclipse.persistence.platform.server.NoServerPlatform;
@@ -27,7 +27,7 @@ public class EclipseLinkSetup implements SessionCustomizer {
             database.setServerPlatform(new WildFlyPlatform(database));
         }
         ConfigProvider.getConfig(EclipseLinkSetup.class.getClassLoader())
-                .getOptionalValue(PortcullisConfig.DB_JNDI_NAME, String.class)
+                .getOptionalValue(DatabaseSettings.JNDI_NAME, String.class)
                 .map(String::trim).filter(n -> !n.isEmpty())
                 .ifPresent(name -> {
                     JNDIConnector connector = new JNDIConnector(DataSources.lookup(name));

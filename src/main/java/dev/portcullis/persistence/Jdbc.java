@@ -14,11 +14,14 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
@@ -85,6 +88,26 @@ public class Jdbc {
             Long v = nullableLong(column);
             return v == null ? null : Instant.ofEpochSecond(v);
         }
+
+        /** A column of space-separated words ({@link Jdbc#words(Set)}), as a set in their order; empty for null. */
+        public Set<String> words(String column) throws SQLException {
+            String v = rs.getString(index(column));
+            Set<String> words = new LinkedHashSet<>();
+            for (String w : v == null ? new String[0] : v.split(" ")) {
+                if (!w.isEmpty()) {
+                    words.add(w);
+                }
+            }
+            return Collections.unmodifiableSet(words);
+        }
+    }
+
+    /**
+     * How a column holds a set of words (an SSO session's clients, a sign-in's methods): space-separated in the set's
+     * order; the empty string for none. {@link Row#words} reads it back.
+     */
+    public static String words(Set<String> words) {
+        return String.join(" ", words);
     }
 
     /**
@@ -129,6 +152,11 @@ public class Jdbc {
 
         public PersistenceFailure(String sql, SQLException cause) {
             super("Database statement failed (" + cause.getSQLState() + "): " + firstWords(sql), cause);
+        }
+
+        /** Whether the statement lost to a row with the same key (SQLSTATE 23505, on H2 and PostgreSQL alike). */
+        public boolean isUniqueViolation() {
+            return getCause() instanceof SQLException s && "23505".equals(s.getSQLState());
         }
 
         private static String firstWords(String sql) {
@@ -198,6 +226,18 @@ public class Jdbc {
     /** Runs an INSERT, UPDATE or DELETE; returns the number of rows it changed. */
     public int update(String sql, Object... params) {
         return execute(sql, params, PreparedStatement::executeUpdate);
+    }
+
+    /** Runs an INSERT; false, and nothing inserted, when a row with the same key was there first. */
+    public boolean insertUnlessTaken(String sql, Object... params) {
+        try {
+            return update(sql, params) == 1;
+        } catch (PersistenceFailure e) {
+            if (e.isUniqueViolation()) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** Rows per statement of {@link #deleteInChunks}. */

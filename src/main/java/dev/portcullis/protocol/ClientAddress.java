@@ -1,7 +1,7 @@
 package dev.portcullis.protocol;
 
 import dev.portcullis.config.AddressRange;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.HttpSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -28,11 +28,11 @@ public class ClientAddress {
     static final int MAX_HOPS = 32;
 
     @Inject
-    PortcullisConfig config;
+    HttpSettings httpSettings;
 
     /** The client address of {@code request}, as text (IPv6 in Java's full form). */
     public String of(HttpServletRequest request) {
-        List<AddressRange> trusted = config.trustedProxies();
+        List<AddressRange> trusted = httpSettings.trustedProxies();
         if (trusted.isEmpty()) {
             return peer(request.getRemoteAddr());
         }

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The parameters of one protocol request, from a query string, a form body or a flat JSON object (the seed's token
+ * The parameters of one protocol request, from a query string, a form body or a flat JSON object (the JSON token
  * request). Parsing is strict in one place, so every endpoint rejects the same hostile input the same way:
  * a parameter given twice, a control character, a JSON value that is not a string, broken encodings — all
  * {@code invalid_request}. (OAuth 2.1: "Request and response parameters MUST NOT be included more than once.")

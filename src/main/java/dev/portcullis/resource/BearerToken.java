@@ -72,6 +72,12 @@ public final class BearerToken {
                 "Bearer error=\"invalid_token\"");
     }
 
+    /** 401 for a valid token without a user (client credentials) at an endpoint about the token's user. */
+    public static OAuthException noUser() {
+        return new OAuthException(OAuthError.INVALID_TOKEN, "The token has no user: it was issued to a client on its "
+                + "own behalf", 401, "Bearer error=\"invalid_token\", error_description=\"The token has no user\"");
+    }
+
     /** 403 naming the scope the endpoint needs (RFC 6750 3.1 insufficient_scope). */
     public static OAuthException insufficientScope(String scope) {
         return new OAuthException(OAuthError.INSUFFICIENT_SCOPE, "The access token lacks the scope this endpoint requires: "

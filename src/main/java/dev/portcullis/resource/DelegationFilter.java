@@ -24,7 +24,8 @@ import java.util.Optional;
  * <ul>
  * <li>{@link Delegable}: a valid access token with every declared scope is required — missing: 401
  * ({@code WWW-Authenticate: Bearer realm}); invalid, expired or revoked: 401 {@code error="invalid_token"}; a scope
- * missing: 403 {@code error="insufficient_scope", scope="..."}. The verified token is handed to the method
+ * missing: 403 {@code error="insufficient_scope", scope="..."}; a token without a user (client credentials): 401
+ * {@code error="invalid_token"}. The verified token is handed to the method
  * ({@link #accessToken}).</li>
  * <li>anything else ({@link NotDelegable}, or no declaration at all): a request presenting a <em>valid user access
  * token</em> is refused with 403 "does not accept delegated tokens"; other credentials (the admin token) pass on to
@@ -65,6 +66,9 @@ public class DelegationFilter implements ContainerRequestFilter {
         if (delegable.isPresent()) {
             String token = BearerToken.fromHeader(authorization).orElseThrow(BearerToken::missing);
             VerifiedAccessToken verified = verifier.verify(token);
+            if (!verified.hasUser()) {
+                throw BearerToken.noUser(); // every delegable endpoint acts on behalf of the token's user
+            }
             String[] required = delegable.get().scopes();
             if (!verified.scopes().containsAll(Arrays.asList(required))) {
                 throw BearerToken.insufficientScope(String.join(" ", required));

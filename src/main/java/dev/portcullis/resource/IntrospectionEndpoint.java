@@ -5,7 +5,8 @@ import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.TokenSettings;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
@@ -36,7 +37,8 @@ import java.util.Optional;
  * flat JSON. The answer is {@code {"active":false}} — and nothing else — for unknown, expired, revoked, rotated or
  * foreign tokens (a token issued to another client is not the caller's business); otherwise {@code active:true}
  * with {@code scope, client_id, username, sub, exp, iat, iss} and, for access tokens, {@code token_type: Bearer},
- * {@code aud}, {@code jti}.
+ * {@code aud}, {@code jti}. A client-credentials token has no user: its {@code sub} is the client id, and it has no
+ * {@code username}.
  */
 @Path("introspect")
 @RequestScoped
@@ -55,7 +57,10 @@ public class IntrospectionEndpoint {
     UserRepository users;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    TokenSettings tokenSettings;
 
     @Inject
     Clock clock;
@@ -88,33 +93,39 @@ public class IntrospectionEndpoint {
     private Optional<JsonObjectBuilder> describe(PresentedToken.Found found, String value) {
         if (found instanceof PresentedToken.Access a) {
             VerifiedAccessToken t = a.token();
-            return users.findCached(t.subject()).filter(User::enabled).map(user -> common(user, t.clientId(), Scopes.format(t.scopes()),
-                    t.expiresAt(), issuedAt(value))
-                    .add("token_type", "Bearer")
-                    .add("aud", config.accessTokenAudience())
+            Optional<JsonObjectBuilder> described = t.hasUser()
+                    ? users.findCached(t.userId()).filter(User::enabled).map(user -> common(user, t.clientId(),
+                            Scopes.format(t.scopes()), t.expiresAt(), issuedAt(value)))
+                    : Optional.of(common(null, t.clientId(), Scopes.format(t.scopes()), t.expiresAt(),
+                            issuedAt(value)));
+            return described.map(b -> b.add("token_type", "Bearer")
+                    .add("aud", tokenSettings.accessTokenAudience())
                     .add("jti", t.jti()));
         }
         PresentedToken.Refresh r = (PresentedToken.Refresh) found;
-        if (!r.isActive(clock.instant(), config.refreshTokenMaxLifetime())) {
+        if (!r.isActive(clock.instant(), tokenSettings.refreshTokenMaxLifetime())) {
             return Optional.empty();
         }
         // tokens issued before the family lifetime existed may expire after the family ends: report the earlier
-        Instant familyEnd = r.grant().endsAt(config.refreshTokenMaxLifetime());
+        Instant familyEnd = r.grant().endsAt(tokenSettings.refreshTokenMaxLifetime());
         Instant exp = r.token().expiresAt().isAfter(familyEnd) ? familyEnd : r.token().expiresAt();
         return users.findCached(r.grant().userId()).filter(User::enabled).map(user -> common(user, r.clientId(), r.token().scope(), exp,
                 r.token().createdAt()));
     }
 
+    /** The fields of every active token; a token without a user ({@code user} null) has its client as sub. */
     private JsonObjectBuilder common(User user, String clientId, String scope, Instant exp, Instant iat) {
-        return JsonSupport.JSON.createObjectBuilder()
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("active", true)
                 .add("scope", scope)
-                .add("client_id", clientId)
-                .add("username", user.username())
-                .add("sub", user.userId())
+                .add("client_id", clientId);
+        if (user != null) {
+            b.add("username", user.username());
+        }
+        return b.add("sub", user == null ? clientId : user.userId())
                 .add("exp", exp.getEpochSecond())
                 .add("iat", iat.getEpochSecond())
-                .add("iss", config.issuerString());
+                .add("iss", issuer.issuerString());
     }
 
     /** The access token's iat (its signature has already been verified). */

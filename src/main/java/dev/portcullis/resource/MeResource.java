@@ -1,9 +1,9 @@
 package dev.portcullis.resource;
 
+import dev.portcullis.access.UserAuthorizations;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
@@ -42,9 +42,6 @@ public class MeResource {
 
     @Inject
     UserAuthorizations authorizations;
-
-    @Inject
-    AuditLog audit;
 
     @Context
     HttpServletRequest request;
@@ -87,11 +84,11 @@ public class MeResource {
     @Delegable(scopes = Scopes.API)
     public Response revoke(@PathParam("client_id") String clientId) {
         VerifiedAccessToken token = DelegationFilter.accessToken(request);
-        if (clientId.length() > 64 || !authorizations.revoke(token.subject(), clientId)) {
+        Actor user = Actor.user(token.subject(), clientAddress.of(request))
+                .within("withdrawn by the user through /api/v1 (calling client " + token.clientId() + ")");
+        if (clientId.length() > 64 || !authorizations.withdrawByUser(token.subject(), clientId, user)) {
             return ErrorBody.response(404, "not_found", "You have not authorized this client");
         }
-        audit.success(AuditEvent.Type.GRANT_REVOKED, clientId, token.subject(), clientAddress.of(request),
-                "withdrawn by the user through /api/v1 (calling client " + token.clientId() + ")");
         return Response.noContent().header("Cache-Control", "no-store").build();
     }
 

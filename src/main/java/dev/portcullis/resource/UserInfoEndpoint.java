@@ -80,6 +80,9 @@ public class UserInfoEndpoint {
     /** Two reads, each through its owner: the token's record and grant (JDBC), then the user (JPA, read-only). */
     private Response answer(String token) {
         VerifiedAccessToken t = verifier.verify(token);
+        if (!t.hasUser()) {
+            throw BearerToken.noUser();
+        }
         if (!t.scopes().contains(Scopes.OPENID)) {
             throw BearerToken.insufficientScope(Scopes.OPENID);
         }

@@ -1,10 +1,12 @@
 package dev.portcullis.retention;
 
+import dev.portcullis.account.SecondFactorThrottle;
 import dev.portcullis.account.SignInThrottle;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCodes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.RetentionSettings;
 import dev.portcullis.session.SsoSessions;
 import dev.portcullis.token.TokenGrants;
 import jakarta.annotation.PostConstruct;
@@ -85,6 +87,8 @@ public class ExpiredRowsCleanup {
     private static final Duration INTERVAL = Duration.ofMinutes(10);
 
     private static final Logger LOG = Logger.getLogger(ExpiredRowsCleanup.class.getName());
+    /** The subject of a purge an operator asked for, as the audit trail has always named it (filters rely on it). */
+    static final String REQUESTED_PURGE_SUBJECT = "admin";
 
     @Resource
     ManagedScheduledExecutorService scheduler;
@@ -98,6 +102,9 @@ public class ExpiredRowsCleanup {
     SignInThrottle throttle;
 
     @Inject
+    SecondFactorThrottle factorThrottle;
+
+    @Inject
     AuthorizationCodes codes;
 
     @Inject
@@ -107,7 +114,7 @@ public class ExpiredRowsCleanup {
     AuditLog audit;
 
     @Inject
-    PortcullisConfig config;
+    RetentionSettings retentionSettings;
 
     @Inject
     Clock clock;
@@ -137,11 +144,11 @@ public class ExpiredRowsCleanup {
         }
     }
 
-    /** A run the operator asked for ({@code POST /admin/purge}); always audited. A failure propagates. */
-    public Purged purgeNow(String ip) {
+    /** A run the operator asked for ({@code POST /admin/purge}), audited as {@code actor}'s; a failure propagates. */
+    public Purged purgeNow(Actor actor) {
         Purged p = purge();
         LOG.log(Level.INFO, "Expired rows purged on request: {0}", p);
-        audit.success(AuditEvent.Type.EXPIRED_ROWS_PURGED, null, "admin", ip, p.toString());
+        audit.change(AuditEvent.Type.EXPIRED_ROWS_PURGED, actor, null, REQUESTED_PURGE_SUBJECT, p.toString());
         return p;
     }
 
@@ -153,12 +160,12 @@ public class ExpiredRowsCleanup {
         Instant now = clock.instant();
         Instant graceOver = now.minus(GRACE);
         int s = sessions.purgeExpired();
-        int t = throttle.purgeStale();
+        int t = throttle.purgeStale() + factorThrottle.purgeStale();
         int c = codes.purgeExpired(graceOver);
         int a = grants.purgeExpiredAccessTokens(graceOver);
         int r = grants.purgeExpiredRefreshTokens(graceOver);
         int g = grants.purgeEmptyGrants(graceOver);
-        int e = config.auditRetention().map(keep -> audit.purgeOlderThan(now.minus(keep))).orElse(0);
+        int e = retentionSettings.auditRetention().map(keep -> audit.purgeOlderThan(now.minus(keep))).orElse(0);
         return new Purged(s, t, c, a, r, g, e);
     }
 }

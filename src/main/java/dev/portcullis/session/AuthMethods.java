@@ -1,13 +1,15 @@
 package dev.portcullis.session;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The authentication methods of a sign-in (RFC 8176 {@code amr} values) and the assurance level they reach
- * ({@code acr}). Stored space-separated with the session, the code and the grant; {@code mfa} is not stored but
+ * ({@code acr}). The session, the code and the grant hold them as a set in the order they were given, which is the
+ * order of the {@code amr} claim (their columns: space-separated, {@code Jdbc.words}); {@code mfa} is not stored but
  * derived when the methods cover two kinds of factor (something known, something held, something the user is).
  */
 public final class AuthMethods {
@@ -30,33 +32,40 @@ public final class AuthMethods {
     private AuthMethods() {
     }
 
+    /** These methods, in this order (duplicates dropped). */
+    public static Set<String> of(String... methods) {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(List.of(methods)));
+    }
+
     /** Whether the stored methods cover two kinds of factor. */
-    public static boolean isMultiFactor(String amr) {
-        Set<String> m = parse(amr);
-        boolean knows = m.contains(PWD);
-        boolean holds = m.contains(OTP) || m.contains(HWK) || m.contains(SWK);
-        boolean is = m.contains(USER);
+    public static boolean isMultiFactor(Set<String> amr) {
+        boolean knows = amr.contains(PWD);
+        boolean holds = amr.contains(OTP) || amr.contains(HWK) || amr.contains(SWK);
+        boolean is = amr.contains(USER);
         return (knows ? 1 : 0) + (holds ? 1 : 0) + (is ? 1 : 0) >= 2;
     }
 
-    public static String acr(String amr) {
+    public static String acr(Set<String> amr) {
         return isMultiFactor(amr) ? ACR_MFA : ACR_PWD;
     }
 
-    /** The {@code amr} claim: the stored methods, plus {@code mfa} when they are multi-factor. */
-    public static List<String> claim(String amr) {
-        List<String> out = new ArrayList<>(parse(amr));
+    /**
+     * The {@code amr} claim: the stored methods this server knows, in their order, plus {@code mfa} when they are
+     * multi-factor.
+     */
+    public static List<String> claim(Set<String> amr) {
+        List<String> out = new ArrayList<>(known(amr));
         if (isMultiFactor(amr)) {
             out.add("mfa");
         }
         return out;
     }
 
-    /** The stored methods with {@code more} added (duplicates dropped, order kept). */
-    public static String with(String amr, String... more) {
-        Set<String> m = parse(amr);
+    /** The stored methods this server knows with {@code more} added (duplicates dropped, order kept). */
+    public static Set<String> with(Set<String> amr, String... more) {
+        Set<String> m = known(amr);
         m.addAll(List.of(more));
-        return String.join(" ", m);
+        return Collections.unmodifiableSet(m);
     }
 
     /** Whether {@code acrValues} (the request's preference list) asks for more than a password. */
@@ -64,13 +73,11 @@ public final class AuthMethods {
         return acrValues.contains(ACR_MFA);
     }
 
-    private static Set<String> parse(String amr) {
+    private static Set<String> known(Set<String> amr) {
         Set<String> m = new LinkedHashSet<>();
-        if (amr != null) {
-            for (String s : amr.split(" ")) {
-                if (KNOWN.contains(s)) {
-                    m.add(s);
-                }
+        for (String s : amr) {
+            if (KNOWN.contains(s)) {
+                m.add(s);
             }
         }
         return m;

@@ -8,7 +8,7 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.page.ErrorPage;
 import dev.portcullis.page.HtmlPage;
@@ -66,7 +66,7 @@ public class LogoutEndpoint {
     SigningKeys keys;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
 
     @Inject
     AuditLog audit;
@@ -123,7 +123,7 @@ public class LogoutEndpoint {
             ProtocolParameters p = ProtocolParameters.of(form);
             msg = messages(p.get("ui_locales").orElse(null));
             LogoutRequest r = validate(p);
-            if (!BrowserCookies.csrfMatches(request, p.get("csrf").orElse(null), config.issuerIsHttps())) {
+            if (!BrowserCookies.csrfMatches(request, p.get("csrf").orElse(null), issuer.isHttps())) {
                 return confirmationPage(r, msg, "page.csrf", 403);
             }
             return signOut(r, liveSession(), msg, 303);
@@ -172,7 +172,7 @@ public class LogoutEndpoint {
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();
             // exp deliberately not checked: an expired ID token still names its client and user (Logout 1.0 sec. 2)
-            return config.issuerString().equals(claims.getIssuer()) && claims.getSubject() != null
+            return issuer.issuerString().equals(claims.getIssuer()) && claims.getSubject() != null
                     ? Optional.of(claims) : Optional.empty();
         } catch (Exception e) {
             return Optional.empty();
@@ -180,15 +180,15 @@ public class LogoutEndpoint {
     }
 
     private Optional<SsoSession> liveSession() {
-        return BrowserCookies.read(request, BrowserCookies.SESSION, config.issuerIsHttps())
+        return BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps())
                 .flatMap(sessions::findLive);
     }
 
     private Response signOut(LogoutRequest r, Optional<SsoSession> session, PageMessages msg, int redirectStatus) {
-        Optional<String> cookie = BrowserCookies.read(request, BrowserCookies.SESSION, config.issuerIsHttps());
+        Optional<String> cookie = BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps());
         cookie.ifPresent(sessions::end);
         if (cookie.isPresent()) {
-            BrowserCookies.clear(response, BrowserCookies.SESSION, config.issuerIsHttps());
+            BrowserCookies.clear(response, BrowserCookies.SESSION, issuer.isHttps());
         }
         session.ifPresent(s -> audit.success(AuditEvent.Type.SIGN_OUT, r.client().map(Client::clientId).orElse(null),
                 s.userId(), clientAddress.of(request), "RP-initiated logout"));
@@ -205,9 +205,9 @@ public class LogoutEndpoint {
     }
 
     private Response confirmationPage(LogoutRequest r, PageMessages msg, String messageKey, int status) {
-        String csrf = BrowserCookies.csrfToken(request, response, config.issuerIsHttps());
+        String csrf = BrowserCookies.csrfToken(request, response, issuer.isHttps());
         HtmlPage.Element form = HtmlPage.element("form").id("logout").attr("method", "post")
-                .attr("action", config.endpoint("/oauth/logout"));
+                .attr("action", issuer.endpoint("/oauth/logout"));
         if (messageKey != null) {
             form.add(HtmlPage.element("div").cls("error").attr("role", "alert").id("message")
                     .text(msg.get(messageKey)));

@@ -2,7 +2,6 @@ package dev.portcullis.session;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -10,27 +9,34 @@ import java.util.Set;
  * random id; the row only its hash. {@code authTime} is when the user last entered their password (OIDC auth_time);
  * {@code signInRequest} is the fingerprint of the authorization request that sign-in was made for, until a consent
  * step uses it up (null then). {@code sessionId} names the session to administrators (never the cookie or its hash);
- * {@code ip} is the sign-in's client address; {@code clientIds} the clients it has been used for, space-separated.
- * {@code amr} are the methods used so far ({@link AuthMethods}); {@code factorEnrolled} whether the user had a
- * confirmed second factor when the session began.
+ * {@code ip} is the sign-in's client address; {@code clients} the ids of the clients it has been used for, the
+ * sign-in's first. {@code amr} are the methods used so far, in that order ({@link AuthMethods}); {@code factorEnrolled}
+ * whether the user had a confirmed second factor when the session began (or has set one up since). {@code factorAt}
+ * is when the session last completed a second factor and {@code passwordAt} when it last re-entered the password on
+ * the account page or the sign-in's factor page (null: never); adding or removing a factor needs one of them to be
+ * recent ({@link #gaveFactorSince}, {@link #gavePasswordSince}; at sign-in also {@link #signedInWithPasswordSince}).
  */
 public record SsoSession(String sessionHash, String userId, Instant authTime, Instant createdAt, Instant lastSeenAt,
-                         Instant expiresAt, String signInRequest, String sessionId, String ip, String clientIds,
-                         String amr, boolean factorEnrolled) {
-
-    /** The clients the session has been used for, the sign-in's first. */
-    public Set<String> clients() {
-        Set<String> out = new LinkedHashSet<>();
-        for (String c : clientIds == null ? new String[0] : clientIds.split(" ")) {
-            if (!c.isEmpty()) {
-                out.add(c);
-            }
-        }
-        return out;
-    }
+                         Instant expiresAt, String signInRequest, String sessionId, String ip, Set<String> clients,
+                         Set<String> amr, boolean factorEnrolled, Instant factorAt, Instant passwordAt) {
 
     public boolean isMultiFactor() {
         return AuthMethods.isMultiFactor(amr);
+    }
+
+    /** Whether the session completed a second factor at or after {@code notBefore}. */
+    public boolean gaveFactorSince(Instant notBefore) {
+        return factorAt != null && factorAt.getEpochSecond() >= notBefore.getEpochSecond();
+    }
+
+    /** Whether the session was started by a sign-in with the password at or after {@code notBefore}. */
+    public boolean signedInWithPasswordSince(Instant notBefore) {
+        return amr.contains(AuthMethods.PWD) && authTime.getEpochSecond() >= notBefore.getEpochSecond();
+    }
+
+    /** Whether the session re-entered the password at or after {@code notBefore}. */
+    public boolean gavePasswordSince(Instant notBefore) {
+        return passwordAt != null && passwordAt.getEpochSecond() >= notBefore.getEpochSecond();
     }
 
     /**
@@ -54,6 +60,6 @@ public record SsoSession(String sessionHash, String userId, Instant authTime, In
 
     SsoSession seenAt(Instant now) {
         return new SsoSession(sessionHash, userId, authTime, createdAt, Instant.ofEpochSecond(now.getEpochSecond()),
-                expiresAt, signInRequest, sessionId, ip, clientIds, amr, factorEnrolled);
+                expiresAt, signInRequest, sessionId, ip, clients, amr, factorEnrolled, factorAt, passwordAt);
     }
 }

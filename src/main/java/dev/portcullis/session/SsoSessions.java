@@ -1,7 +1,7 @@
 package dev.portcullis.session;
 
 import dev.portcullis.account.UserAccessEnded;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.SessionSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Server-side SSO sessions in the database, so any instance can read them and a restart keeps users signed in.
@@ -26,7 +27,7 @@ public class SsoSessions {
     Jdbc jdbc;
 
     @Inject
-    PortcullisConfig config;
+    SessionSettings sessionSettings;
 
     @Inject
     Clock clock;
@@ -40,19 +41,46 @@ public class SsoSessions {
      * of the authorization request the first factor was given for (see {@link #useSignIn}); {@code amr} the methods
      * of that first step.
      */
-    public Started start(String userId, String signInRequest, String clientId, String ip, String amr,
+    public Started start(String userId, String signInRequest, String clientId, String ip, Set<String> amr,
                          boolean factorEnrolled) {
+        Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        // a passwordless passkey is a second factor given now; a password is not (the account page asks again)
+        Instant factorAt = AuthMethods.isMultiFactor(amr) && !AuthMethods.claim(amr).contains(AuthMethods.PWD)
+                ? now : null;
+        return insert(userId, signInRequest, clientId, ip, amr, factorEnrolled, factorAt, null);
+    }
+
+    /**
+     * The session that replaces {@code before} in its browser after the user changed their password there: the same
+     * methods, enrolment and second-factor time, so the change reopens no factor change; only the password is
+     * fresh ({@code auth_time} and {@code password_at} now).
+     */
+    public Started replace(SsoSession before, String clientId, String ip) {
+        Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        return insert(before.userId(), null, clientId, ip, before.amr(), before.factorEnrolled(), before.factorAt(),
+                now);
+    }
+
+    private Started insert(String userId, String signInRequest, String clientId, String ip, Set<String> amr,
+                           boolean factorEnrolled, Instant factorAt, Instant passwordAt) {
         String id = Secrets.newSecret();
         Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
-        String clients = clientId == null ? "" : clientId;
+        Set<String> clients = clientId == null || clientId.isEmpty() ? Set.of() : Set.of(clientId);
         String address = ip == null || ip.length() <= 64 ? ip : ip.substring(0, 64);
-        SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now, now, now.plus(config.sessionMaxTtl()),
-                signInRequest, Secrets.newTimeOrderedId(), address, clients, amr, factorEnrolled);
+        SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now, now, now.plus(sessionSettings.maxTtl()),
+                signInRequest, Secrets.newTimeOrderedId(), address, clients, amr, factorEnrolled, factorAt,
+                passwordAt);
         jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-                + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled, factor_at, password_at) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 s.sessionHash(), userId, now.getEpochSecond(), now.getEpochSecond(), now.getEpochSecond(),
-                s.expiresAt().getEpochSecond(), signInRequest, s.sessionId(), address, clients, amr, factorEnrolled);
+                s.expiresAt().getEpochSecond(), signInRequest, s.sessionId(), address, Jdbc.words(clients),
+                Jdbc.words(amr), factorEnrolled, epochSeconds(factorAt), epochSeconds(passwordAt));
         return new Started(id, s);
+    }
+
+    private static Long epochSeconds(Instant at) {
+        return at == null ? null : at.getEpochSecond();
     }
 
     /**
@@ -68,15 +96,31 @@ public class SsoSessions {
     }
 
     /**
-     * Records a further factor given in this session (a step-up or the second step of a sign-in); returns the
-     * session as it is now. {@code factorEnrolled} becomes true: whoever just used a factor has one.
+     * Records a further factor given in this session (a step-up or the second step of a sign-in, checked by the
+     * caller) and when; returns the session as it is now. {@code factorEnrolled} becomes true: whoever just used a
+     * factor has one. The only way a session's methods grow, so {@code acr} mfa always rests on a factor given.
      */
     public SsoSession addMethods(SsoSession s, String... methods) {
-        String amr = AuthMethods.with(s.amr(), methods);
-        jdbc.update("UPDATE sso_sessions SET amr = ?, factor_enrolled = TRUE WHERE session_hash = ?", amr,
+        Set<String> amr = AuthMethods.with(s.amr(), methods);
+        Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        jdbc.update("UPDATE sso_sessions SET amr = ?, factor_enrolled = TRUE, factor_at = ? WHERE session_hash = ?",
+                Jdbc.words(amr), now.getEpochSecond(), s.sessionHash());
+        return new SsoSession(s.sessionHash(), s.userId(), s.authTime(), s.createdAt(), s.lastSeenAt(), s.expiresAt(),
+                s.signInRequest(), s.sessionId(), s.ip(), s.clients(), amr, true, now, s.passwordAt());
+    }
+
+    /**
+     * Records that this session re-entered the password just now (checked by the caller): the step-up of a user
+     * without a second factor, on the account page or before setting one up at sign-in. Changes neither {@code amr}
+     * nor {@code auth_time}.
+     */
+    public SsoSession notePassword(SsoSession s) {
+        Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        jdbc.update("UPDATE sso_sessions SET password_at = ? WHERE session_hash = ?", now.getEpochSecond(),
                 s.sessionHash());
         return new SsoSession(s.sessionHash(), s.userId(), s.authTime(), s.createdAt(), s.lastSeenAt(), s.expiresAt(),
-                s.signInRequest(), s.sessionId(), s.ip(), s.clientIds(), amr, true);
+                s.signInRequest(), s.sessionId(), s.ip(), s.clients(), s.amr(), s.factorEnrolled(), s.factorAt(),
+                now);
     }
 
     /**
@@ -91,8 +135,9 @@ public class SsoSessions {
     }
 
     /**
-     * Notes that the user of this session now has a second factor (set up on the account page), so that the policy
-     * {@code enrolled} asks for it before the session serves another client: the set-up alone proves no sign-in.
+     * Notes that the user of this session now has a second factor (set up on the account page or at sign-in), so
+     * that the policy {@code enrolled} asks for it before the session serves another client: the set-up alone
+     * proves no sign-in and adds nothing to {@code amr}.
      */
     public void markFactorEnrolled(SsoSession s) {
         jdbc.update("UPDATE sso_sessions SET factor_enrolled = TRUE WHERE session_hash = ?", s.sessionHash());
@@ -113,7 +158,7 @@ public class SsoSessions {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        if (!s.isLive(now, config.sessionIdleTtl())) {
+        if (!s.isLive(now, sessionSettings.idleTtl())) {
             jdbc.update("DELETE FROM sso_sessions WHERE session_hash = ?", hash);
             return Optional.empty();
         }
@@ -127,13 +172,14 @@ public class SsoSessions {
     }
 
     private static final String COLUMNS = "session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-            + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled";
+            + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled, factor_at, password_at";
 
     static SsoSession session(Jdbc.Row row) throws SQLException {
         return new SsoSession(row.string("session_hash"), row.string("user_id"), row.instant("auth_time"),
                 row.instant("created_at"), row.instant("last_seen_at"), row.instant("expires_at"),
-                row.string("sign_in_request"), row.string("session_id"), row.string("ip"), row.string("client_ids"),
-                row.string("amr"), row.bool("factor_enrolled"));
+                row.string("sign_in_request"), row.string("session_id"), row.string("ip"), row.words("client_ids"),
+                row.words("amr"), row.bool("factor_enrolled"), row.nullableInstant("factor_at"),
+                row.nullableInstant("password_at"));
     }
 
     /**
@@ -145,7 +191,7 @@ public class SsoSessions {
         String live = "SELECT " + COLUMNS + " FROM sso_sessions WHERE expires_at > ? AND last_seen_at > ? "
                 + "AND session_id > ?";
         String order = " ORDER BY session_id FETCH FIRST ? ROWS ONLY";
-        long idleSince = now - config.sessionIdleTtl().getSeconds();
+        long idleSince = now - sessionSettings.idleTtl().getSeconds();
         String after = afterId == null ? "" : afterId;
         return userId == null
                 ? jdbc.list(live + order, SsoSessions::session, now, idleSince, after, limit)
@@ -157,7 +203,7 @@ public class SsoSessions {
     public long countLive() {
         long now = clock.instant().getEpochSecond();
         return jdbc.one("SELECT COUNT(*) AS n FROM sso_sessions WHERE expires_at > ? AND last_seen_at > ?",
-                r -> r.longValue("n"), now, now - config.sessionIdleTtl().getSeconds()).orElse(0L);
+                r -> r.longValue("n"), now, now - sessionSettings.idleTtl().getSeconds()).orElse(0L);
     }
 
     /** Ends the session with this administrative id; the user it belonged to, if there was one. */
@@ -176,6 +222,12 @@ public class SsoSessions {
         }
     }
 
+    /** Ends every session of {@code userId} except {@code keep} (this browser's); returns how many there were. */
+    public int endOthersOf(String userId, SsoSession keep) {
+        return jdbc.update("DELETE FROM sso_sessions WHERE user_id = ? AND session_hash <> ?", userId,
+                keep.sessionHash());
+    }
+
     /** Ends every session of {@code userId} (on every browser); returns how many there were. */
     public int endAllOf(String userId) {
         return jdbc.update("DELETE FROM sso_sessions WHERE user_id = ?", userId);
@@ -183,14 +235,18 @@ public class SsoSessions {
 
     /** A new password or a disabled account signs the user out everywhere, in the transaction that changes it. */
     void accessEnded(@Observes UserAccessEnded change) {
-        int n = endAllOf(change.userId());
-        change.report(n + (n == 1 ? " SSO session" : " SSO sessions") + " ended");
+        change.report(ended(endAllOf(change.userId())));
+    }
+
+    /** How many sessions ended, for the audit trail: "1 SSO session ended", "2 SSO sessions ended". */
+    public static String ended(int n) {
+        return n + (n == 1 ? " SSO session" : " SSO sessions") + " ended";
     }
 
     /** Deletes sessions past their absolute end or idle for longer than the idle timeout. */
     public int purgeExpired() {
         long now = clock.instant().getEpochSecond();
         return jdbc.deleteInChunks("sso_sessions", "session_hash", "expires_at <= ? OR last_seen_at <= ?",
-                now, now - config.sessionIdleTtl().getSeconds());
+                now, now - sessionSettings.idleTtl().getSeconds());
     }
 }

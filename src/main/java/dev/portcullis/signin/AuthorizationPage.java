@@ -1,11 +1,12 @@
 package dev.portcullis.signin;
 
+import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationFlow;
 import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.authorize.AuthorizationRequestValidator;
 import dev.portcullis.authorize.RejectedAuthorizationRequest;
 import dev.portcullis.authorize.UnverifiedRequestException;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.mfa.SecondFactors;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
@@ -43,7 +44,10 @@ public abstract class AuthorizationPage {
     SsoSessions sessions;
 
     @Inject
-    PortcullisConfig config;
+    SignInService signIn;
+
+    @Inject
+    IssuerSettings issuer;
 
     private String authz;
     private String csrf;
@@ -59,7 +63,7 @@ public abstract class AuthorizationPage {
     /** f:viewAction of the GET: take the request from the URL, set the CSRF cookie, validate. */
     public String load() {
         authz = rawAuthz();
-        csrf = BrowserCookies.csrfToken(servletRequest(), servletResponse(), config.issuerIsHttps());
+        csrf = BrowserCookies.csrfToken(servletRequest(), servletResponse(), issuer.isHttps());
         AuthorizationRequest r = resolve(302);
         if (r != null) {
             onLoad(r);
@@ -99,18 +103,19 @@ public abstract class AuthorizationPage {
 
     /** Whether the POST carries the CSRF cookie's value in its hidden field; if not, the form is shown again. */
     protected boolean csrfValid() {
-        if (BrowserCookies.csrfMatches(servletRequest(), csrf, config.issuerIsHttps())) {
+        if (BrowserCookies.csrfMatches(servletRequest(), csrf, issuer.isHttps())) {
             return true;
         }
-        csrf = BrowserCookies.csrfToken(servletRequest(), servletResponse(), config.issuerIsHttps());
+        csrf = BrowserCookies.csrfToken(servletRequest(), servletResponse(), issuer.isHttps());
         message("page.csrf");
         external().setResponseStatus(403);
         return false;
     }
 
+    /** The browser's live SSO session, if its user passes the directory re-check (else it has just ended). */
     protected Optional<SsoSession> liveSession() {
-        return BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, config.issuerIsHttps())
-                .flatMap(sessions::findLive);
+        return BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, issuer.isHttps())
+                .flatMap(sessions::findLive).filter(s -> signIn.sessionStillAllowed(s.userId(), ip()));
     }
 
     protected void redirect(String location, int status) {

@@ -35,7 +35,7 @@ public class ConsentBean extends AuthorizationPage {
     @Override
     protected void onLoad(AuthorizationRequest r) {
         if (session() == null || !flow.consentMayFollow(r, session())) {
-            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 302);
+            redirect(issuer.endpoint("/oauth/authorize") + "?" + r.query(), 302);
         }
     }
 
@@ -54,7 +54,7 @@ public class ConsentBean extends AuthorizationPage {
         }
         SsoSession s = session();
         if (s == null) {
-            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 303);
+            redirect(issuer.endpoint("/oauth/authorize") + "?" + r.query(), 303);
             return null;
         }
         redirect(flow.afterConsent(r, s, allow, ip()).location(), 303);

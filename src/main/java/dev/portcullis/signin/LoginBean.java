@@ -2,6 +2,8 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationRequest;
+import dev.portcullis.config.SecondFactorSettings;
+import dev.portcullis.config.SessionSettings;
 import dev.portcullis.mfa.Passkeys;
 import dev.portcullis.mfa.SecondFactors;
 import dev.portcullis.session.AuthMethods;
@@ -11,6 +13,7 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Backing bean of {@code /login.xhtml}. Wrong credentials, an unknown user, a slow-down and a lock all show the form
@@ -26,13 +29,16 @@ import java.util.Optional;
 public class LoginBean extends AuthorizationPage {
 
     @Inject
-    SignInService signIn;
-
-    @Inject
     SecondFactors factors;
 
     @Inject
     Passkeys passkeys;
+
+    @Inject
+    SessionSettings sessionSettings;
+
+    @Inject
+    SecondFactorSettings secondFactorSettings;
 
     private Passkeys.Ceremony ceremony;
 
@@ -63,7 +69,8 @@ public class LoginBean extends AuthorizationPage {
         switch (result.outcome()) {
             case SIGNED_IN -> {
                 String userId = result.user().orElseThrow().userId();
-                startSession(r, userId, AuthMethods.PWD, factors.hasTotp(userId) || passkeys.has(userId));
+                startSession(r, userId, AuthMethods.of(AuthMethods.PWD),
+                        factors.hasTotp(userId) || passkeys.has(userId));
             }
             case WAIT -> message("login.wait");
             case LOCKED -> message("login.locked");
@@ -97,14 +104,14 @@ public class LoginBean extends AuthorizationPage {
         if (r == null || !csrfValid()) {
             return null;
         }
-        if (!config.passwordless()) {
+        if (!secondFactorSettings.passwordless()) {
             passkeyNotAccepted(SecondFactors.Outcome.INVALID);
             return null;
         }
         Passkeys.SignIn result = passkeys.signInPasswordless(servletRequest().getParameter("passkey"),
                 passwordlessBinding(), r.client().clientId(), ip());
         if (result.outcome() == SecondFactors.Outcome.ACCEPTED) {
-            startSession(r, result.user().orElseThrow().userId(), AuthMethods.with(AuthMethods.HWK, AuthMethods.USER),
+            startSession(r, result.user().orElseThrow().userId(), AuthMethods.of(AuthMethods.HWK, AuthMethods.USER),
                     true);
         } else {
             passkeyNotAccepted(result.outcome());
@@ -113,26 +120,26 @@ public class LoginBean extends AuthorizationPage {
     }
 
     /** Ends the browser's earlier session, starts one with {@code amr}, rotates the CSRF cookie and goes on. */
-    private void startSession(AuthorizationRequest r, String userId, String amr, boolean factorEnrolled) {
-        Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, config.issuerIsHttps());
+    private void startSession(AuthorizationRequest r, String userId, Set<String> amr, boolean factorEnrolled) {
+        Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, issuer.isHttps());
         old.ifPresent(sessions::end);
         SsoSessions.Started started = sessions.start(userId, r.fingerprint(), r.client().clientId(), ip(), amr,
                 factorEnrolled);
-        BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(), config.sessionMaxTtl(),
-                config.issuerIsHttps());
-        BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());
+        BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(), sessionSettings.maxTtl(),
+                issuer.isHttps());
+        BrowserCookies.rotateCsrf(servletResponse(), issuer.isHttps());
         redirect(flow.afterSignIn(r, started.session(), true, ip()).location(), 303);
     }
 
     /** Whether the page offers "sign in with a passkey" ({@code portcullis.mfa.passwordless}). */
     public boolean isPasswordless() {
-        return config.passwordless();
+        return secondFactorSettings.passwordless();
     }
 
     /**
      * The passwordless ceremony of this page view: a challenge bound to this browser's CSRF cookie (there is no
-     * session yet), no credential list (the authenticator offers its discoverable passkeys), user verification
-     * required.
+     * session yet) and sealed rather than stored, so that viewing the page writes nothing; no credential list (the
+     * authenticator offers its discoverable passkeys), user verification required.
      */
     public Passkeys.Ceremony getPasskeyCeremony() {
         if (ceremony == null) {

@@ -1,5 +1,7 @@
 package dev.portcullis.signin;
 
+import dev.portcullis.client.BuiltInClients;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.Optional;
 
 /**
@@ -8,8 +10,8 @@ import java.util.Optional;
  * throttling, second factor and step-up as any other application.
  */
 public enum OwnPage {
-    ACCOUNT("/account/", "portcullis-account", "Portcullis account"),
-    CONSOLE("/admin/console/", "portcullis-console", "Portcullis admin console");
+    ACCOUNT("/account/", BuiltInClients.ACCOUNT, "Portcullis account"),
+    CONSOLE("/admin/console/", BuiltInClients.CONSOLE, "Portcullis admin console");
 
     private final String root;
     private final String clientId;
@@ -42,6 +44,17 @@ public enum OwnPage {
 
     public String clientName() {
         return clientName;
+    }
+
+    /**
+     * The path the container dispatched the request to: servlet path and path info, which the servlet specification
+     * gives decoded, without path parameters and with dot segments and doubled slashes resolved. Every spelling of
+     * one page (an encoded letter, {@code ;x}, {@code //}, {@code /./}) has this one path; the raw request URI does
+     * not, so nothing that guards a page reads it.
+     */
+    public static String dispatchedPath(HttpServletRequest request) {
+        String info = request.getPathInfo();
+        return request.getServletPath() + (info == null ? "" : info);
     }
 
     /** The area a request path (without context path) belongs to, the root itself without its slash included. */

@@ -3,7 +3,7 @@ package dev.portcullis.signin;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
@@ -32,7 +32,7 @@ public class OwnPagesClients {
     ClientService clients;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
 
     @PostConstruct
     void register() {
@@ -42,17 +42,20 @@ public class OwnPagesClients {
     }
 
     private void ensure(OwnPage page) {
-        List<String> redirect = List.of(config.endpoint(page.callback()));
+        List<String> redirect = List.of(issuer.endpoint(page.callback()));
         Client existing = clients.find(page.clientId()).orElse(null);
         if (existing != null && existing.redirectUris().equals(redirect)) {
             return;
         }
+        // registered again for a new issuer URL, it keeps the require_mfa an administrator gave it
+        boolean requireMfa = existing != null && existing.requireMfa();
         if (existing != null) {
             clients.deleteBuiltInForReRegistration(page.clientId());
         }
         try {
-            clients.registerWithId(page.clientId(), new ClientService.Registration(page.clientName(), redirect,
-                    List.of(config.endpoint(page.root())), false, Scopes.OPENID, true, false));
+            clients.registerWithId(page.clientId(), ClientService.Registration.builder().name(page.clientName())
+                    .redirectUris(redirect).postLogoutRedirectUris(List.of(issuer.endpoint(page.root())))
+                    .confidential(false).scopes(Scopes.OPENID).skipConsent(true).requireMfa(requireMfa).build());
             LOG.info(() -> "Registered the built-in client '" + page.clientId() + "' of " + page.root());
         } catch (RuntimeException e) {
             if (clients.find(page.clientId()).isEmpty()) {

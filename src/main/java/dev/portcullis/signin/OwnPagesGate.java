@@ -1,9 +1,12 @@
 package dev.portcullis.signin;
 
+import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
 import dev.portcullis.authorize.AuthorizationFlow;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientService;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.page.HtmlPage;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
@@ -28,10 +31,15 @@ import java.util.Optional;
  *       for;</li>
  *   <li>without a live SSO session the browser is sent to sign in as the area's built-in client, and comes back to
  *       the page it asked for (a form posted without a session is lost: it goes to the area's home);</li>
+ *   <li>a session that owes a second factor (to {@code portcullis.mfa.required} or to the area's client's
+ *       {@code require_mfa}, as at any client) signs in again, which asks for it;</li>
  *   <li>on the console, a signed-in user without the {@value User#ADMIN} role gets 403 on every path;</li>
  *   <li>otherwise the session, the user and the form token are left for {@link SignedInUser} and the page runs.</li>
  * </ul>
- * A filter rather than a check in each page, so no page can forget it, and the callback needs no view.
+ * The request is classified by the path the container dispatched ({@link OwnPage#dispatchedPath}), never by the raw
+ * URI, and a request this filter sees but cannot place in an area is refused. A filter rather than a check in each
+ * page, so no page can forget it, and the callback needs no view; the pages' actions check again
+ * ({@link SignedInUser#authorizedActor}) before they change anything.
  */
 @WebFilter(filterName = "OwnPagesGate", urlPatterns = {"/account/*", "/admin/console/*"})
 public class OwnPagesGate extends HttpFilter {
@@ -45,6 +53,9 @@ public class OwnPagesGate extends HttpFilter {
     UserService users;
 
     @Inject
+    SignInService signIns;
+
+    @Inject
     OwnPagesSignIn signIn;
 
     @Inject
@@ -54,19 +65,23 @@ public class OwnPagesGate extends HttpFilter {
     ClientAddress clientAddress;
 
     @Inject
-    PortcullisConfig config;
+    ClientService clients;
+
+    @Inject
+    IssuerSettings issuer;
 
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
-        String path = req.getRequestURI().substring(req.getContextPath().length());
+        res.setHeader("Cache-Control", "no-store");
+        String path = OwnPage.dispatchedPath(req);
         OwnPage page = OwnPage.of(path).orElse(null);
         if (page == null) {
-            chain.doFilter(req, res);
+            // the container matched this filter's patterns yet dispatches elsewhere: what cannot be classified is refused
+            res.sendError(404);
             return;
         }
-        res.setHeader("Cache-Control", "no-store");
-        boolean secure = config.issuerIsHttps();
+        boolean secure = issuer.isHttps();
         Optional<SsoSession> session = BrowserCookies.read(req, BrowserCookies.SESSION, secure)
                 .flatMap(sessions::findLive);
         if (path.equals(page.callback())) {
@@ -77,8 +92,12 @@ public class OwnPagesGate extends HttpFilter {
             redirect(res, 302, page.home());
             return;
         }
-        // a session whose sign-in still owes its second factor signs in again (the authorization endpoint asks for it)
-        session = session.filter(s -> !flow.secondFactorOwed(s, false));
+        // a session whose sign-in still owes its second factor signs in again (the authorization endpoint asks for it):
+        // the area's built-in client's require_mfa counts like any client's; a missing client counts as requiring it
+        boolean clientRequiresMfa = clients.find(page.clientId()).map(Client::requireMfa).orElse(true);
+        session = session.filter(s -> !flow.secondFactorOwed(s, clientRequiresMfa));
+        // the directory re-check: a refused entry ends the session; the admin group is taken from it
+        session = session.filter(s -> signIns.sessionStillAllowed(s.userId(), clientAddress.of(req)));
         User user = session.flatMap(s -> users.findById(s.userId())).filter(User::enabled).orElse(null);
         if (user == null) {
             boolean get = "GET".equals(req.getMethod()) || "HEAD".equals(req.getMethod());
@@ -109,7 +128,7 @@ public class OwnPagesGate extends HttpFilter {
         HtmlPage.error(msg.get("own.signin.failed.title"), msg.get("own.signin.failed"))
                 .lang(msg.locale().getLanguage()).id("error-page")
                 .add(HtmlPage.element("p").add(HtmlPage.element("a").id("start-again")
-                        .attr("href", config.endpoint(page.home())).text(msg.get("own.signin.again"))))
+                        .attr("href", issuer.endpoint(page.home())).text(msg.get("own.signin.again"))))
                 .write(res, 400);
     }
 
@@ -118,12 +137,12 @@ public class OwnPagesGate extends HttpFilter {
         HtmlPage.error(msg.get("console.forbidden.title"), msg.format("console.forbidden", user.username()))
                 .lang(msg.locale().getLanguage()).id("forbidden-page")
                 .add(HtmlPage.element("p").add(HtmlPage.element("a").id("to-account")
-                        .attr("href", config.endpoint(OwnPage.ACCOUNT.home())).text(msg.get("console.to-account"))))
+                        .attr("href", issuer.endpoint(OwnPage.ACCOUNT.home())).text(msg.get("console.to-account"))))
                 .write(res, 403);
     }
 
     private void redirect(HttpServletResponse res, int status, String path) {
         res.setStatus(status);
-        res.setHeader("Location", config.endpoint(path));
+        res.setHeader("Location", issuer.endpoint(path));
     }
 }

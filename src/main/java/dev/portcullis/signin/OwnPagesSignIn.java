@@ -1,10 +1,8 @@
 package dev.portcullis.signin;
 
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
 import dev.portcullis.authorize.AuthorizationCodes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.Pkce;
 import dev.portcullis.session.BrowserCookies;
@@ -39,13 +37,10 @@ public class OwnPagesSignIn {
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
 
     @Inject
     AuthorizationCodes codes;
-
-    @Inject
-    AuditLog audit;
 
     @Inject
     Clock clock;
@@ -60,9 +55,9 @@ public class OwnPagesSignIn {
         String back = returnPath != null && returnPath.startsWith(page.root()) && RETURN_PATH.matcher(returnPath)
                 .matches() ? returnPath : page.home();
         BrowserCookies.set(res, cookieName(page), state + "." + verifier + "."
-                + B64.encodeToString(back.getBytes(StandardCharsets.UTF_8)), SIGN_IN_TIME, config.issuerIsHttps());
-        return config.endpoint("/oauth/authorize") + "?response_type=code&scope=openid&client_id=" + page.clientId()
-                + "&redirect_uri=" + URLEncoder.encode(config.endpoint(page.callback()), StandardCharsets.UTF_8)
+                + B64.encodeToString(back.getBytes(StandardCharsets.UTF_8)), SIGN_IN_TIME, issuer.isHttps());
+        return issuer.endpoint("/oauth/authorize") + "?response_type=code&scope=openid&client_id=" + page.clientId()
+                + "&redirect_uri=" + URLEncoder.encode(issuer.endpoint(page.callback()), StandardCharsets.UTF_8)
                 + "&state=" + state + "&code_challenge=" + Pkce.s256Challenge(verifier)
                 + "&code_challenge_method=" + Pkce.S256;
     }
@@ -76,8 +71,8 @@ public class OwnPagesSignIn {
     @Transactional
     public Optional<String> finish(OwnPage page, HttpServletRequest req, HttpServletResponse res,
                                    Optional<SsoSession> session, String ip) {
-        Optional<String> cookie = BrowserCookies.read(req, cookieName(page), config.issuerIsHttps());
-        BrowserCookies.clear(res, cookieName(page), config.issuerIsHttps());
+        Optional<String> cookie = BrowserCookies.read(req, cookieName(page), issuer.isHttps());
+        BrowserCookies.clear(res, cookieName(page), issuer.isHttps());
         String[] parts = cookie.map(c -> c.split("\\.", -1)).orElse(new String[0]);
         String[] state = req.getParameterValues("state");
         String[] code = req.getParameterValues("code");
@@ -89,12 +84,11 @@ public class OwnPagesSignIn {
         SsoSession s = session.get();
         if (c == null || !c.clientId().equals(page.clientId()) || !c.userId().equals(s.userId())
                 || !c.sessionHash().map(s.sessionHash()::equals).orElse(false)
-                || !c.redirectUri().equals(config.endpoint(page.callback())) || c.isExpired(clock.instant())
+                || !c.redirectUri().equals(issuer.endpoint(page.callback())) || c.isExpired(clock.instant())
                 || !Pkce.matches(parts[1], c.codeChallenge().orElse(null), c.codeChallengeMethod().orElse(null))
-                || !codes.markRedeemed(c, null)) {
+                || !codes.redeemForOwnPage(c, ip, "signed in to " + page.root())) {
             return Optional.empty();
         }
-        audit.success(AuditEvent.Type.CODE_REDEEMED, page.clientId(), s.userId(), ip, "signed in to " + page.root());
         String back;
         try {
             back = new String(Base64.getUrlDecoder().decode(parts[2]), StandardCharsets.UTF_8);

@@ -2,11 +2,12 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
+import dev.portcullis.authorize.AuthorizationFlow;
 import dev.portcullis.authorize.AuthorizationRequest;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.mfa.FactorChanges;
 import dev.portcullis.mfa.Passkeys;
 import dev.portcullis.mfa.SecondFactors;
-import dev.portcullis.mfa.Totp;
+import dev.portcullis.mfa.TotpEnrolmentDisplay;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
@@ -17,13 +18,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Backing bean of {@code /factor.xhtml}, the second step of a sign-in (or a step-up): a user with an authenticator
  * types its one-time code or a recovery code, a user with a passkey uses it; a user who must have a second factor
  * and has none enrols one here (an authenticator app: QR code, first code, recovery codes shown once; or a passkey).
  * It works on the browser's SSO session, which already holds the password step, and adds the factor to it before the
- * authorization goes on.
+ * authorization goes on. Setting up a first factor here satisfies the requirement to have one but is not itself a
+ * second factor ({@link FactorChanges}): the page then asks for the new factor, as for any user who has one. A
+ * session whose password is older than {@link FactorChanges#STEP_UP} is asked for it again before the set-up.
  */
 @Named("factorBean")
 @RequestScoped
@@ -38,11 +42,18 @@ public class SecondFactorBean extends AuthorizationPage {
     @Inject
     Passkeys passkeys;
 
+    @Inject
+    FactorChanges changes;
+
     private String code;
+    private String password;
     private SsoSession session;
     private User user;
     private boolean looked;
-    private String totpSecret;
+    // no seed while the set-up waits for the password: the step-up comes before anything is shown
+    private final Supplier<TotpEnrolmentDisplay> enrolment = TotpEnrolmentDisplay.pending(
+            () -> isEnrolling() && !isPasswordNeeded() ? factors.pendingTotp(user.userId(), session.sessionHash())
+                    : Optional.empty(), () -> issuer.issuer(), () -> user.username());
     private List<String> recoveryCodes;
     private Boolean hasTotp;
     private Boolean hasPasskey;
@@ -56,9 +67,9 @@ public class SecondFactorBean extends AuthorizationPage {
     @Override
     protected void onLoad(AuthorizationRequest r) {
         if (!signedIn(r)) {
-            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 302);
+            redirect(issuer.endpoint("/oauth/authorize") + "?" + r.query(), 302);
         } else if (!flow.needsSecondFactor(r, session)) {
-            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 302);
+            redirect(issuer.endpoint("/oauth/authorize") + "?" + r.query(), 302);
         }
     }
 
@@ -71,7 +82,7 @@ public class SecondFactorBean extends AuthorizationPage {
         switch (factors.verify(user, takeCode(), r.client().clientId(), ip())) {
             case ACCEPTED -> proceed(r, sessions.addMethods(session, AuthMethods.OTP));
             case WAIT -> message("login.wait");
-            case LOCKED -> message("login.locked");
+            case LOCKED -> message("factor.locked");
             default -> message("factor.invalid");
         }
         return null;
@@ -90,6 +101,8 @@ public class SecondFactorBean extends AuthorizationPage {
                 session.sessionHash(), r.client().clientId(), ip());
         if (outcome == SecondFactors.Outcome.ACCEPTED) {
             proceed(r, sessions.addMethods(session, AuthMethods.HWK));
+        } else if (outcome == SecondFactors.Outcome.LOCKED) {
+            message("factor.locked"); // the same lock as the codes', named the same way
         } else {
             passkeyNotAccepted(outcome);
         }
@@ -97,24 +110,28 @@ public class SecondFactorBean extends AuthorizationPage {
     }
 
     /**
-     * Enrolment with a passkey instead of an app, for a user who has no factor at all (never beside one: whoever
-     * knows only the password must not add a factor of their own to pass this step).
+     * Enrolment with a passkey instead of an app, for a user who has no factor at all and must have one for this
+     * request (never beside one: whoever knows only the password must not add a factor of their own to pass this
+     * step). The page then asks for the new passkey.
      */
     public String registerPasskey() {
         AuthorizationRequest r = posted();
         if (r == null) {
             return null;
         }
-        if (!isEnrolling() || !passkeys.register(user, null, servletRequest().getParameter("passkey"),
-                session.sessionHash(), ip())) {
+        if (!isEnrolling() || !changes.registerPasskey(user, session, null, servletRequest().getParameter("passkey"),
+                FactorChanges.Where.SIGN_IN, ip())) {
             passkeyNotAccepted(SecondFactors.Outcome.INVALID);
             return null;
         }
-        proceed(r, sessions.addMethods(session, AuthMethods.HWK));
+        proceed(r, liveSession().orElse(session));
         return null;
     }
 
-    /** The enrolment form's action: the first code from the app confirms it; the recovery codes are shown once. */
+    /**
+     * The enrolment form's action: the first code from the app confirms it; the recovery codes are shown once. The
+     * session's methods stay as they were: the set-up is not a second factor.
+     */
     public String confirm() {
         AuthorizationRequest r = posted();
         if (r == null) {
@@ -124,13 +141,37 @@ public class SecondFactorBean extends AuthorizationPage {
             message("factor.invalid");
             return null;
         }
-        Optional<List<String>> codes = factors.confirmTotp(user, takeCode(), ip());
+        Optional<List<String>> codes = changes.confirmTotp(user, session, takeCode(), FactorChanges.Where.SIGN_IN,
+                ip());
         if (codes.isEmpty()) {
             message("factor.invalid");
             return null;
         }
-        sessions.addMethods(session, AuthMethods.OTP);
         recoveryCodes = codes.get();
+        return null;
+    }
+
+    /**
+     * The password again, before a set-up at sign-in in a session that gave it too long ago: checked and throttled
+     * as at sign-in ({@link FactorChanges#stepUpWithPassword}); then the page again, now with the set-up.
+     */
+    public String stepUpWithPassword() {
+        String p = password;
+        password = null;
+        AuthorizationRequest r = posted();
+        if (r == null) {
+            return null;
+        }
+        if (!isPasswordNeeded()) {
+            message("factor.invalid");
+            return null;
+        }
+        switch (changes.stepUpWithPassword(user, session, p, r.client().clientId(), ip())) {
+            case SIGNED_IN -> redirect(issuer.endpoint(AuthorizationFlow.SECOND_FACTOR_PAGE) + "?" + r.query(), 303);
+            case WAIT, BUSY, UNAVAILABLE -> message("login.wait");
+            case LOCKED -> message("login.locked");
+            default -> message("security.passwordWrong");
+        }
         return null;
     }
 
@@ -143,12 +184,11 @@ public class SecondFactorBean extends AuthorizationPage {
         return null;
     }
 
+    /** On with the authorization: a session that still owes a factor comes back here (a new factor is asked for). */
     private void proceed(AuthorizationRequest r, SsoSession s) {
-        if (!s.isMultiFactor()) {
-            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 303);
-            return;
+        if (s.isMultiFactor()) {
+            BrowserCookies.rotateCsrf(servletResponse(), issuer.isHttps());
         }
-        BrowserCookies.rotateCsrf(servletResponse(), config.issuerIsHttps());
         redirect(flow.afterSignIn(r, s, true, ip()).location(), 303);
     }
 
@@ -160,7 +200,7 @@ public class SecondFactorBean extends AuthorizationPage {
             return null;
         }
         if (!signedIn(r)) {
-            redirect(config.endpoint("/oauth/authorize") + "?" + r.query(), 303);
+            redirect(issuer.endpoint("/oauth/authorize") + "?" + r.query(), 303);
             return null;
         }
         return r;
@@ -186,12 +226,18 @@ public class SecondFactorBean extends AuthorizationPage {
     }
 
     /**
-     * Whether the page enrols an authenticator (the signed-in user has none yet). Decided from the database on GET
-     * and POST alike, so the stateless view decodes the form it rendered.
+     * Whether the page enrols an authenticator: the signed-in user has none yet and this request needs a second
+     * factor. Decided from the database on GET and POST alike, so the stateless view decodes the form it rendered.
      */
     public boolean isEnrolling() {
         AuthorizationRequest r = getRequest();
-        return recoveryCodes == null && r != null && signedIn(r) && !isHasTotp() && !isHasPasskey();
+        return recoveryCodes == null && r != null && signedIn(r) && !isHasTotp() && !isHasPasskey()
+                && flow.needsSecondFactor(r, session);
+    }
+
+    /** Whether the set-up waits for the password: this session gave it longer than the step-up's window ago. */
+    public boolean isPasswordNeeded() {
+        return isEnrolling() && changes.enrolmentStepUpNeeded(session) == FactorChanges.StepUp.PASSWORD;
     }
 
     public boolean isHasTotp() {
@@ -234,21 +280,12 @@ public class SecondFactorBean extends AuthorizationPage {
 
     /** The enrolment's QR code (a PNG data URI); the seed itself is never stored in clear or shown after this. */
     public String getQrCode() {
-        String secret = enrolmentSecret();
-        return secret == null ? "" : Totp.qrCodeDataUri(Totp.keyUri(issuerLabel(config), user.username(), secret));
+        return enrolment.get().qrCode();
     }
 
     /** The same seed for typing into an app that cannot scan, in groups of four. */
     public String getManualKey() {
-        String secret = enrolmentSecret();
-        return secret == null ? "" : grouped(secret);
-    }
-
-    private String enrolmentSecret() {
-        if (totpSecret == null && isEnrolling()) {
-            totpSecret = factors.pendingTotp(user.userId()).orElse(null);
-        }
-        return totpSecret;
+        return enrolment.get().manualKey();
     }
 
     public List<String> getRecoveryCodes() {
@@ -261,15 +298,6 @@ public class SecondFactorBean extends AuthorizationPage {
     }
 
     /** The name an authenticator app lists the entry under: this server's host. */
-    static String issuerLabel(PortcullisConfig config) {
-        return "Portcullis (" + config.issuer().getHost() + ")";
-    }
-
-    /** A Base32 seed in groups of four, for typing. */
-    static String grouped(String base32) {
-        return base32.replace("=", "").replaceAll("(.{4})(?!$)", "$1 ");
-    }
-
     /** Always empty: a code is never written back into the page. */
     public String getCode() {
         return null;
@@ -277,5 +305,14 @@ public class SecondFactorBean extends AuthorizationPage {
 
     public void setCode(String code) {
         this.code = code;
+    }
+
+    /** Always empty: a password is never written back into the page. */
+    public String getPassword() {
+        return null;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
     }
 }

@@ -2,7 +2,8 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.audit.Actor;
+import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.session.BrowserCookies;
@@ -11,15 +12,17 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Optional;
 
 /**
  * Who is signed in on a page under {@code /account/} or {@code /admin/console/}: {@link OwnPagesGate} lets a request
  * reach such a page only with a live SSO session (and, on the console, the admin role) and leaves the session and
  * user here. Pages read {@code #{signedInUser.user}}; their forms carry
- * {@code <input type="hidden" name="csrf" value="#{signedInUser.csrf}"/>} and their actions call {@link #csrfValid()}
- * first.
+ * {@code <input type="hidden" name="csrf" value="#{signedInUser.csrf}"/>} and their actions call
+ * {@link #authorizedActor()} first, so no change is made, or audited, without an actor.
  */
 @Named("signedInUser")
 @RequestScoped
@@ -33,7 +36,7 @@ public class SignedInUser {
     HttpServletRequest request;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
 
     @Inject
     UserService users;
@@ -74,14 +77,34 @@ public class SignedInUser {
     }
 
     /**
-     * Whether the posted form carried this browser's CSRF token in its field {@code csrf}; an action does nothing
-     * otherwise. Read from the request, not bound to a component: a form repeated in a table row (ui:repeat) does
+     * The actor of a posted action, decided before the action changes anything; empty, and the action does nothing,
+     * unless all of these hold now:
+     * <ul>
+     *   <li>{@link OwnPagesGate} admitted this very request (a live session and an enabled user);</li>
+     *   <li>the page is one of an area ({@link OwnPage#dispatchedPath}) and, on the console, the user is still an
+     *       administrator (read again, not taken from the gate);</li>
+     *   <li>the form carried this browser's CSRF token in its field {@code csrf}, bound to that session.</li>
+     * </ul>
+     * The token is read from the request, not bound to a component: a form repeated in a table row (ui:repeat) does
      * not reliably update its model in a stateless view.
      */
-    public boolean csrfValid() {
+    public Optional<Actor> authorizedActor() {
+        if (!(request.getAttribute(SESSION) instanceof SsoSession session)
+                || !(request.getAttribute(USER) instanceof User user)
+                || request.getDispatcherType() != DispatcherType.REQUEST) {
+            return Optional.empty();
+        }
+        Optional<OwnPage> area = OwnPage.of(OwnPage.dispatchedPath(request));
+        boolean allowed = area.isPresent() && session.userId().equals(user.userId())
+                && (area.get() != OwnPage.CONSOLE ? users.findById(user.userId()).filter(User::enabled).isPresent()
+                        : users.isAdmin(user.userId()));
         String[] submitted = request.getParameterValues("csrf");
-        return submitted != null && submitted.length == 1
-                && BrowserCookies.csrfMatches(request, submitted[0], config.issuerIsHttps());
+        if (!allowed || submitted == null || submitted.length != 1
+                || BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps()).isEmpty()
+                || !BrowserCookies.csrfMatches(request, submitted[0], issuer.isHttps())) {
+            return Optional.empty();
+        }
+        return Optional.of(Actor.administrator(user.userId(), ip()));
     }
 
     /**
@@ -107,7 +130,7 @@ public class SignedInUser {
     public void redirect(String path) {
         HttpServletResponse res = response();
         res.setStatus(303);
-        res.setHeader("Location", config.endpoint(path));
+        res.setHeader("Location", issuer.endpoint(path));
         FacesContext.getCurrentInstance().responseComplete();
     }
 

@@ -6,7 +6,8 @@ import com.nimbusds.jose.JWSVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.TokenSettings;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
@@ -44,14 +45,25 @@ public class AccessTokenVerifier {
     TokenGrants grants;
 
     @Inject
-    PortcullisConfig config;
+    IssuerSettings issuer;
+
+    @Inject
+    TokenSettings tokenSettings;
 
     @Inject
     Clock clock;
 
-    /** What a valid access token grants. */
+    /**
+     * What a valid access token grants. {@code userId} is null for a token without a user (client credentials),
+     * whose {@code subject} is the client id.
+     */
     public record VerifiedAccessToken(String jti, String subject, String clientId, Set<String> scopes,
-                                      Instant expiresAt, String grantId) {
+                                      Instant expiresAt, String grantId, String userId) {
+
+        /** Whether a user granted this token, so that user endpoints may answer about them. */
+        public boolean hasUser() {
+            return userId != null;
+        }
     }
 
     public VerifiedAccessToken verify(String token) {
@@ -68,7 +80,7 @@ public class AccessTokenVerifier {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
             if (!TokenMinter.AT_JWT.equals(jwt.getHeader().getType())
-                    || !alg.getName().equals(config.accessTokenAlg())) {
+                    || !alg.getName().equals(tokenSettings.accessTokenAlg())) {
                 return Optional.empty();
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();
@@ -84,15 +96,15 @@ public class AccessTokenVerifier {
             }
             Instant now = clock.instant();
             Date exp = claims.getExpirationTime();
-            if (!config.issuerString().equals(claims.getIssuer()) || claims.getAudience() == null
-                    || !claims.getAudience().contains(config.accessTokenAudience()) || exp == null
+            if (!issuer.issuerString().equals(claims.getIssuer()) || claims.getAudience() == null
+                    || !claims.getAudience().contains(tokenSettings.accessTokenAudience()) || exp == null
                     || !now.isBefore(exp.toInstant())) {
                 return Optional.empty();
             }
             return status.filter(s -> s.isActive(now))
                     .map(s -> new VerifiedAccessToken(s.token().jti(), claims.getSubject(),
                             s.grant().clientId(), Scopes.parse(s.token().scope()), s.token().expiresAt(),
-                            s.grant().grantId()));
+                            s.grant().grantId(), s.grant().userId()));
         } catch (ParseException | JOSEException e) {
             return Optional.empty();
         } catch (RuntimeException e) {

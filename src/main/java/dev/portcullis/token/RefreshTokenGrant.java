@@ -5,7 +5,7 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.TokenSettings;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,7 +39,7 @@ public class RefreshTokenGrant implements GrantHandler {
     Clock clock;
 
     @Inject
-    PortcullisConfig config;
+    TokenSettings tokenSettings;
 
     @Inject
     SignInService signIns;
@@ -102,9 +102,9 @@ public class RefreshTokenGrant implements GrantHandler {
 
     /** A family refreshed every day still ends: {@code portcullis.refresh-token.max-lifetime} after the sign-in. */
     private void familyIsWithinItsLifetime(TokenGrant grant, Instant now) {
-        if (!now.isBefore(grant.endsAt(config.refreshTokenMaxLifetime()))) {
+        if (!now.isBefore(grant.endsAt(tokenSettings.refreshTokenMaxLifetime()))) {
             throw OAuthException.invalidGrant("The refresh token's grant has reached its maximum lifetime of "
-                    + config.refreshTokenMaxLifetime().toSeconds() + " seconds; the user must sign in again");
+                    + tokenSettings.refreshTokenMaxLifetime().toSeconds() + " seconds; the user must sign in again");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.portcullis.token;
 import dev.portcullis.client.Client;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.CrossOrigin;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.annotation.PostConstruct;
@@ -22,13 +23,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code POST /oauth/token}. The body is the seed's flat JSON object ({@code Content-Type: application/json}) or an
+ * {@code POST /oauth/token}. The body is a flat JSON object ({@code Content-Type: application/json}) or an
  * RFC 6749 form ({@code application/x-www-form-urlencoded}); both are parsed by {@link ProtocolParameters}, so they
  * obey the same strict rules (duplicates, control characters, over-long values are invalid_request; any other
  * content type is 415). Answers are JSON only (an {@code Accept} that excludes JSON is 406) and never cacheable.
  * No {@code @Consumes}: every content type reaches this method so the error is ours, in the RFC's JSON shape.
- * The endpoint parses, rejects an unknown grant type before touching the client, authenticates the client and
- * hands over to the {@link GrantHandler} of the grant type.
+ * The endpoint parses, rejects an unknown grant type before touching the client, authenticates the client, refuses
+ * a grant type the client is not registered for ({@code unauthorized_client}, RFC 6749 5.2) and hands over to the
+ * {@link GrantHandler} of the grant type.
  */
 @Path("token")
 @ApplicationScoped // one instance: no per-request bean creation or field injection on the hottest endpoint
@@ -69,6 +71,10 @@ public class TokenEndpoint {
         }
         String ip = clientAddress.of(request);
         Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
+        if (!client.mayUse(handler.grantType())) {
+            throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "The client may not use grant_type "
+                    + handler.grantType());
+        }
         return handler.handle(client, p, ip).toResponse();
     }
 

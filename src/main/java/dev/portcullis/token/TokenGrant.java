@@ -2,20 +2,22 @@ package dev.portcullis.token;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 
 /**
  * A token family (a row of token_grants, owned by {@link TokenGrants}): created when an authorization code is
  * redeemed; every access and refresh token issued from that code (and from its refresh chain) belongs to it.
- * Revoking the grant kills all of them at once. {@code userId} is the OIDC sub; {@code scope} is what the user
- * granted (refresh may narrow within it, never widen); {@code revokedAt} is null while the grant is live; {@code amr} the methods of
- * the sign-in it came from (ID tokens of its refreshes carry them too).
+ * Revoking the grant kills all of them at once. A client-credentials grant has one access token and no user.
+ * {@code userId} is the OIDC sub (null for client credentials, whose {@code authTime} is when it was issued);
+ * {@code scope} is what the user granted (refresh may narrow within it, never widen); {@code revokedAt} is null while
+ * the grant is live; {@code amr} the methods of the sign-in it came from (ID tokens of its refreshes carry them too).
  */
 public record TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                         Instant createdAt, Instant revokedAt, String amr) {
+                         Instant createdAt, Instant revokedAt, Set<String> amr) {
 
     /** A new, live grant. */
     TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now,
-               String amr) {
+               Set<String> amr) {
         this(grantId, clientId, userId, scope, Instant.ofEpochSecond(authTime.getEpochSecond()),
                 Instant.ofEpochSecond(now.getEpochSecond()), null, amr);
     }

@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Persistence of token families: {@link TokenGrant}s with their {@link RefreshToken}s and {@link AccessTokenRecord}s.
@@ -40,12 +41,12 @@ public class TokenGrants {
     }
 
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                           String amr) {
+                           Set<String> amr) {
         jdbc.requireTransaction();
         TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr);
         jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at, "
                 + "amr) VALUES (?,?,?,?,?,?,NULL,?)", grantId, clientId, userId, scope, g.authTime().getEpochSecond(),
-                g.createdAt().getEpochSecond(), amr);
+                g.createdAt().getEpochSecond(), Jdbc.words(amr));
         return g;
     }
 
@@ -116,7 +117,7 @@ public class TokenGrants {
     static TokenGrant grant(Jdbc.Row row) throws SQLException {
         return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
                 row.string("scope"), row.instant("auth_time"), row.instant("created_at"),
-                row.nullableInstant("revoked_at"), row.string("amr"));
+                row.nullableInstant("revoked_at"), row.words("amr"));
     }
 
     /** How many token grants (refresh-token families) are not revoked (the console's dashboard). */

@@ -6,8 +6,9 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
 import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.TokenSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.protocol.OAuthException;
@@ -21,9 +22,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The transactional half of both grants: win the race (one conditional UPDATE), then store and mint the new tokens,
- * all in one transaction, so a request either leaves a complete family behind or nothing at all. The grant classes
- * validate before calling in and handle a lost race ({@link LostRace}) after the rollback.
+ * The transactional half of the grants: win the race (one conditional UPDATE), then store and mint the new tokens,
+ * all in one transaction (client credentials: store and mint only), so a request either leaves a complete family
+ * behind or nothing at all. The grant classes validate before calling in and handle a lost race ({@link LostRace})
+ * after the rollback.
  */
 @ApplicationScoped
 public class TokenIssuer {
@@ -50,7 +52,7 @@ public class TokenIssuer {
     UserRepository users;
 
     @Inject
-    PortcullisConfig config;
+    TokenSettings tokenSettings;
 
     @Inject
     Clock clock;
@@ -83,19 +85,40 @@ public class TokenIssuer {
         return issued;
     }
 
+    /**
+     * Issues a client-credentials access token to a validated request: a grant without a user (so revocation,
+     * introspection and the purge treat it as any other), its one access token, the audit event.
+     */
+    @Transactional
+    public TokenResponse issueToClient(Client client, String scope, String ip) {
+        Instant now = clock.instant();
+        // auth_time is NOT NULL in token_grants: a grant without a user records when it was issued instead
+        TokenGrant grant = grants.createGrant(Secrets.newTimeOrderedId(), client.clientId(), null, scope, now,
+                Set.of());
+        Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
+        String jti = Secrets.newTimeOrderedId();
+        String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, client.clientId(),
+                client.clientId(), scope, null, now, accessExpiry));
+        grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
+        audit.success(AuditEvent.Type.CLIENT_CREDENTIALS_ISSUED, client.clientId(), client.clientId(), ip,
+                "grant " + grant.grantId() + ", scope " + scope);
+        return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.empty(), scope,
+                now.getEpochSecond(), Optional.empty());
+    }
+
     /** The grant the tokens belong to, and the response for the client. */
     public record Issued(TokenGrant grant, TokenResponse response) {
     }
 
     private TokenResponse issue(TokenGrant grant, String scope, String nonce) {
         Instant now = clock.instant();
-        Instant accessExpiry = now.plus(config.accessTokenTtl());
+        Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
                 grant.clientId(), scope, grant.authTime(), now, accessExpiry));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
-        String refreshToken = grants.newRefreshToken(grant, now,
-                grant.refreshTokenExpiry(now, config.refreshTokenTtl(), config.refreshTokenMaxLifetime()));
+        String refreshToken = grants.newRefreshToken(grant, now, grant.refreshTokenExpiry(now,
+                tokenSettings.refreshTokenTtl(), tokenSettings.refreshTokenMaxLifetime()));
         Set<String> scopes = Scopes.parse(scope);
         Optional<String> idToken = Optional.empty();
         if (scopes.contains(Scopes.OPENID)) {
@@ -106,7 +129,7 @@ public class TokenIssuer {
                     grant.authTime(), AuthMethods.claim(grant.amr()), AuthMethods.acr(grant.amr()), nonce, accessToken, now,
                     accessExpiry, UserClaims.of(user, scopes))));
         }
-        return new TokenResponse(accessToken, config.accessTokenTtl().toSeconds(), refreshToken, scope,
-                now.getEpochSecond(), idToken);
+        return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.of(refreshToken),
+                scope, now.getEpochSecond(), idToken);
     }
 }

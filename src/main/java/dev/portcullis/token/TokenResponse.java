@@ -7,20 +7,20 @@ import jakarta.ws.rs.core.Response;
 import java.util.Optional;
 
 /**
- * A successful token response, exactly the seed's fields (access_token, token_type "Bearer", expires_in,
- * refresh_token, scope, created_at) plus id_token when the scope has openid. Never cached by anyone.
+ * A successful token response, exactly these fields (access_token, token_type "Bearer", expires_in,
+ * refresh_token, scope, created_at) plus id_token when the scope has openid; a client-credentials answer has no
+ * refresh_token (RFC 6749 4.4.3). Never cached by anyone.
  */
-public record TokenResponse(String accessToken, long expiresIn, String refreshToken, String scope, long createdAt,
-                            Optional<String> idToken) {
+public record TokenResponse(String accessToken, long expiresIn, Optional<String> refreshToken, String scope,
+                            long createdAt, Optional<String> idToken) {
 
     public String toJson() {
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("access_token", accessToken)
                 .add("token_type", "Bearer")
-                .add("expires_in", expiresIn)
-                .add("refresh_token", refreshToken)
-                .add("scope", scope)
-                .add("created_at", createdAt);
+                .add("expires_in", expiresIn);
+        refreshToken.ifPresent(t -> b.add("refresh_token", t));
+        b.add("scope", scope).add("created_at", createdAt);
         idToken.ifPresent(t -> b.add("id_token", t));
         return b.build().toString();
     }

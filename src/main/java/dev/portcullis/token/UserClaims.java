@@ -9,9 +9,9 @@ import java.util.Set;
 /**
  * The claims about a user that a scope releases (OIDC Core 5.4), the same in the ID token and at the userinfo
  * endpoint: {@code preferred_username}, {@code name}, {@code given_name} and {@code family_name} with
- * {@code profile}; {@code email} and {@code email_verified} with {@code email}; {@code groups} (the directory groups
- * captured at the last sign-in, an empty list for local users) with {@code groups}. {@code sub} is not among them: each caller sets it with its other fixed
- * claims.
+ * {@code profile}; {@code email} and {@code email_verified} with {@code email}; {@code groups} ({@link User#groups}:
+ * a directory user's as captured at the last sign-in, a local user's as an administrator set them; an empty list for
+ * none) with {@code groups}. {@code sub} is not among them: each caller sets it with its other fixed claims.
  */
 public final class UserClaims {
 

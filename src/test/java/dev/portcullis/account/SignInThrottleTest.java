@@ -5,15 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.unboundid.ldap.sdk.LDAPURL;
 import dev.portcullis.account.ThrottlePolicy.Verdict;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.DirectorySettings;
+import dev.portcullis.directory.Directory;
 import dev.portcullis.persistence.TestDatabase;
+import dev.portcullis.testing.TestDirectory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -33,32 +37,7 @@ class SignInThrottleTest {
     SignInThrottleTest() {
         throttle.jdbc = db.jdbc;
         at(NOW);
-        throttle.config = new PortcullisConfig() {
-            @Override
-            public int loginMaxFailures() {
-                return 3;
-            }
-
-            @Override
-            public int loginSlowdownAfter() {
-                return 2;
-            }
-
-            @Override
-            public int loginIpMaxFailures() {
-                return 2;
-            }
-
-            @Override
-            public Duration loginLockout() {
-                return Duration.ofMinutes(5);
-            }
-
-            @Override
-            public Duration loginFailureWindow() {
-                return Duration.ofMinutes(15);
-            }
-        };
+        throttle.throttleSettings = TestThrottles.limits(3, 2, 2);
     }
 
     private void at(Instant now) {
@@ -88,6 +67,47 @@ class SignInThrottleTest {
         assertEquals(Verdict.ALLOW, throttle.reserve("bob").verdict(), "a lock is per account");
         throttle.recordSuccess("alice");
         assertEquals(Verdict.ALLOW, throttle.reserve("alice").verdict());
+    }
+
+    @Test
+    void everySpellingOfOneDirectoryAccountMeetsOneCounterAndUnknownNamesAreCountedAsTyped() throws Exception {
+        try (TestDirectory ad = TestDirectory.activeDirectory()) {
+            Directory directory = new Directory(new DirectorySettings(
+                    List.of(new LDAPURL("ldaps://127.0.0.1:" + ad.ldapsPort)), false,
+                    Optional.of(TestDirectory.CA_FILE), Optional.of(TestDirectory.SERVICE_DN + "," + ad.baseDn),
+                    Optional.of(TestDirectory.SERVICE_PASSWORD), ad.baseDn,
+                    "(&(objectClass=user)(|(sAMAccountName={0})(userPrincipalName={0})))",
+                    new DirectorySettings.Attributes("objectGUID", "sAMAccountName", "displayName", "givenName", "sn",
+                            "mail"), Optional.empty(), "(member={dn})", "cn", true, Duration.ofSeconds(2),
+                    Duration.ofSeconds(5), 1, true, Duration.ofMinutes(15), Optional.empty()));
+            SignInService signIn = new SignInService();
+            signIn.directory = directory;
+            signIn.throttle = throttle;
+            signIn.users = new UserService() {
+                @Override
+                public Optional<User> findByUsername(String username) {
+                    return Optional.empty(); // no local user
+                }
+            };
+            try {
+                assertEquals("carol", signIn.throttleName("carol@corp.example.com"));
+                assertEquals("carol", signIn.throttleName("CAROL"));
+                assertEquals("nobody@corp.example.com", signIn.throttleName("nobody@corp.example.com"));
+                assertEquals("car*", signIn.throttleName("car*"), "a filter character finds nothing");
+                assertTrue(throttle.reserve(signIn.throttleName("carol")).allowed());
+                at(NOW.plusSeconds(10));
+                assertTrue(throttle.reserve(signIn.throttleName("carol@corp.example.com")).allowed());
+                at(NOW.plusSeconds(20));
+                assertTrue(throttle.reserve(signIn.throttleName("Carol")).locks(), "the 3rd spelling locks");
+                assertEquals(Verdict.LOCKED, throttle.reserve(signIn.throttleName("carol@CORP.example.com"))
+                        .verdict());
+                assertEquals(Verdict.LOCKED, throttle.reserve(signIn.throttleName("carol")).verdict());
+                assertTrue(throttle.clear("carol"), "the administrator's unlock of the account ends it");
+                assertEquals(Verdict.ALLOW, throttle.reserve("nobody@corp.example.com").verdict());
+            } finally {
+                directory.close();
+            }
+        }
     }
 
     @Test

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Http;
-import dev.portcullis.testing.OwnPagesIT;
+import dev.portcullis.testing.OwnPagesTestBase;
 import dev.portcullis.testing.UserAgent;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,7 +21,7 @@ import org.openqa.selenium.By;
  * the page it asked for; there the user sees their profile and applications, withdraws one (its access token stops
  * working at once) and changes their password.
  */
-class AccountPageIT extends OwnPagesIT {
+class AccountPageIT extends OwnPagesTestBase {
 
     private static final String REDIRECT = "https://app.example/cb";
 

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.lang.reflect.Proxy;
+import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,12 +17,7 @@ class SecurityHeadersFilterTest {
 
     private static Map<String, String> headersFor(boolean httpsIssuer) throws Exception {
         SecurityHeadersFilter filter = new SecurityHeadersFilter();
-        filter.config = new PortcullisConfig() {
-            @Override
-            public boolean issuerIsHttps() {
-                return httpsIssuer;
-            }
-        };
+        filter.issuer = new IssuerSettings(URI.create(httpsIssuer ? "https://id.example.com" : "http://id.example.com"));
         Map<String, String> headers = new HashMap<>();
         HttpServletResponse res = (HttpServletResponse) Proxy.newProxyInstance(getLoader(),
                 new Class<?>[] {HttpServletResponse.class}, (proxy, method, args) -> {

@@ -12,7 +12,7 @@ import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
-import dev.portcullis.testing.PortcullisIT;
+import dev.portcullis.testing.ServerTestBase;
 import dev.portcullis.testing.UserAgent;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * the right error, state and iss), prompt and max_age, SSO reuse, remembered consent, the sign-in form's answers,
  * brute-force throttling, CSRF, headers and statelessness (no JSESSIONID).
  */
-class AuthorizationEndpointIT extends PortcullisIT {
+class AuthorizationEndpointIT extends ServerTestBase {
 
     static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
     static final String PASSWORD = "correct horse battery";

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** One test group per validation check of the authorization endpoint, in the order. */
+/** One test group per validation check of the authorization endpoint, in the order they are applied. */
 class AuthorizationRequestChecksTest {
 
     private final Client conf = TestClients.confidential("openid profile email", "https://app.example.com/cb");

@@ -9,6 +9,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.client.TestClients;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.ProtocolParameters;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -54,6 +55,18 @@ class AuthorizationRequestValidatorTest {
         assertThrows(UnverifiedRequestException.class, () -> AuthorizationRequestValidator.validate(
                 ProtocolParameters.fromForm("client_id=pub-1&redirect_uri=https%3A%2F%2Fevil.example%2Fcb"),
                 id -> Optional.of(off)), "an unregistered redirect URI still gets the error page");
+    }
+
+    @Test
+    void aClientWithoutTheCodeGrantIsUnauthorizedAtItsRedirectUri() {
+        Client service = TestClients.confidentialWithGrantTypes("api", List.of("client_credentials"),
+                "https://service.example.com/cb");
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> AuthorizationRequestValidator.validate(ProtocolParameters.fromForm("client_id=conf-1"
+                        + "&response_type=code&scope=api&state=s3"), id -> Optional.of(service)));
+        assertEquals(OAuthError.UNAUTHORIZED_CLIENT, e.error().error());
+        assertEquals("s3", e.state());
+        assertEquals("https://service.example.com/cb", e.redirectUri());
     }
 
     @Test

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.client.TestClients;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.SecondFactorSettings;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.SsoSession;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** When {@link AuthorizationFlow} asks for a second factor: the global policy, the client, acr_values. */
@@ -21,14 +22,9 @@ class SecondFactorPolicyTest {
             + "&response_type=code&scope=openid&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
             + "&code_challenge_method=S256";
 
-    private static AuthorizationFlow flow(PortcullisConfig.MfaRequired policy) {
+    private static AuthorizationFlow flow(SecondFactorSettings.MfaRequired policy) {
         AuthorizationFlow f = new AuthorizationFlow();
-        f.config = new PortcullisConfig() {
-            @Override
-            public MfaRequired mfaRequired() {
-                return policy;
-            }
-        };
+        f.secondFactorSettings = new SecondFactorSettings(policy, false);
         return f;
     }
 
@@ -39,12 +35,13 @@ class SecondFactorPolicyTest {
 
     private static SsoSession session(String amr, boolean enrolled) {
         Instant t = Instant.EPOCH;
-        return new SsoSession("h", "u", t, t, t, t, null, "s", null, "", amr, enrolled);
+        return new SsoSession("h", "u", t, t, t, t, null, "s", null, Set.of(), AuthMethods.of(amr.split(" ")),
+                enrolled, null, null);
     }
 
     @Test
     void policyOffAsksOnlyWhenTheRequestDoesAndTheUserCanAnswer() {
-        AuthorizationFlow f = flow(PortcullisConfig.MfaRequired.OFF);
+        AuthorizationFlow f = flow(SecondFactorSettings.MfaRequired.OFF);
         AuthorizationRequest plain = request("");
         AuthorizationRequest mfa = request("&acr_values=" + AuthMethods.ACR_MFA);
         assertEquals(List.of(AuthMethods.ACR_MFA), mfa.acrValues());
@@ -57,7 +54,7 @@ class SecondFactorPolicyTest {
 
     @Test
     void policyEnrolledAsksEveryoneWithAFactor() {
-        AuthorizationFlow f = flow(PortcullisConfig.MfaRequired.ENROLLED);
+        AuthorizationFlow f = flow(SecondFactorSettings.MfaRequired.ENROLLED);
         assertTrue(f.needsSecondFactor(request(""), session("pwd", true)));
         assertFalse(f.needsSecondFactor(request(""), session("pwd", false)));
         assertFalse(f.needsSecondFactor(request(""), session("pwd otp", true)));
@@ -65,7 +62,7 @@ class SecondFactorPolicyTest {
 
     @Test
     void policyEveryoneAsksEveryone() {
-        AuthorizationFlow f = flow(PortcullisConfig.MfaRequired.EVERYONE);
+        AuthorizationFlow f = flow(SecondFactorSettings.MfaRequired.EVERYONE);
         assertTrue(f.needsSecondFactor(request(""), session("pwd", false)), "enrolment at this sign-in");
         assertTrue(f.secondFactorOwed(session("pwd", false), false));
         assertFalse(f.secondFactorOwed(session("pwd otp", false), false));

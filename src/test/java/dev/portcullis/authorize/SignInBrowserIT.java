@@ -9,7 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.BrowserSetup;
 import dev.portcullis.testing.Http;
-import dev.portcullis.testing.PortcullisIT;
+import dev.portcullis.testing.ServerTestBase;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,7 +37,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * login, consent and error pages go to target/screenshots/.
  */
 @Tag("browser")
-class SignInBrowserIT extends PortcullisIT {
+class SignInBrowserIT extends ServerTestBase {
 
     private static final String PASSWORD = "correct horse battery";
     private static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";

@@ -2,6 +2,7 @@ package dev.portcullis.authorize;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 /** Authorization codes for plain unit tests (the row constructor is package-private). */
 public final class TestCodes {
@@ -16,6 +17,6 @@ public final class TestCodes {
                 "openid profile", Optional.of("n-1"), Optional.ofNullable(codeChallenge),
                 Optional.ofNullable(codeChallenge == null ? null : "S256"), expiresAt.minusSeconds(600),
                 Optional.empty(), expiresAt.minusSeconds(60), expiresAt, redeemed ? expiresAt.minusSeconds(30) : null,
-                Optional.ofNullable(grantId), "pwd");
+                Optional.ofNullable(grantId), Set.of("pwd"));
     }
 }

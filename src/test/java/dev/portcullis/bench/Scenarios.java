@@ -13,8 +13,9 @@ import java.util.Base64;
 import java.util.Map;
 
 /**
- * The scenarios of issue 7 and the admin-read smoke scenario, with the protocol steps they share. Every response is
- * checked: status, Location, state echo, the token fields; anything else is a {@link FlowFailure}.
+ * The benchmark's scenarios (docs/benchmark.md) and the admin-read smoke scenario, with the protocol steps they
+ * share. Every response is checked: status, Location, state echo, the token fields; anything else is a
+ * {@link FlowFailure}.
  */
 final class Scenarios {
 

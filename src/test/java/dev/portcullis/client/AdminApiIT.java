@@ -11,7 +11,7 @@ import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
-import dev.portcullis.testing.PortcullisIT;
+import dev.portcullis.testing.ServerTestBase;
 import dev.portcullis.testing.UserAgent;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The admin API over HTTP: clients and users, every validation error, and what ends up in the database. */
-class AdminApiIT extends PortcullisIT {
+class AdminApiIT extends ServerTestBase {
 
     private final Admin admin = admin();
     private final Http http = http();
@@ -327,7 +327,7 @@ class AdminApiIT extends PortcullisIT {
         assertTrue(r.body().contains("/admin/clients"), r.body());
     }
 
-    // ---- issue 24: users, sessions, grants, client changes, roles ---------------------------------------------
+    // ---- users, sessions, grants, client changes, roles -----------------------------------------------------------
 
     /** A code redeemed for tokens (openid profile), without the browser. */
     private Http.Res tokensFor(Admin.TestClient c, Admin.TestUser u) {
@@ -488,8 +488,11 @@ class AdminApiIT extends PortcullisIT {
         long now = System.currentTimeMillis() / 1000;
         Db.update("INSERT INTO login_throttle (throttle_key, failures, first_failure_at, locked_until) "
                 + "VALUES (?, 5, ?, ?)", "user:" + u.username(), now, now + 300);
+        Db.update("INSERT INTO second_factor_throttle (user_id, failures, first_failure_at, locked_until) "
+                + "VALUES (?, 5, ?, ?)", u.userId(), now, now + 300);
         assertEquals(204, admin.post("/admin/users/" + u.username().toUpperCase() + "/unlock", "").status());
         assertEquals(0, Db.count("SELECT COUNT(*) FROM login_throttle WHERE throttle_key = ?", "user:" + u.username()));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM second_factor_throttle WHERE user_id = ?", u.userId()));
         assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'USER_UNLOCKED' "
                 + "AND subject = ? AND detail = 'throttle cleared'", u.username()));
         assertEquals(404, admin.post("/admin/users/nobody-" + u.username() + "/unlock", "").status());

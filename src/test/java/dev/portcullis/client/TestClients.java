@@ -27,6 +27,13 @@ public final class TestClients {
         return c;
     }
 
+    /** A confidential client that may use only {@code grantTypes}. */
+    public static Client confidentialWithGrantTypes(String scopes, List<String> grantTypes, String... redirectUris) {
+        Client c = confidential(scopes, redirectUris);
+        c.changeGrantTypes(GrantTypes.check(grantTypes, true), Instant.EPOCH);
+        return c;
+    }
+
     /** A public client an administrator has disabled. */
     public static Client disabledPublicClient(String scopes, String... redirectUris) {
         Client c = publicClient(scopes, redirectUris);

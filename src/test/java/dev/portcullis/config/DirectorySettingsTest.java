@@ -5,13 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.testing.TestDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,14 +28,12 @@ class DirectorySettingsTest {
     Path dir;
 
     private static Optional<DirectorySettings> load(Map<String, String> values) {
-        PortcullisConfig c = new PortcullisConfig();
-        c.load(key -> Optional.ofNullable(values.get(key)));
-        return c.directory();
+        return TestSettings.load(values).directory;
     }
 
     private static Map<String, String> minimal(String... more) {
         Map<String, String> m = new HashMap<>(Map.of("portcullis.ldap.url", "ldap://a.example.com ldap://b.example.com:3389",
-                "portcullis.ldap.user-base-dn", "ou=people,dc=example,dc=org"));
+                "portcullis.ldap.user-base-dn", "ou=people,dc=example,dc=org", "portcullis.ldap.allow-plaintext", "true"));
         for (int i = 0; i < more.length; i += 2) {
             m.put(more[i], more[i + 1]);
         }
@@ -63,6 +68,66 @@ class DirectorySettingsTest {
         assertTrue(s.localUsers());
         assertEquals(Duration.ofMinutes(15), s.recheckInterval());
         assertFalse(s.toString().contains("secret"));
+    }
+
+    @Test
+    void loadWhenLdapWithoutStartTlsThenRefusedUnlessPlaintextIsAllowed() {
+        Map<String, String> plain = minimal();
+        plain.remove("portcullis.ldap.allow-plaintext");
+        ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(plain));
+        assertTrue(e.getMessage().contains("portcullis.ldap.url (PORTCULLIS_LDAP_URL)"), e::getMessage);
+        assertTrue(e.getMessage().contains("portcullis.ldap.allow-plaintext=true (PORTCULLIS_LDAP_ALLOW_PLAINTEXT)"),
+                e::getMessage);
+        plain.put("portcullis.ldap.allow-plaintext", "false");
+        refused("portcullis.ldap.url", plain);
+        plain.put("portcullis.ldap.allow-plaintext", "yes");
+        refused("portcullis.ldap.allow-plaintext", plain);
+        assertTrue(load(minimal()).isPresent(), "allowed explicitly");
+        Path ca = TestDirectory.otherCaFile();
+        for (Map<String, String> tls : List.of(
+                Map.of("portcullis.ldap.url", "ldaps://a.example.com"),
+                Map.of("portcullis.ldap.url", "ldap://a.example.com", "portcullis.ldap.start-tls", "true"))) {
+            Map<String, String> m = new HashMap<>(tls);
+            m.put("portcullis.ldap.user-base-dn", "dc=example,dc=org");
+            m.put("portcullis.ldap.ca-file", ca.toString());
+            assertTrue(load(m).isPresent(), "TLS needs no permission: " + tls);
+        }
+    }
+
+    @Test
+    void loadWhenPlaintextIsAllowedThenAWarningAtEveryStart() {
+        Logger logger = Logger.getLogger(DirectorySettings.class.getName());
+        List<LogRecord> records = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            load(minimal());
+            load(minimal());
+            Map<String, String> tls = minimal("portcullis.ldap.url", "ldaps://a.example.com",
+                    "portcullis.ldap.ca-file", TestDirectory.otherCaFile().toString());
+            tls.remove("portcullis.ldap.allow-plaintext");
+            load(tls);
+        } finally {
+            logger.removeHandler(handler);
+        }
+        List<String> warnings = records.stream().filter(r -> r.getLevel() == Level.WARNING)
+                .map(r -> r.getMessage()).toList();
+        assertEquals(2, warnings.size(), "one per start with plaintext allowed, none with TLS: " + warnings);
+        assertTrue(warnings.get(0).startsWith("LDAP without TLS (portcullis.ldap.allow-plaintext=true)"),
+                warnings::toString);
     }
 
     @Test

@@ -26,26 +26,24 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PortcullisConfigTest {
 
     private static PortcullisConfig load(Map<String, String> values) {
-        PortcullisConfig c = new PortcullisConfig();
-        c.load(key -> Optional.ofNullable(values.get(key)));
-        return c;
+        return TestSettings.load(values);
     }
 
     @Test
     void defaultsWhenNothingIsSet() {
         PortcullisConfig c = load(Map.of());
-        assertEquals("http://localhost:8080", c.issuerString());
-        assertTrue(c.adminToken().isEmpty(), "admin API closed by default");
-        assertEquals(Duration.ofSeconds(60), c.codeTtl());
-        assertEquals(Duration.ofSeconds(3600), c.accessTokenTtl());
-        assertEquals(Duration.ofDays(30), c.refreshTokenTtl());
-        assertEquals(Duration.ofDays(90), c.refreshTokenMaxLifetime());
-        assertFalse(c.redirectAllowHttp());
-        assertEquals(7_168, c.passwordMemoryKib());
-        assertEquals(5, c.passwordIterations());
-        assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), c.passwordConcurrency());
-        assertFalse(c.demo());
-        assertEquals(Optional.of(Duration.ofDays(90)), c.auditRetention());
+        assertEquals("http://localhost:8080", c.issuer.issuerString());
+        assertTrue(c.adminApi.token().isEmpty(), "admin API closed by default");
+        assertEquals(Duration.ofSeconds(60), c.tokens.codeTtl());
+        assertEquals(Duration.ofSeconds(3600), c.tokens.accessTokenTtl());
+        assertEquals(Duration.ofDays(30), c.tokens.refreshTokenTtl());
+        assertEquals(Duration.ofDays(90), c.tokens.refreshTokenMaxLifetime());
+        assertFalse(c.clients.redirectAllowHttp());
+        assertEquals(7_168, c.passwords.memoryKib());
+        assertEquals(5, c.passwords.iterations());
+        assertEquals(Math.max(2, Runtime.getRuntime().availableProcessors()), c.passwords.concurrency());
+        assertFalse(c.demo.enabled());
+        assertEquals(Optional.of(Duration.ofDays(90)), c.retention.auditRetention());
     }
 
     @ParameterizedTest
@@ -53,8 +51,8 @@ class PortcullisConfigTest {
     void argon2AcceptsEveryOwaspMinimumLineAndAbove(int memoryKib, int iterations) {
         PortcullisConfig c = load(Map.of("portcullis.password.argon2.memory-kib", String.valueOf(memoryKib),
                 "portcullis.password.argon2.iterations", String.valueOf(iterations)));
-        assertEquals(memoryKib, c.passwordMemoryKib());
-        assertEquals(iterations, c.passwordIterations());
+        assertEquals(memoryKib, c.passwords.memoryKib());
+        assertEquals(iterations, c.passwords.iterations());
     }
 
     @ParameterizedTest
@@ -70,18 +68,20 @@ class PortcullisConfigTest {
     @Test
     void auditRetentionIsDaysAndZeroKeepsForever() {
         assertEquals(Optional.of(Duration.ofDays(400)),
-                load(Map.of("portcullis.audit.retention-days", "400")).auditRetention());
-        assertEquals(Optional.empty(), load(Map.of("portcullis.audit.retention-days", "0")).auditRetention());
+                load(Map.of("portcullis.audit.retention-days", "400")).retention.auditRetention());
+        assertEquals(Optional.empty(),
+                load(Map.of("portcullis.audit.retention-days", "0")).retention.auditRetention());
         assertThrows(ConfigurationException.class, () -> load(Map.of("portcullis.audit.retention-days", "-1")));
         assertThrows(ConfigurationException.class, () -> load(Map.of("portcullis.audit.retention-days", "90d")));
     }
 
     @Test
     void mfaRequiredIsOneOfThreeWords() {
-        assertEquals(PortcullisConfig.MfaRequired.ENROLLED, load(Map.of()).mfaRequired());
-        assertEquals(PortcullisConfig.MfaRequired.OFF, load(Map.of("portcullis.mfa.required", "off")).mfaRequired());
-        assertEquals(PortcullisConfig.MfaRequired.EVERYONE,
-                load(Map.of("portcullis.mfa.required", " everyone ")).mfaRequired());
+        assertEquals(SecondFactorSettings.MfaRequired.ENROLLED, load(Map.of()).secondFactor.mfaRequired());
+        assertEquals(SecondFactorSettings.MfaRequired.OFF,
+                load(Map.of("portcullis.mfa.required", "off")).secondFactor.mfaRequired());
+        assertEquals(SecondFactorSettings.MfaRequired.EVERYONE,
+                load(Map.of("portcullis.mfa.required", " everyone ")).secondFactor.mfaRequired());
         ConfigurationException e = assertThrows(ConfigurationException.class,
                 () -> load(Map.of("portcullis.mfa.required", "always")));
         assertTrue(e.getMessage().contains("portcullis.mfa.required"), e.getMessage());
@@ -89,8 +89,8 @@ class PortcullisConfigTest {
 
     @Test
     void passwordlessIsOffUnlessSetToTrue() {
-        assertFalse(load(Map.of()).passwordless());
-        assertTrue(load(Map.of("portcullis.mfa.passwordless", "true")).passwordless());
+        assertFalse(load(Map.of()).secondFactor.passwordless());
+        assertTrue(load(Map.of("portcullis.mfa.passwordless", "true")).secondFactor.passwordless());
         ConfigurationException e = assertThrows(ConfigurationException.class,
                 () -> load(Map.of("portcullis.mfa.passwordless", "yes")));
         assertTrue(e.getMessage().contains("PORTCULLIS_MFA_PASSWORDLESS"), e.getMessage());
@@ -98,7 +98,7 @@ class PortcullisConfigTest {
 
     @Test
     void passwordConcurrencyCanBeSetAndIsValidated() {
-        assertEquals(5, load(Map.of("portcullis.password.argon2.concurrency", "5")).passwordConcurrency());
+        assertEquals(5, load(Map.of("portcullis.password.argon2.concurrency", "5")).passwords.concurrency());
         assertThrows(ConfigurationException.class,
                 () -> load(Map.of("portcullis.password.argon2.concurrency", "-1")));
     }
@@ -106,9 +106,9 @@ class PortcullisConfigTest {
     @Test
     void issuerLosesTrailingSlashAndBuildsEndpoints() {
         PortcullisConfig c = load(Map.of("portcullis.issuer", "https://id.example.com/"));
-        assertEquals("https://id.example.com", c.issuerString());
-        assertEquals("https://id.example.com/oauth/token", c.endpoint("/oauth/token"));
-        assertTrue(c.issuerIsHttps());
+        assertEquals("https://id.example.com", c.issuer.issuerString());
+        assertEquals("https://id.example.com/oauth/token", c.issuer.endpoint("/oauth/token"));
+        assertTrue(c.issuer.isHttps());
     }
 
     @ParameterizedTest
@@ -145,10 +145,10 @@ class PortcullisConfigTest {
     @Test
     void refreshTokenMaxLifetimeIsSecondsAndNotShorterThanOneToken() {
         assertEquals(Duration.ofDays(365), load(Map.of("portcullis.refresh-token.max-lifetime", "31536000"))
-                .refreshTokenMaxLifetime());
+                .tokens.refreshTokenMaxLifetime());
         PortcullisConfig both = load(Map.of("portcullis.refresh-token.ttl", "3600",
                 "portcullis.refresh-token.max-lifetime", "3600"));
-        assertEquals(Duration.ofHours(1), both.refreshTokenMaxLifetime());
+        assertEquals(Duration.ofHours(1), both.tokens.refreshTokenMaxLifetime());
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
                 "portcullis.refresh-token.ttl", "31536000")));
         assertTrue(e.getMessage().contains("portcullis.refresh-token.ttl")
@@ -157,9 +157,9 @@ class PortcullisConfigTest {
 
     @Test
     void trustedProxiesAreCidrRangesOfBothFamiliesAndNoneByDefault() throws Exception {
-        assertTrue(load(Map.of()).trustedProxies().isEmpty());
+        assertTrue(load(Map.of()).http.trustedProxies().isEmpty());
         List<AddressRange> r = load(Map.of("portcullis.http.trusted-proxies",
-                " 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32,::1")).trustedProxies();
+                " 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32,::1")).http.trustedProxies();
         assertEquals("[10.0.0.0/8, 192.0.2.7/32, 2001:db8:0:0:0:0:0:0/32, 0:0:0:0:0:0:0:1/128]", r.toString());
         assertTrue(r.get(0).contains(java.net.InetAddress.getByName("10.200.3.4")));
         assertFalse(r.get(0).contains(java.net.InetAddress.getByName("11.0.0.1")));
@@ -235,7 +235,8 @@ class PortcullisConfigTest {
                 () -> load(Map.of("portcullis.admin.token", "change-me-to-a-long-random-string")));
         assertTrue(example.getMessage().contains("portcullis.admin.token")
                 && example.getMessage().contains("example"), example.getMessage());
-        assertEquals(Optional.of("b".repeat(32)), load(Map.of("portcullis.admin.token", "b".repeat(32))).adminToken());
+        assertEquals(Optional.of("b".repeat(32)),
+                load(Map.of("portcullis.admin.token", "b".repeat(32))).adminApi.token());
     }
 
     @Test
@@ -247,10 +248,11 @@ class PortcullisConfigTest {
             assertTrue(e.getMessage().contains("portcullis.demo") && e.getMessage().contains("portcullis.demo.force"),
                     e.getMessage());
             assertTrue(load(Map.of("portcullis.issuer", issuer, "portcullis.demo", "true",
-                    "portcullis.demo.force", "true")).demo(), issuer);
+                    "portcullis.demo.force", "true")).demo.enabled(), issuer);
         }
         for (String issuer : new String[] {"http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080"}) {
-            assertTrue(load(Map.of("portcullis.issuer", issuer, "portcullis.demo", "true")).demo(), issuer);
+            assertTrue(load(Map.of("portcullis.issuer", issuer, "portcullis.demo", "true")).demo.enabled(),
+                    issuer);
         }
     }
 
@@ -262,11 +264,11 @@ class PortcullisConfigTest {
         PortcullisConfig c = load(Map.of("portcullis.keys.encryption-key", current,
                 "portcullis.keys.previous-encryption-keys", " " + Base64.getUrlEncoder().encodeToString(previous)
                         + " , " + current));
-        assertArrayEquals(new byte[32], c.keysEncryptionKey().orElseThrow());
-        assertEquals(2, c.previousKeysEncryptionKeys().size());
-        assertArrayEquals(previous, c.previousKeysEncryptionKeys().get(0));
-        assertTrue(load(Map.of()).keysEncryptionKey().isEmpty());
-        assertTrue(load(Map.of()).previousKeysEncryptionKeys().isEmpty());
+        assertArrayEquals(new byte[32], c.keys.encryptionKey().orElseThrow());
+        assertEquals(2, c.keys.previousEncryptionKeys().size());
+        assertArrayEquals(previous, c.keys.previousEncryptionKeys().get(0));
+        assertTrue(load(Map.of()).keys.encryptionKey().isEmpty());
+        assertTrue(load(Map.of()).keys.previousEncryptionKeys().isEmpty());
 
         String sixteen = Base64.getEncoder().encodeToString(new byte[16]);
         for (String key : new String[] {"portcullis.keys.encryption-key", "portcullis.keys.previous-encryption-keys"}) {
@@ -280,8 +282,10 @@ class PortcullisConfigTest {
 
     @Test
     void dataDirectoryIsAbsolute() {
-        assertEquals(Path.of("./data").toAbsolutePath().normalize(), load(Map.of()).dataDir());
-        assertEquals(Path.of("/srv/portcullis"), load(Map.of("portcullis.data-dir", "/srv/portcullis")).dataDir());
+        assertEquals(Path.of("./data").toAbsolutePath().normalize(), load(Map.of()).keys.dataDir());
+        PortcullisConfig srv = load(Map.of("portcullis.data-dir", "/srv/portcullis"));
+        assertEquals(Path.of("/srv/portcullis"), srv.keys.dataDir());
+        assertEquals(Path.of("/srv/portcullis"), srv.demo.dataDir(), "the demo credentials file lives there too");
     }
 
     @Test
@@ -290,8 +294,9 @@ class PortcullisConfigTest {
                 "portcullis.issuer", "https://id.example.com", "portcullis.demo", "true")));
         assertTrue(e.getMessage().contains("portcullis.demo"), e.getMessage());
         assertTrue(load(Map.of("portcullis.issuer", "https://id.example.com", "portcullis.demo", "true",
-                "portcullis.demo.force", "true")).demo());
-        assertTrue(load(Map.of("portcullis.issuer", "http://localhost:8080", "portcullis.demo", "true")).demo());
-        assertFalse(load(Map.of("portcullis.issuer", "https://id.example.com")).demo());
+                "portcullis.demo.force", "true")).demo.enabled());
+        assertTrue(load(Map.of("portcullis.issuer", "http://localhost:8080", "portcullis.demo", "true")).demo
+                .enabled());
+        assertFalse(load(Map.of("portcullis.issuer", "https://id.example.com")).demo.enabled());
     }
 }

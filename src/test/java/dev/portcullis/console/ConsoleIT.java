@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Http;
-import dev.portcullis.testing.OwnPagesIT;
+import dev.portcullis.testing.OwnPagesTestBase;
 import dev.portcullis.testing.UserAgent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,7 +34,7 @@ import org.openqa.selenium.WebElement;
  * rotate the secret, delete after confirmation), users (disable, the detail page's edit, password and factor reset,
  * unlock, grant revocation), sessions, the audit log's filters, the signing keys' rotation, the dashboard.
  */
-class ConsoleIT extends OwnPagesIT {
+class ConsoleIT extends OwnPagesTestBase {
 
     /** Every console page, from the webapp directory (so a new page cannot be left out), as a browser opens it. */
     static final List<String> PAGES = consolePages();
@@ -102,9 +102,14 @@ class ConsoleIT extends OwnPagesIT {
         WebElement uris = browser.visible("edit:redirectUris");
         uris.clear();
         uris.sendKeys("https://second.example/cb");
+        WebElement grantTypes = browser.visible("edit:grantTypes");
+        assertEquals("authorization_code refresh_token", grantTypes.getAttribute("value"), "the default");
+        grantTypes.sendKeys(" client_credentials");
         browser.driver().findElement(By.id("edit:submit")).click();
         assertEquals("Saved.", browser.visible("done").getText());
         assertEquals("https://second.example/cb", browser.visible("edit:redirectUris").getAttribute("value"));
+        assertEquals(List.of("authorization_code", "refresh_token", "client_credentials"),
+                admin.get("/admin/clients/" + clientId).json().get("grant_types"));
         browser.screenshot("console-client-edited");
 
         Admin.TestUser u = admin.user(PASSWORD);

@@ -2,7 +2,7 @@ package dev.portcullis.console;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.client.ClientService;
+import dev.portcullis.client.BuiltInClients;
 import dev.portcullis.signin.OwnPage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,7 +29,7 @@ class ConsolePagesTest {
     @Test
     void everyOwnPagesClientIsBuiltIn() {
         for (OwnPage page : OwnPage.values()) {
-            assertTrue(ClientService.isBuiltIn(page.clientId()), page.clientId());
+            assertTrue(BuiltInClients.isBuiltIn(page.clientId()), page.clientId());
         }
     }
 }

@@ -8,11 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.config.ConfigurationException;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.KeySettings;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -79,51 +82,27 @@ class EncryptionKeysTest {
         assertThrows(IllegalArgumentException.class, () -> new EncryptionKeys(KEY_A, List.of(new byte[31])));
     }
 
-    /** Settings as a deployment would have them: an issuer, a data directory, maybe a KEK. */
-    private static PortcullisConfig config(String issuer, Path dataDir, byte[] kek) {
-        return new PortcullisConfig() {
-            @Override
-            public boolean issuerIsLoopback() {
-                return issuer.startsWith("http://localhost");
-            }
-
-            @Override
-            public String issuerString() {
-                return issuer;
-            }
-
-            @Override
-            public Path dataDir() {
-                return dataDir;
-            }
-
-            @Override
-            public Optional<byte[]> keysEncryptionKey() {
-                return Optional.ofNullable(kek);
-            }
-
-            @Override
-            public List<byte[]> previousKeysEncryptionKeys() {
-                return List.of();
-            }
-        };
+    /** The KEKs from settings as a deployment would have them: an issuer, a data directory, maybe a KEK. */
+    private static EncryptionKeys fromSettings(String issuer, Path dataDir, byte[] kek) {
+        return EncryptionKeys.fromSettings(new KeySettings(Optional.ofNullable(kek), List.of(), Duration.ofSeconds(900),
+                Duration.ofSeconds(60), Optional.empty(), dataDir), new IssuerSettings(URI.create(issuer)));
     }
 
     @Test
     void withoutAConfiguredKeyOnlyALoopbackIssuerGetsAGeneratedOne(@TempDir Path dir) throws Exception {
         ConfigurationException e = assertThrows(ConfigurationException.class,
-                () -> EncryptionKeys.fromConfig(config("https://id.example.com", dir, null)));
+                () -> fromSettings("https://id.example.com", dir, null));
         assertTrue(e.getMessage().contains("PORTCULLIS_KEYS_ENCRYPTION_KEY"), e.getMessage());
         try (var listing = Files.list(dir)) {
             assertEquals(0, listing.count(), "nothing generated for a real issuer");
         }
 
-        String sealed = EncryptionKeys.fromConfig(config("http://localhost:8080", dir, null)).seal("v", "kid");
+        String sealed = fromSettings("http://localhost:8080", dir, null).seal("v", "kid");
         assertTrue(Files.exists(dir.resolve(EncryptionKeys.GENERATED_KEY_FILE)));
-        assertEquals("v", EncryptionKeys.fromConfig(config("http://localhost:8080", dir, null)).open(sealed, "kid"),
+        assertEquals("v", fromSettings("http://localhost:8080", dir, null).open(sealed, "kid"),
                 "the generated key is reused at the next start");
 
-        String configured = EncryptionKeys.fromConfig(config("https://id.example.com", dir, KEY_A)).seal("v", "kid");
+        String configured = fromSettings("https://id.example.com", dir, KEY_A).seal("v", "kid");
         assertEquals("v", new EncryptionKeys(KEY_A, List.of()).open(configured, "kid"), "a configured key wins");
     }
 

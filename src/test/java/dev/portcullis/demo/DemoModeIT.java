@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Demo mode on a Payara Micro started with {@code portcullis.demo=true}: the seeded user and clients, credentials
- * in a file the log names (never in the log), the relying-party page completing both variants (token response,
+ * Demo mode on a Payara Micro started with {@code portcullis.demo=true}: the seeded user and clients, credentials in
+ * a file the log names (never in the log), the relying-party page completing both clients' flows (token response,
  * validated ID token, /api/v1/me), a restart that seeds nothing again, and a start without demo mode that deletes
  * the demo rows and the credentials file. (Demo mode off: ResourceEndpointsIT; non-loopback refusal:
  * PortcullisConfigTest.)
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class DemoModeIT {
 
     @Test
-    void demoModeSeedsOnceAndTheRelyingPartyCompletesBothVariants() throws Exception {
+    void demoModeSeedsOnceAndTheRelyingPartyCompletesBothClientTypes() throws Exception {
         int port = ItEnvironment.freePort();
         Path credentials;
         try (PayaraProcess p = PayaraProcess.start(port, "-Dportcullis.demo=true")) {
@@ -54,10 +54,10 @@ class DemoModeIT {
             assertEquals(200, index.status(), index::toString);
             assertTrue(index.body().contains("id=\"start-a\"") && index.body().contains("id=\"start-b\""));
 
-            assertExchangeSucceeded(runFlow(p.base, Map.of("variant", "public"), password),
-                    "variant B (public, PKCE)");
-            assertExchangeSucceeded(runFlow(p.base, Map.of("variant", "confidential", "client_secret", secret),
-                    password), "variant A (confidential)");
+            assertExchangeSucceeded(runFlow(p.base, Map.of("client_type", "public"), password),
+                    "public client (PKCE)");
+            assertExchangeSucceeded(runFlow(p.base, Map.of("client_type", "confidential", "client_secret", secret),
+                    password), "confidential client");
 
             UserAgent stranger = new UserAgent(p.base);
             stranger.setCookie("portcullis_demo", Base64.getUrlEncoder().withoutPadding()
@@ -65,11 +65,11 @@ class DemoModeIT {
             Http.Res forged = stranger.get("/demo/callback?state=x&code=y&iss=" + Http.enc(p.base));
             assertEquals(400, forged.status(), "a forged or incomplete transaction cookie is no flow: " + forged);
 
-            String wrongSecret = runFlow(p.base, Map.of("variant", "confidential", "client_secret", "wrong"), password);
+            String wrongSecret = runFlow(p.base, Map.of("client_type", "confidential", "client_secret", "wrong"), password);
             assertTrue(wrongSecret.contains("Token response (HTTP 401)") && wrongSecret.contains("invalid_client"),
                     wrongSecret);
             // the success check itself: the same page for a failed exchange does not pass it
-            assertThrows(AssertionError.class, () -> assertExchangeSucceeded(wrongSecret, "variant A (confidential)"));
+            assertThrows(AssertionError.class, () -> assertExchangeSucceeded(wrongSecret, "confidential client"));
         }
         try (PayaraProcess again = PayaraProcess.start(port, "-Dportcullis.demo=true")) {
             String log = again.output();
@@ -110,19 +110,19 @@ class DemoModeIT {
     }
 
     /**
-     * The callback page of a variant that worked: its token request answered 200 with tokens, the ID token passed
+     * The callback page of a client type that worked: its token request answered 200 with tokens, the ID token passed
      * the relying party's checks, and /api/v1/me answered 200 with the demo user's e-mail, each in its own section.
      */
-    private static void assertExchangeSucceeded(String page, String variant) {
-        assertTrue(page.contains("Demo: " + variant), () -> "not the " + variant + " page: " + page);
+    private static void assertExchangeSucceeded(String page, String clientType) {
+        assertTrue(page.contains("Demo: " + clientType), () -> "not the " + clientType + " page: " + page);
         String token = section(page, "Token response (HTTP 200)", "ID token");
         assertTrue(token.contains("access_token") && token.contains("refresh_token") && token.contains("id_token"),
-                () -> variant + ": token response without tokens: " + page);
+                () -> clientType + ": token response without tokens: " + page);
         String idToken = section(page, ">ID token<", "GET /api/v1/me");
         assertTrue(idToken.contains("id=\"id-token-valid\"") && !idToken.contains("Invalid:"),
-                () -> variant + ": ID token not verified: " + page);
+                () -> clientType + ": ID token not verified: " + page);
         assertTrue(section(page, "GET /api/v1/me (HTTP 200)", "</pre>").contains("demo@example.com"),
-                () -> variant + ": /api/v1/me did not answer the demo user: " + page);
+                () -> clientType + ": /api/v1/me did not answer the demo user: " + page);
     }
 
     /** The part of {@code page} from {@code start} to the next {@code end}; fails when {@code start} is absent. */

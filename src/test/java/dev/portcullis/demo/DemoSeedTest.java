@@ -8,8 +8,10 @@ import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientService;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.DemoSettings;
+import dev.portcullis.config.IssuerSettings;
 import java.io.Reader;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -102,22 +104,8 @@ class DemoSeedTest {
         DemoSeed seed = new DemoSeed();
         seed.users = users;
         seed.clients = clients;
-        seed.config = new PortcullisConfig() {
-            @Override
-            public boolean demo() {
-                return demo;
-            }
-
-            @Override
-            public Path dataDir() {
-                return dataDir;
-            }
-
-            @Override
-            public String endpoint(String path) {
-                return "http://localhost:8080" + path;
-            }
-        };
+        seed.demoSettings = new DemoSettings(demo, false, dataDir);
+        seed.issuer = new IssuerSettings(URI.create("http://localhost:8080"));
         seed.seed();
     }
 
@@ -144,7 +132,7 @@ class DemoSeedTest {
         }
 
         @Override
-        public boolean delete(String username) {
+        public boolean deleteSeeded(String username) {
             return created.values().remove(username);
         }
 
@@ -174,7 +162,7 @@ class DemoSeedTest {
         }
 
         @Override
-        public boolean delete(String clientId) {
+        public boolean deleteSeeded(String clientId) {
             return rows.remove(clientId) != null;
         }
     }

@@ -3,25 +3,30 @@ package dev.portcullis.directory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
+import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PayaraProcess;
+import dev.portcullis.testing.SoftAuthenticator;
 import dev.portcullis.testing.TestDirectory;
 import dev.portcullis.testing.UserAgent;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +45,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * Directory sign-in end to end, against a Payara Micro of its own pointed at a real LDAP server in this JVM
  * ({@link TestDirectory}, the Active Directory-shaped tree): LDAPS with the test's CA file, the first URL of the
- * failover list dead, objectGUID as {@code sub}, nested groups from memberOf, re-check on every refresh
- * ({@code recheck-interval=0}). The OpenLDAP-shaped tree, StartTLS and group search are covered against the same
- * kind of server by {@link DirectoryTest}.
+ * failover list dead, objectGUID as {@code sub}, nested groups from memberOf, Developers as the admin group, a
+ * re-check interval of {@value #RECHECK_SECONDS} s that a test makes due by moving the user's last check back in the
+ * database ({@link #recheckDue}), never by waiting. The OpenLDAP-shaped tree, StartTLS and group search are covered
+ * against the same kind of server by {@link DirectoryTest}.
  */
 class DirectoryIT {
 
@@ -51,6 +57,9 @@ class DirectoryIT {
     private static final String CAROL_DN = "cn=Carol Jones,cn=Users,dc=corp,dc=example,dc=com";
     private static final List<String> CAROL_GROUPS = List.of("Developers", "Engineering");
     private static final String UNAVAILABLE = "Sign-in is temporarily unavailable";
+    private static final long RECHECK_SECONDS = 120;
+    private static final Admin.TestUser CAROL = new Admin.TestUser("carol", TestDirectory.PASSWORD,
+            TestDirectory.CAROL_GUID);
 
     private static TestDirectory ad;
     private static PayaraProcess server;
@@ -70,9 +79,11 @@ class DirectoryIT {
                 "-Dportcullis.ldap.attribute.username=sAMAccountName",
                 "-Dportcullis.ldap.attribute.name=displayName",
                 "-Dportcullis.ldap.groups-from-member-of=true",
-                "-Dportcullis.ldap.recheck-interval=0",
+                "-Dportcullis.ldap.recheck-interval=" + RECHECK_SECONDS,
+                "-Dportcullis.ldap.admin-group=cn=Developers,ou=Groups," + ad.baseDn,
                 "-Dportcullis.ldap.connect-timeout=2",
-                "-Dportcullis.ldap.response-timeout=3"));
+                "-Dportcullis.ldap.response-timeout=3",
+                "-Dportcullis.mfa.passwordless=true"));
         properties.addAll(ad.serviceAccount());
         server = PayaraProcess.start(properties.toArray(String[]::new));
         admin = new Admin(server.http(), System.getProperty("portcullis.test.admin-token"));
@@ -127,8 +138,7 @@ class DirectoryIT {
 
     /** Carol's tokens through the confidential client's code flow (the HTTP sign-in form). */
     private static Http.Res carolsTokens() {
-        Map<String, String> q = new UserAgent(server.base).authorizeAndGetRedirectParams(confidential,
-                new Admin.TestUser("carol", TestDirectory.PASSWORD, TestDirectory.CAROL_GUID),
+        Map<String, String> q = new UserAgent(server.base).authorizeAndGetRedirectParams(confidential, CAROL,
                 Map.of("scope", "openid profile email groups"));
         assertNotNull(q.get("code"), q::toString);
         Http.Res r = token(codeForm(confidential, q.get("code")));
@@ -144,6 +154,22 @@ class DirectoryIT {
         assertEquals("Jones", claims.get("family_name"));
         assertEquals("carol@corp.example.com", claims.get("email"));
         assertEquals(CAROL_GROUPS, claims.get("groups"));
+    }
+
+    /** Makes the directory re-check of a user due, as if the interval had passed since the last one. */
+    private static void recheckDue(String userId) {
+        assertEquals(1, Db.update("UPDATE users SET directory_checked_at = directory_checked_at - ? WHERE user_id = ?",
+                RECHECK_SECONDS + 1, userId));
+    }
+
+    /** The browser's answer from the client: a code when its session serves the client, else login_required. */
+    private static Map<String, String> silentAuthorization(UserAgent browser) {
+        Http.Res r = browser.authorize(Map.of("client_id", confidential.clientId(), "redirect_uri",
+                confidential.redirectUri(), "response_type", "code", "scope", "openid", "state", "silent", "prompt",
+                "none"));
+        assertEquals(302, r.status(), r::toString);
+        assertTrue(r.header("Location").startsWith(confidential.redirectUri()), r::toString);
+        return Http.query(r.header("Location"));
     }
 
     private static JWTClaimsSet idToken(Http.Res tokenResponse) throws ParseException {
@@ -222,6 +248,7 @@ class DirectoryIT {
 
         ad.replace(CAROL_DN, "userAccountControl", "514");
         try {
+            recheckDue(TestDirectory.CAROL_GUID);
             Http.Res refused = refresh(refreshed.jsonString("refresh_token"));
             assertEquals(400, refused.status(), refused::toString);
             assertEquals("invalid_grant", refused.jsonString("error"));
@@ -230,6 +257,166 @@ class DirectoryIT {
             assertTrue(disabled.body().contains("Your directory account is disabled"), disabled::body);
         } finally {
             ad.replace(CAROL_DN, "userAccountControl", "512");
+        }
+    }
+
+    @Test
+    void aDirectoryDisabledUsersLiveSessionGetsNoNewCodeOnceTheRecheckIsDueAndEnds() {
+        UserAgent browser = new UserAgent(server.base);
+        assertNotNull(browser.authorizeAndGetRedirectParams(confidential, CAROL, Map.of()).get("code"));
+        String ended = "SELECT COUNT(*) FROM audit_events WHERE event_type = 'SESSION_ENDED' AND subject = ? "
+                + "AND detail LIKE 'directory re-check:%'";
+        long endedBefore = Db.count(ended, TestDirectory.CAROL_GUID);
+        ad.replace(CAROL_DN, "userAccountControl", "514");
+        try {
+            assertNotNull(silentAuthorization(browser).get("code"), "within the interval the directory is not asked");
+            recheckDue(TestDirectory.CAROL_GUID);
+            Map<String, String> refused = silentAuthorization(browser);
+            assertEquals("login_required", refused.get("error"), refused::toString);
+            assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE user_id = ?", TestDirectory.CAROL_GUID));
+            assertEquals(endedBefore + 1, Db.count(ended, TestDirectory.CAROL_GUID), "audited once");
+            Http.Res again = browser.get("/login.xhtml?" + Http.form(Map.of("client_id", confidential.clientId(),
+                    "redirect_uri", confidential.redirectUri(), "response_type", "code", "scope", "openid")));
+            assertTrue(browser.signIn(again, "carol", TestDirectory.PASSWORD).body()
+                    .contains("Your directory account is disabled"), "signing in again is refused");
+        } finally {
+            ad.replace(CAROL_DN, "userAccountControl", "512");
+        }
+        assertNotNull(browser.authorizeAndGetRedirectParams(confidential, CAROL, Map.of()).get("code"),
+                "enabled again, she signs in again");
+    }
+
+    /**
+     * A directory user's passkey (registered on the account page after the password step-up) signs her in alone
+     * while her entry is enabled; once the directory disables the entry, the same passkey is refused on the login
+     * page (the directory is asked at the passwordless sign-in, whatever the re-check interval), with no session,
+     * and audited. Her passkey goes afterwards: with a factor, her password sign-ins in the other tests would owe it.
+     */
+    @Test
+    void aDirectoryDisabledUserIsRefusedByAPasswordlessPasskey() throws Exception {
+        SoftAuthenticator key = new SoftAuthenticator(URI.create(server.base).getHost());
+        try {
+            UserAgent owner = new UserAgent(server.base);
+            Http.Res security = owner.stepUpWithPassword(owner.openSignedIn("/account/security.xhtml", CAROL),
+                    TestDirectory.PASSWORD);
+            assertEquals(200, security.status(), security::toString);
+            Http.Res registered = postPasskey(owner, security, "passkeys", "passkeys:register",
+                    key.create(challenge(security, "id=\"passkeys\""), server.base));
+            assertEquals(303, registered.status(), registered::toString);
+            assertEquals(List.of(Map.of("user_id", TestDirectory.CAROL_GUID)),
+                    Db.rows("SELECT user_id FROM webauthn_credentials WHERE user_id = ?", TestDirectory.CAROL_GUID));
+            long since = System.currentTimeMillis();
+
+            // enabled: the passkey alone gives a code at the client
+            UserAgent alone = new UserAgent(server.base);
+            Http.Res accepted = carolsPasskeyAlone(alone, key, 1);
+            assertEquals(303, accepted.status(), accepted::toString);
+            Map<String, String> q = toClient(alone, accepted);
+            assertNotNull(q.get("code"), q::toString);
+            assertEquals(200, token(codeForm(confidential, q.get("code"))).status());
+
+            // disabled in the directory: refused at once, the login page again with its message, no session
+            ad.replace(CAROL_DN, "userAccountControl", "514");
+            try {
+                UserAgent again = new UserAgent(server.base);
+                Http.Res refused = carolsPasskeyAlone(again, key, 2);
+                assertEquals(400, refused.status(), refused::toString);
+                assertNull(refused.header("Location"), refused::toString);
+                assertTrue(refused.body().contains("id=\"login\""), refused::body);
+                assertTrue(refused.body().contains("The passkey could not be verified"), refused::body);
+                assertTrue(again.cookie(BrowserCookies.SESSION).isEmpty(), "no session");
+            } finally {
+                ad.replace(CAROL_DN, "userAccountControl", "512");
+            }
+            assertEquals(List.of(
+                    Arrays.asList("SIGN_IN_SUCCESS", "success", confidential.clientId(), "passkey, passwordless"),
+                    Arrays.asList("SECOND_FACTOR_FAILURE", "failure", confidential.clientId(),
+                            "passkey: account disabled")),
+                    Db.rows("SELECT event_type, outcome, client_id, detail FROM audit_events WHERE subject = ? "
+                            + "AND occurred_at_ms >= ? AND detail LIKE 'passkey%' ORDER BY occurred_at_ms, event_id",
+                            TestDirectory.CAROL_GUID, since).stream()
+                            .map(r -> Arrays.asList(r.get("event_type"), r.get("outcome"), r.get("client_id"),
+                                    r.get("detail")))
+                            .toList());
+        } finally {
+            Db.update("DELETE FROM webauthn_credentials WHERE user_id = ?", TestDirectory.CAROL_GUID);
+        }
+    }
+
+    /** Carol's passkey alone on a new login page of {@code ua} (the passwordless form), with {@code signCount}. */
+    private static Http.Res carolsPasskeyAlone(UserAgent ua, SoftAuthenticator key, long signCount) throws Exception {
+        Http.Res login = loginPage(ua, confidential);
+        return postPasskey(ua, login, "login", "login:passkey-submit", key.get(
+                challenge(login, "id=\"passkey-sign-in\""), server.base, signCount, true, TestDirectory.CAROL_GUID));
+    }
+
+    /** Posts a passkey answer ({@code json}, field {@code passkey}) with {@code button} of form {@code formId}. */
+    private static Http.Res postPasskey(UserAgent ua, Http.Res page, String formId, String button, String json) {
+        Map<String, String> f = UserAgent.formFields(page.body(), formId);
+        f.put("passkey", json);
+        f.put(button, "x");
+        return ua.submit(page.body(), formId, f);
+    }
+
+    /** The passkey challenge of the element {@code marker} on {@code page}. */
+    private static String challenge(Http.Res page, String marker) {
+        int at = page.body().indexOf(marker);
+        assertTrue(at >= 0, () -> "no " + marker + " on the page: " + page);
+        int from = page.body().indexOf("data-challenge=\"", at);
+        assertTrue(from >= 0, () -> "no passkey challenge after " + marker + ": " + page);
+        return page.body().substring(from + 16, page.body().indexOf('"', from + 16));
+    }
+
+    /** Follows a signed-in browser's redirects (and consent) to the client; the query it gets there. */
+    private static Map<String, String> toClient(UserAgent ua, Http.Res r) {
+        for (int step = 0; step < 8; step++) {
+            if (r.status() == 302 || r.status() == 303) {
+                String location = r.header("Location");
+                if (location.startsWith(confidential.redirectUri())) {
+                    return Http.query(location);
+                }
+                r = ua.follow(r);
+            } else if (r.status() == 200 && r.body().contains("id=\"consent\"")) {
+                r = ua.consent(r, true);
+            } else {
+                break;
+            }
+        }
+        throw new AssertionError("no redirect to the client: " + r);
+    }
+
+    @Test
+    void anAdministratorRemovedFromTheAdminGroupLosesTheConsoleAtTheRecheck() {
+        UserAgent browser = new UserAgent(server.base);
+        assertEquals(200, browser.openSignedIn("/admin/console/index.xhtml", CAROL).status());
+        ad.replace(CAROL_DN, "memberOf");
+        try {
+            assertEquals(200, browser.get("/admin/console/index.xhtml").status(), "not asked within the interval");
+            recheckDue(TestDirectory.CAROL_GUID);
+            Http.Res console = browser.get("/admin/console/index.xhtml");
+            assertEquals(403, console.status(), console::toString);
+            assertEquals(200, browser.get("/account/index.xhtml").status(), "still signed in, only not an admin");
+            assertEquals(Boolean.FALSE, Db.rows("SELECT directory_admin FROM users WHERE user_id = ?",
+                    TestDirectory.CAROL_GUID).get(0).get("directory_admin"));
+        } finally {
+            ad.replace(CAROL_DN, "memberOf", "cn=Developers,ou=Groups," + ad.baseDn);
+        }
+        recheckDue(TestDirectory.CAROL_GUID);
+        assertEquals(200, browser.get("/admin/console/index.xhtml").status(), "back in the group at the re-check");
+    }
+
+    @Test
+    void everySpellingOfADirectoryAccountCountsOnOneThrottleCounter() {
+        Db.update("DELETE FROM login_throttle WHERE throttle_key LIKE 'user:carol%'");
+        try {
+            for (String spelling : List.of("carol", "carol@corp.example.com")) {
+                assertTrue(signIn(spelling, "wrong password").body().contains("Invalid username or password"));
+            }
+            assertEquals(2, Db.count("SELECT failures FROM login_throttle WHERE throttle_key = 'user:carol'"));
+            assertEquals(0, Db.count("SELECT COUNT(*) FROM login_throttle WHERE throttle_key = ?",
+                    "user:carol@corp.example.com"));
+        } finally {
+            Db.update("DELETE FROM login_throttle WHERE throttle_key LIKE 'user:carol%'");
         }
     }
 
@@ -283,6 +470,7 @@ class DirectoryIT {
             assertEquals(200, ready.status(), ready::toString);
             assertTrue(ready.body().contains("degraded"), ready::body);
             assertEquals(200, userinfo(tokens.jsonString("access_token")).status());
+            recheckDue(TestDirectory.CAROL_GUID);
             Http.Res refreshed = refresh(tokens.jsonString("refresh_token"));
             assertEquals(200, refreshed.status(), "the re-check fails open while the directory is down");
         } finally {

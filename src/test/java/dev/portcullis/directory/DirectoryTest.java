@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPURL;
+import com.unboundid.util.ssl.PEMFileTrustManager;
+import com.unboundid.util.ssl.SSLUtil;
 import dev.portcullis.config.DirectorySettings;
 import dev.portcullis.testing.TestDirectory;
 import java.nio.file.Path;
@@ -182,6 +185,57 @@ class DirectoryTest {
                 Optional.empty(), false, Optional.empty()));
         assertThrows(DirectoryUnavailableException.class, () -> d.authenticate("carol", TestDirectory.PASSWORD));
         d.close();
+    }
+
+    @Test
+    void certificateForAnotherHostNameIsRefusedOverLdapsAndStartTlsBeforeAnyBind() throws Exception {
+        try (TestDirectory elsewhere = TestDirectory.openLdap(TestDirectory.Tls.ANOTHER_HOST)) {
+            Path ca = TestDirectory.anotherHostCaFile();
+            try (LDAPConnection trustedButUnchecked = new LDAPConnection(new SSLUtil(new PEMFileTrustManager(
+                    ca.toFile())).createSSLSocketFactory(), "127.0.0.1", elsewhere.ldapsPort)) {
+                assertTrue(trustedButUnchecked.isConnected(), "the CA file is right: only the host name is wrong");
+            }
+            int before = elsewhere.binds.size();
+            // by name: UnboundID's host name check takes any certificate from a numeric loopback address
+            for (String url : List.of("ldaps://localhost:" + elsewhere.ldapsPort,
+                    "ldap://localhost:" + elsewhere.ldapPort)) {
+                Directory d = openLdapAt(elsewhere, url, url.startsWith("ldap:"), ca);
+                try {
+                    assertThrows(DirectoryUnavailableException.class,
+                            () -> d.authenticate("alice", TestDirectory.PASSWORD), url);
+                    assertThrows(DirectoryUnavailableException.class, d::ping, url);
+                } finally {
+                    d.close();
+                }
+            }
+            assertEquals(List.of(), elsewhere.binds.subList(before, elsewhere.binds.size()),
+                    "not even the service account's password was sent");
+        }
+    }
+
+    @Test
+    void serverThatRefusesStartTlsIsNeverUsedInPlainText() {
+        try (TestDirectory plain = TestDirectory.openLdap(TestDirectory.Tls.NO_START_TLS)) {
+            int before = plain.binds.size();
+            Directory d = openLdapAt(plain, "ldap://127.0.0.1:" + plain.ldapPort, true, TestDirectory.CA_FILE);
+            try {
+                assertThrows(DirectoryUnavailableException.class,
+                        () -> d.authenticate("alice", TestDirectory.PASSWORD));
+                assertThrows(DirectoryUnavailableException.class, () -> d.accountName("alice"));
+                assertThrows(DirectoryUnavailableException.class, d::ping);
+            } finally {
+                d.close();
+            }
+            assertEquals(List.of(), plain.binds.subList(before, plain.binds.size()),
+                    "no bind (no password at all) went over the connection that stayed plain");
+        }
+    }
+
+    /** The OpenLDAP-shaped tree of {@code d} at one URL, StartTLS or not, trusting {@code ca}. */
+    private static Directory openLdapAt(TestDirectory d, String url, boolean startTls, Path ca) {
+        return new Directory(settings(d, List.of(url), startTls, ca, "(uid={0})",
+                new DirectorySettings.Attributes("entryUUID", "uid", "cn", "givenName", "sn", "mail"),
+                Optional.of("ou=groups," + d.baseDn), false, Optional.empty()));
     }
 
     @Test

@@ -118,12 +118,12 @@ class JcaProvidersTest {
     private static SigningKeys keys(Optional<String> providerSetting) {
         SigningKeys k = new SigningKeys();
         k.store = new SigningKeysTest.FakeStore();
-        k.config = new SigningKeysTest.Config() {
+        new SigningKeysTest.Config() {
             @Override
-            public Optional<String> jcaProvider() {
+            Optional<String> jcaProvider() {
                 return providerSetting;
             }
-        };
+        }.wire(k);
         k.clock = Clock.systemUTC();
         k.init();
         return k;

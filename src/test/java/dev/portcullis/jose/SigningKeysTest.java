@@ -15,9 +15,17 @@ import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.ConfigurationException;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.KeySettings;
+import dev.portcullis.config.TestSettings;
 import dev.portcullis.crypto.EncryptionKeys;
+import dev.portcullis.testing.MutableClock;
+import dev.portcullis.testing.RecordingAudit;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,38 +99,25 @@ class SigningKeysTest {
         }
     }
 
-    static class Config extends PortcullisConfig {
+    /** The key settings of a test instance: a key-encryption key (and earlier ones) and the JCA provider. */
+    static class Config {
         byte[] kek = new byte[32];
         List<byte[]> previousKeks = List.of();
 
-        @Override
-        public String accessTokenAlg() {
-            return "ES256";
-        }
-
-        @Override
-        public Duration accessTokenTtl() {
-            return Duration.ofHours(1);
-        }
-
-        @Override
-        public Duration keyRefreshInterval() {
-            return Duration.ofSeconds(60);
-        }
-
-        @Override
-        public Optional<byte[]> keysEncryptionKey() {
-            return Optional.of(kek);
-        }
-
-        @Override
-        public List<byte[]> previousKeysEncryptionKeys() {
-            return previousKeks;
-        }
-
-        @Override
-        public Optional<String> jcaProvider() {
+        Optional<String> jcaProvider() {
             return Optional.of("NoSuchProviderInstalled"); // falls back to the JDK's provider
+        }
+
+        KeySettings keys() {
+            return new KeySettings(Optional.of(kek), previousKeks, Duration.ofSeconds(900), Duration.ofSeconds(60),
+                    jcaProvider(), Path.of("data"));
+        }
+
+        /** Sets the settings {@code k} reads: these keys, ES256 access tokens of an hour (the defaults). */
+        void wire(SigningKeys k) {
+            k.issuer = new IssuerSettings(URI.create("http://localhost:8080"));
+            k.tokenSettings = TestSettings.tokens(Map.of());
+            k.keySettings = keys();
         }
     }
 
@@ -133,7 +128,7 @@ class SigningKeysTest {
     private static SigningKeys instance(SigningKeyStore store, Clock clock, Config config) {
         SigningKeys k = new SigningKeys();
         k.store = store;
-        k.config = config;
+        config.wire(k);
         k.clock = clock;
         k.init();
         return k;
@@ -186,15 +181,37 @@ class SigningKeysTest {
         assertTrue(kids(keys).contains("rs256-2"), "published before it signs");
         assertEquals("rs256-1", keys.signingKey(JWSAlgorithm.RS256).kid());
 
-        clock.now = clock.now.plus(Duration.ofMinutes(15));
+        clock.set(clock.instant().plus(Duration.ofMinutes(15)));
         assertEquals("rs256-2", keys.signingKey(JWSAlgorithm.RS256).kid());
         assertTrue(kids(keys).contains("rs256-1"), "old key published while its tokens live");
 
-        clock.now = clock.now.plus(Duration.ofHours(1));
+        clock.set(clock.instant().plus(Duration.ofHours(1)));
         assertFalse(kids(keys).contains("rs256-1"), "dropped once its last token expired");
         assertTrue(keys.verifier("rs256-2", JWSAlgorithm.RS256).isPresent());
         assertTrue(keys.verifier("rs256-2", JWSAlgorithm.ES256).isEmpty(), "alg must match the key");
         assertTrue(keys.verifier("unknown", JWSAlgorithm.RS256).isEmpty());
+    }
+
+    @Test
+    void anAdministratorsRotationIsRefusedForAnotherAlgorithmOrADelayOutsideAWeek() {
+        FakeStore store = new FakeStore();
+        SigningKeys keys = instance(store, Clock.systemUTC());
+        RecordingAudit audit = new RecordingAudit();
+        keys.audit = audit;
+        keys.signingKey(JWSAlgorithm.RS256);
+        Actor actor = Actor.adminToken("192.0.2.1");
+        ChangeRefused alg = assertThrows(ChangeRefused.class,
+                () -> keys.rotate(Optional.of(JWSAlgorithm.HS256), Duration.ZERO, actor));
+        assertEquals(new ChangeRefused.InvalidField("alg", "must be one of [RS256, ES256]"), alg.reason());
+        for (Duration delay : List.of(Duration.ofSeconds(-1), Duration.ofSeconds(604_801))) {
+            ChangeRefused e = assertThrows(ChangeRefused.class, () -> keys.rotate(Optional.empty(), delay, actor));
+            assertEquals("activation_delay_seconds: a whole number from 0 to 604800", e.getMessage());
+            assertEquals(400, e.status());
+        }
+        assertEquals(List.of("rs256-1", "es256-1"), new ArrayList<>(store.rows.keySet()), "nothing rotated");
+        assertTrue(audit.lines.isEmpty(), audit.lines::toString);
+        assertEquals(1, keys.rotate(Optional.of(JWSAlgorithm.RS256), Duration.ofSeconds(604_800), actor).size());
+        assertEquals(1, audit.lines.size());
     }
 
     @Test
@@ -302,28 +319,5 @@ class SigningKeysTest {
         f.setAccessible(true);
         f.set(k, at.getEpochSecond());
         return k;
-    }
-
-    static final class MutableClock extends Clock {
-        Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.account.SignInThrottle;
+import dev.portcullis.account.TestThrottles;
 import dev.portcullis.account.TestUsers;
 import dev.portcullis.account.ThrottlePolicy;
 import dev.portcullis.account.User;
@@ -13,13 +14,19 @@ import dev.portcullis.account.UserService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.SessionSettings;
+import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.persistence.TestDatabase;
+import dev.portcullis.session.AuthMethods;
+import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.TestSessions;
+import dev.portcullis.testing.MutableClock;
+import dev.portcullis.testing.RecordingAudit;
 import dev.portcullis.testing.SoftAuthenticator;
 import java.net.URI;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * {@link Passkeys} on H2 with the real schema and a software authenticator: challenges used once, only by their
  * binding and ceremony, and only before they expire; a sign count that goes backwards refused and audited; failed
  * assertions counted in the throttle; passwordless sign-in by the credential's owner only; the per-user limit; the
- * administrator's reset ({@link SecondFactors#reset}) of one user's factors.
+ * administrator's reset ({@link SecondFactors#reset}) of one user's factors, which ends that user's sessions.
  */
 class PasskeysTest {
 
@@ -38,35 +45,31 @@ class PasskeysTest {
 
     private final TestDatabase db = new TestDatabase();
     private final Passkeys passkeys = new Passkeys();
-    private final List<String> audited = new ArrayList<>();
+    private final RecordingAudit audit = new RecordingAudit();
+    private final List<String> audited = audit.lines;
     private final List<String> throttled = new ArrayList<>();
+    /** The user whose directory entry the directory refuses (a passwordless sign-in asks it). */
+    private String directoryRefuses;
     private final User alice = TestUsers.user("user-1", "alice", null, null);
     private final User bob = TestUsers.user("user-2", "bob", null, null);
+    private final MutableClock clock = new MutableClock(NOW);
+    private boolean passwordLocked;
 
     PasskeysTest() {
         passkeys.jdbc = db.jdbc;
         at(NOW);
-        passkeys.config = new PortcullisConfig() {
-            @Override
-            public URI issuer() {
-                return URI.create(ISSUER);
-            }
-        };
-        passkeys.audit = new AuditLog() {
-            @Override
-            public void success(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
-                audited.add(type + " " + subject + " " + detail);
-            }
-
-            @Override
-            public void failure(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
-                audited.add(type + " " + subject + " " + detail);
-            }
-        };
+        passkeys.issuer = new IssuerSettings(URI.create(ISSUER));
+        passkeys.audit = audit;
+        passkeys.keys = new EncryptionKeys(new byte[32], List.of());
         passkeys.throttle = new SignInThrottle() {
             @Override
             public ThrottlePolicy.Verdict checkAddress(String ip, String username) {
                 return ThrottlePolicy.Verdict.ALLOW;
+            }
+
+            @Override
+            public boolean locked(String username) {
+                return passwordLocked;
             }
 
             @Override
@@ -85,6 +88,10 @@ class PasskeysTest {
                 throttled.add("success " + username);
             }
         };
+        passkeys.attempts = new SecondFactorAttempts();
+        passkeys.attempts.signIn = passkeys.throttle;
+        passkeys.attempts.factors = TestThrottles.secondFactor(db.jdbc, TestThrottles.limits(3, 3), clock);
+        passkeys.attempts.audit = passkeys.audit;
         passkeys.users = new UserService() {
             @Override
             public Optional<User> findById(String userId) {
@@ -96,6 +103,11 @@ class PasskeysTest {
             public boolean stillAllowed(String userId) {
                 return true;
             }
+
+            @Override
+            public boolean allowsSignInWithoutPassword(String userId) {
+                return !userId.equals(directoryRefuses);
+            }
         };
         for (User u : List.of(alice, bob)) {
             db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
@@ -104,7 +116,8 @@ class PasskeysTest {
     }
 
     private void at(Instant now) {
-        passkeys.clock = Clock.fixed(now, ZoneOffset.UTC);
+        clock.set(now);
+        passkeys.clock = clock;
     }
 
     private SoftAuthenticator registered(User user, String binding) throws Exception {
@@ -147,25 +160,91 @@ class PasskeysTest {
     }
 
     @Test
+    void passwordlessChallengeIsWrittenOnlyWhenUsedAndWorksOnceForItsBrowserBeforeItExpires() throws Exception {
+        String c = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(0, challengeRows(), "issuing a passwordless challenge writes nothing");
+        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:y", c), "another browser");
+        assertFalse(passkeys.useChallenge(Passkeys.Purpose.FACTOR, "csrf:x", c), "another ceremony");
+        String altered = c.substring(0, c.length() - 2) + (c.endsWith("AA") ? "BB" : "AA");
+        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", altered), "altered");
+        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", "not base64 !"), "malformed");
+        assertEquals(0, challengeRows(), "refused challenges write nothing");
+        assertTrue(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", c));
+        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", c), "used up");
+        assertEquals(1, challengeRows());
+
+        String late = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        at(NOW.plus(Passkeys.CHALLENGE_TTL).plusSeconds(1));
+        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", late), "expired");
+    }
+
+    private long challengeRows() {
+        return db.jdbc.one("SELECT COUNT(*) AS n FROM webauthn_challenges", r -> r.longValue("n")).orElseThrow();
+    }
+
+    @Test
     void secondFactorWhenSignCountGoesBackThenRefusedAuditedAndCounted() throws Exception {
         SoftAuthenticator key = registered(alice, "session-a");
         String c1 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
         assertEquals(SecondFactors.Outcome.ACCEPTED, passkeys.verifySecondFactor(alice,
                 key.get(c1, ISSUER, 7, false), "session-a", "app", "192.0.2.1"));
         assertEquals(NOW, passkeys.list(alice.userId()).get(0).lastUsedAt());
-        assertEquals(List.of("reserve alice", "success alice"), throttled);
+        assertEquals(List.of(), throttled, "a second factor never counts on the password's counter");
 
         throttled.clear();
         String c2 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
         assertEquals(SecondFactors.Outcome.INVALID, passkeys.verifySecondFactor(alice,
                 key.get(c2, ISSUER, 7, false), "session-a", "app", "192.0.2.1"), "the same count again");
-        assertEquals(List.of("reserve alice", "failure 192.0.2.1"), throttled);
+        assertEquals(List.of("failure 192.0.2.1"), throttled);
+        assertEquals(1L, factorFailures(alice), "counted on the account's second-factor counter");
         assertTrue(audited.stream().anyMatch(a -> a.startsWith("SECOND_FACTOR_FAILURE user-1 passkey: sign count")),
                 audited::toString);
 
         String c3 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
         assertEquals(SecondFactors.Outcome.ACCEPTED, passkeys.verifySecondFactor(alice,
                 key.get(c3, ISSUER, 8, false), "session-a", "app", "192.0.2.1"));
+        assertEquals(0L, factorFailures(alice), "a completed second factor clears its counter");
+    }
+
+    @Test
+    void lockedAccountIsRefusedByPasskeyAsSecondFactorAndPasswordlessAndAudited() throws Exception {
+        SoftAuthenticator key = registered(alice, "session-a");
+        SoftAuthenticator stranger = new SoftAuthenticator("login.example.com");
+        for (int i = 0; i < 3; i++) {
+            String c = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+            assertEquals(SecondFactors.Outcome.INVALID, passkeys.verifySecondFactor(alice,
+                    stranger.get(c, ISSUER, 1, true), "session-a", "app", "ip"), "not alice's passkey");
+        }
+        assertTrue(audited.contains("SIGN_IN_LOCKED user-1 second factor locked"), audited::toString);
+        String c1 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactors.Outcome.LOCKED, passkeys.verifySecondFactor(alice,
+                key.get(c1, ISSUER, 1, true), "session-a", "app", "ip"), "her own passkey, as second factor");
+        String c2 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(SecondFactors.Outcome.LOCKED,
+                passkeys.signInPasswordless(key.get(c2, ISSUER, 2, true), "csrf:x", "app", "ip").outcome(),
+                "her own passkey, passwordless");
+        assertTrue(audited.contains("SIGN_IN_LOCKED user-1 locked (passkey)"), audited::toString);
+        assertTrue(audited.contains("SIGN_IN_LOCKED user-1 locked (passkey, passwordless)"), audited::toString);
+
+        // the lock ends; a lock by wrong passwords refuses the passkey the same way
+        at(NOW.plus(Duration.ofMinutes(5)));
+        passwordLocked = true;
+        String c3 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactors.Outcome.LOCKED, passkeys.verifySecondFactor(alice,
+                key.get(c3, ISSUER, 3, true), "session-a", "app", "ip"));
+        String c4 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(SecondFactors.Outcome.LOCKED,
+                passkeys.signInPasswordless(key.get(c4, ISSUER, 4, true), "csrf:x", "app", "ip").outcome());
+        passwordLocked = false;
+        String c5 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(SecondFactors.Outcome.ACCEPTED,
+                passkeys.signInPasswordless(key.get(c5, ISSUER, 5, true), "csrf:x", "app", "ip").outcome());
+        assertEquals(0L, factorFailures(alice), "a passwordless passkey completes the second factor too");
+    }
+
+    private long factorFailures(User user) {
+        return db.jdbc.one("SELECT failures FROM second_factor_throttle WHERE user_id = ?",
+                r -> r.longValue("failures"), user.userId()).orElse(0L);
     }
 
     @Test
@@ -199,6 +278,18 @@ class PasskeysTest {
     }
 
     @Test
+    void passwordlessRefusesAUserTheDirectoryRefusesNow() throws Exception {
+        SoftAuthenticator key = registered(alice, "session-a");
+        directoryRefuses = alice.userId();
+        String c = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        Passkeys.SignIn in = passkeys.signInPasswordless(key.get(c, ISSUER, 1, true), "csrf:x", "app", "ip");
+        assertEquals(SecondFactors.Outcome.INVALID, in.outcome());
+        assertTrue(in.user().isEmpty());
+        assertTrue(audited.contains("SECOND_FACTOR_FAILURE " + alice.userId() + " passkey: account disabled"),
+                audited::toString);
+    }
+
+    @Test
     void removedOneByOneByTheirOwnerOrAllAtOnce() throws Exception {
         registered(alice, "session-a");
         String id = passkeys.list(alice.userId()).get(0).passkeyId();
@@ -211,9 +302,14 @@ class PasskeysTest {
     }
 
     @Test
-    void administratorResetRemovesTheAppRecoveryCodesAndPasskeysOfThatUserOnlyAndNamesTheActor() throws Exception {
+    void administratorResetRemovesTheFactorsAndEndsTheSessionsOfThatUserOnlyAndNamesTheActor() throws Exception {
         registered(alice, "session-a");
         registered(bob, "session-b");
+        SsoSessions sessions = TestSessions.on(db.jdbc, new SessionSettings(Duration.ofHours(8), Duration.ofDays(1)),
+                clock);
+        for (User u : List.of(alice, alice, bob)) {
+            sessions.start(u.userId(), null, "app", "192.0.2.1", AuthMethods.of("pwd", "otp"), true);
+        }
         for (User u : List.of(alice, bob)) {
             db.jdbc.update("INSERT INTO totp_factors (user_id, secret_sealed, created_at, confirmed_at, last_step) "
                     + "VALUES (?, 'sealed', 0, 0, 0)", u.userId());
@@ -223,6 +319,7 @@ class PasskeysTest {
         SecondFactors factors = new SecondFactors();
         factors.jdbc = db.jdbc;
         factors.passkeys = passkeys;
+        factors.sessions = sessions;
         factors.audit = new AuditLog() {
             @Override
             public void change(AuditEvent.Type type, Actor actor, String clientId, String subject, String detail) {
@@ -232,12 +329,13 @@ class PasskeysTest {
 
         factors.reset(alice, Actor.administrator("boss", "192.0.2.9"));
 
-        for (String table : List.of("totp_factors", "recovery_codes", "webauthn_credentials")) {
+        for (String table : List.of("totp_factors", "recovery_codes", "webauthn_credentials", "sso_sessions")) {
             assertEquals(List.of(bob.userId()), db.jdbc.list("SELECT user_id FROM " + table,
                     r -> r.string("user_id")), table);
         }
         assertEquals(List.of("SECOND_FACTORS_RESET user:boss alice authenticator and recovery codes removed; "
-                + "1 passkey(s) removed"), changes);
+                + "1 passkey(s) removed", "SESSION_ENDED user:boss alice second factors reset: 2 SSO sessions ended"),
+                changes);
     }
 
     @Test

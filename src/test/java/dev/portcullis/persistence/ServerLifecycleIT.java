@@ -8,6 +8,7 @@ import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import dev.portcullis.crypto.EncryptionKeys;
+import dev.portcullis.mfa.Totp;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
@@ -43,6 +44,7 @@ class ServerLifecycleIT {
         int port = ItEnvironment.freePort();
         String adminToken = System.getProperty("portcullis.test.admin-token");
         Admin.TestUser user;
+        Admin.TestUser appUser;
         Admin.TestClient client;
         UserAgent browser;
         Http.Res tokens;
@@ -51,6 +53,7 @@ class ServerLifecycleIT {
             Admin admin = new Admin(first.http(), adminToken);
             assertEquals(200, first.http().get("/health/ready").status(), first::output);
             user = admin.user("restart passphrase");
+            appUser = admin.user("restart passphrase");
             client = admin.confidentialClient("openid profile", "https://restart.example.com/cb");
             browser = new UserAgent(first.base);
             String code = browser.authorizeAndGetRedirectParams(client, user, Map.of()).get("code");
@@ -69,7 +72,14 @@ class ServerLifecycleIT {
             Db.update("UPDATE signing_keys SET private_jwk = ? WHERE kid = ?", clearByKid.get(kid), kid);
         }
         assertTrue(clearByKid.size() >= 2, clearByKid.keySet()::toString);
-        try (PayaraProcess second = PayaraProcess.start(port)) {
+        // an authenticator seed sealed under a key-encryption key the next start knows as a previous one only
+        String previousKey = EncryptionKeys.newKey();
+        String seed = Totp.newSecret();
+        Db.update("INSERT INTO totp_factors (user_id, secret_sealed, created_at, confirmed_at, last_step) "
+                + "VALUES (?,?,0,0,0)", appUser.userId(), new EncryptionKeys(Base64.getDecoder().decode(previousKey),
+                List.of()).seal(seed, "totp:" + appUser.userId()));
+        try (PayaraProcess second = PayaraProcess.start(port,
+                "-Dportcullis.keys.previous-encryption-keys=" + previousKey)) {
             assertTrue(second.output().contains("Database schema is up to date"), "a second start migrates nothing");
             Admin admin = new Admin(second.http(), adminToken);
             assertEquals(200, admin.get("/admin/users/" + user.username()).status());
@@ -101,6 +111,14 @@ class ServerLifecycleIT {
             assertTrue(newIdToken.verify(new RSASSAVerifier(signer.toPublicJWK())),
                     "signed by the key stored in clear");
             assertTrue(second.output().contains("is now encrypted under the current key-encryption key"));
+
+            // the seed was re-sealed under the current key at this start, so the previous key can go
+            String resealed = Db.rows("SELECT secret_sealed FROM totp_factors WHERE user_id = ?", appUser.userId())
+                    .get(0).get("secret_sealed").toString();
+            assertTrue(kek.isSealedUnderCurrentKey(resealed), "the seed is under the current key");
+            assertEquals(seed, kek.open(resealed, "totp:" + appUser.userId()));
+            assertTrue(second.output().contains("1 authenticator seed(s) are now encrypted under the current"),
+                    second::output);
         }
     }
 

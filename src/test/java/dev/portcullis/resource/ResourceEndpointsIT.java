@@ -19,7 +19,7 @@ import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.CodeFixture;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
-import dev.portcullis.testing.PortcullisIT;
+import dev.portcullis.testing.ServerTestBase;
 import dev.portcullis.testing.UserAgent;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
  * introspection (RFC 7662), the /api/v1 surface and its declared delegability, the sweep over every admin endpoint
  * with a real user access token, and RP-initiated logout.
  */
-class ResourceEndpointsIT extends PortcullisIT {
+class ResourceEndpointsIT extends ServerTestBase {
 
     private static final String REDIRECT = "https://rp.example.com/cb";
     private static final String LOGOUT_TARGET = "https://rp.example.com/signed-out";
@@ -280,7 +280,7 @@ class ResourceEndpointsIT extends PortcullisIT {
         assertError(http.post("/oauth/revoke", "application/x-www-form-urlencoded", "token=a&token=b&client_id="
                 + client.clientId() + "&client_secret=" + client.secret()), 400, "invalid_request");
         assertEquals(200, userinfo(at).status(), "no failed revocation may revoke anything");
-        // the seed's JSON body style works here too
+        // the JSON body of the token request works here too
         Http.Res json = http.postJson("/oauth/revoke", "{\"client_id\":" + Http.q(client.clientId())
                 + ",\"client_secret\":" + Http.q(client.secret()) + ",\"token\":" + Http.q(at) + "}");
         assertEquals(200, json.status(), json::toString);
@@ -671,8 +671,8 @@ class ResourceEndpointsIT extends PortcullisIT {
         String demoClients = "SELECT COUNT(*) FROM clients WHERE client_id LIKE 'demo-%'";
         long before = Db.count(demoClients);
         assertEquals(404, http.get("/demo/").status());
-        assertEquals(404, http.postForm("/demo/start", Map.of("variant", "public")).status());
-        assertEquals(404, http.postForm("/demo/start", Map.of("variant", "confidential")).status());
+        assertEquals(404, http.postForm("/demo/start", Map.of("client_type", "public")).status());
+        assertEquals(404, http.postForm("/demo/start", Map.of("client_type", "confidential")).status());
         assertEquals(404, http.get("/demo/callback?state=x&code=y").status());
         assertEquals(before, Db.count(demoClients), "a demo request with demo mode off must create no client");
     }

@@ -11,23 +11,29 @@ class AuthMethodsTest {
 
     @Test
     void twoKindsOfFactorAreMultiFactor() {
-        assertFalse(AuthMethods.isMultiFactor("pwd"));
-        assertFalse(AuthMethods.isMultiFactor("otp"));
-        assertFalse(AuthMethods.isMultiFactor("otp hwk"), "two things held are one kind of factor");
-        assertTrue(AuthMethods.isMultiFactor("pwd otp"));
-        assertTrue(AuthMethods.isMultiFactor("pwd hwk"));
-        assertTrue(AuthMethods.isMultiFactor("hwk user"), "a user-verifying passkey");
-        assertFalse(AuthMethods.isMultiFactor("pwd mfa"), "stored values never claim mfa themselves");
+        assertFalse(AuthMethods.isMultiFactor(AuthMethods.of("pwd")));
+        assertFalse(AuthMethods.isMultiFactor(AuthMethods.of("otp")));
+        assertFalse(AuthMethods.isMultiFactor(AuthMethods.of("otp", "hwk")),
+                "two things held are one kind of factor");
+        assertTrue(AuthMethods.isMultiFactor(AuthMethods.of("pwd", "otp")));
+        assertTrue(AuthMethods.isMultiFactor(AuthMethods.of("pwd", "hwk")));
+        assertTrue(AuthMethods.isMultiFactor(AuthMethods.of("hwk", "user")), "a user-verifying passkey");
+        assertFalse(AuthMethods.isMultiFactor(AuthMethods.of("pwd", "mfa")),
+                "stored values never claim mfa themselves");
     }
 
     @Test
     void claimAddsMfaAndAcrFollows() {
-        assertEquals(List.of("pwd"), AuthMethods.claim("pwd"));
-        assertEquals(List.of("pwd", "otp", "mfa"), AuthMethods.claim("pwd otp"));
-        assertEquals(AuthMethods.ACR_PWD, AuthMethods.acr("pwd"));
-        assertEquals(AuthMethods.ACR_MFA, AuthMethods.acr("pwd otp"));
-        assertEquals("pwd otp", AuthMethods.with("pwd", "otp", "pwd"));
-        assertEquals("pwd otp", AuthMethods.with("pwd otp bogus", "otp"));
+        assertEquals(List.of("pwd"), AuthMethods.claim(AuthMethods.of("pwd")));
+        assertEquals(List.of("pwd", "otp", "mfa"), AuthMethods.claim(AuthMethods.of("pwd", "otp")));
+        assertEquals(AuthMethods.ACR_PWD, AuthMethods.acr(AuthMethods.of("pwd")));
+        assertEquals(AuthMethods.ACR_MFA, AuthMethods.acr(AuthMethods.of("pwd", "otp")));
+        assertEquals(List.of("pwd", "otp"), List.copyOf(AuthMethods.with(AuthMethods.of("pwd"), "otp", "pwd")));
+        assertEquals(List.of("pwd", "otp"),
+                List.copyOf(AuthMethods.with(AuthMethods.of("pwd", "otp", "bogus"), "otp")));
+        assertEquals(List.of("hwk", "otp"), List.copyOf(AuthMethods.with(AuthMethods.of("hwk"), "otp")),
+                "in the order given");
+        assertEquals(List.of("pwd", "hwk", "otp", "mfa"), AuthMethods.claim(AuthMethods.of("pwd", "hwk", "otp")));
     }
 
     @Test

@@ -5,38 +5,32 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.SessionSettings;
 import dev.portcullis.persistence.TestDatabase;
-import java.time.Clock;
+import dev.portcullis.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** {@link SsoSessions} on H2 with the real schema: ending every session of one user. */
+/**
+ * {@link SsoSessions} on H2 with the real schema: ending every session of one user; the session that replaces one
+ * after a password change is no fresher than it, but for the password.
+ */
 class SsoSessionsTest {
 
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
 
     private final TestDatabase db = new TestDatabase();
     private final SsoSessions sessions = new SsoSessions();
+    private final MutableClock clock = new MutableClock(NOW);
 
     SsoSessionsTest() {
         sessions.jdbc = db.jdbc;
-        sessions.clock = Clock.fixed(NOW, ZoneOffset.UTC);
-        sessions.config = new PortcullisConfig() {
-            @Override
-            public Duration sessionIdleTtl() {
-                return Duration.ofHours(8);
-            }
-
-            @Override
-            public Duration sessionMaxTtl() {
-                return Duration.ofHours(24);
-            }
-        };
+        sessions.clock = clock;
+        sessions.sessionSettings = new SessionSettings(Duration.ofHours(8), Duration.ofHours(24));
         for (String user : new String[] {"u1", "u2"}) {
             db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
                     + "VALUES (?, ?, 'x', 0, 0)", user, user);
@@ -45,9 +39,9 @@ class SsoSessionsTest {
 
     @Test
     void endingEveryRunningSessionOfAUserLeavesOtherUsers() {
-        String laptop = sessions.start("u1", null, "c1", "192.0.2.1", "pwd", false).cookieValue();
-        String phone = sessions.start("u1", null, "c1", "192.0.2.1", "pwd", false).cookieValue();
-        String other = sessions.start("u2", null, null, null, "pwd", false).cookieValue();
+        String laptop = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false).cookieValue();
+        String phone = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false).cookieValue();
+        String other = sessions.start("u2", null, null, null, AuthMethods.of("pwd"), false).cookieValue();
         assertTrue(sessions.findLive(laptop).isPresent());
 
         assertEquals(2, sessions.endAllOf("u1"));
@@ -59,8 +53,8 @@ class SsoSessionsTest {
 
     @Test
     void administratorsListAndEndSessionsByTheirIdWithTheClientsTheyServed() {
-        SsoSessions.Started laptop = sessions.start("u1", null, "c1", "192.0.2.1", "pwd", false);
-        sessions.start("u2", null, "c2", "192.0.2.2", "pwd", false);
+        SsoSessions.Started laptop = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
+        sessions.start("u2", null, "c2", "192.0.2.2", AuthMethods.of("pwd"), false);
         sessions.noteClient(laptop.session(), "c3");
         sessions.noteClient(laptop.session(), "c1");
 
@@ -84,23 +78,46 @@ class SsoSessionsTest {
     }
 
     @Test
+    void replacingAfterAPasswordChangeKeepsTheFactorTimeAndFreshensOnlyThePassword() {
+        SsoSession passwordless = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("hwk", "user"), true)
+                .session();
+        assertEquals(NOW, passwordless.factorAt());
+        clock.set(NOW.plus(Duration.ofHours(3)));
+
+        SsoSessions.Started replaced = sessions.replace(passwordless, "portcullis-account", "192.0.2.1");
+        SsoSession read = sessions.findLive(replaced.cookieValue()).orElseThrow();
+        assertEquals(NOW, read.factorAt(), "a password change reopens no factor change");
+        assertEquals(clock.instant(), read.passwordAt());
+        assertEquals(clock.instant(), read.authTime());
+        assertEquals(passwordless.amr(), read.amr());
+        assertTrue(read.factorEnrolled());
+        assertEquals(null, read.signInRequest(), "it answers no consent step");
+
+        SsoSession withPassword = sessions.start("u1", null, "c1", null, AuthMethods.of("pwd"), false).session();
+        SsoSession again = sessions.findLive(sessions.replace(withPassword, "c1", null).cookieValue()).orElseThrow();
+        assertEquals(null, again.factorAt(), "no factor given before, none after");
+    }
+
+    @Test
     void aSecondFactorIsAddedToTheSessionItWasGivenIn() {
-        SsoSessions.Started started = sessions.start("u1", "request", null, null, AuthMethods.PWD, false);
+        SsoSessions.Started started = sessions.start("u1", "request", null, null, AuthMethods.of(AuthMethods.PWD),
+                false);
         SsoSession s = sessions.findLive(started.cookieValue()).orElseThrow();
-        assertEquals("pwd", s.amr());
+        assertEquals(List.of("pwd"), List.copyOf(s.amr()));
+        assertEquals(Set.of(), s.clients(), "started for no client: none noted");
         assertFalse(s.isMultiFactor());
         assertFalse(s.factorEnrolled());
         SsoSession stepped = sessions.addMethods(s, AuthMethods.OTP);
         assertEquals(stepped, sessions.findLive(started.cookieValue()).orElseThrow());
-        assertEquals("pwd otp", stepped.amr());
+        assertEquals(List.of("pwd", "otp"), List.copyOf(stepped.amr()));
         assertTrue(stepped.isMultiFactor());
         assertTrue(stepped.factorEnrolled());
         assertEquals(s.authTime(), stepped.authTime(), "auth_time stays the time of the sign-in");
 
-        SsoSessions.Started other = sessions.start("u2", null, null, null, AuthMethods.PWD, false);
+        SsoSessions.Started other = sessions.start("u2", null, null, null, AuthMethods.of(AuthMethods.PWD), false);
         sessions.markFactorEnrolled(other.session());
         SsoSession marked = sessions.findLive(other.cookieValue()).orElseThrow();
         assertTrue(marked.factorEnrolled());
-        assertEquals("pwd", marked.amr(), "enrolling proves no sign-in");
+        assertEquals(Set.of("pwd"), marked.amr(), "enrolling proves no sign-in");
     }
 }

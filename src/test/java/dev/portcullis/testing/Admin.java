@@ -23,7 +23,7 @@ public final class Admin {
     /** A registered client: id, secret (null for public clients) and its first redirect URI. */
     public record TestClient(String clientId, String secret, String redirectUri, String name) {
 
-        /** The seed's JSON token request redeeming {@code code} (confidential client, secret in the body). */
+        /** The JSON token request redeeming {@code code} (confidential client, secret in the body). */
         public String codeExchangeJson(String code) {
             return "{\"grant_type\":\"authorization_code\",\"code\":" + Http.q(code) + ",\"redirect_uri\":"
                     + Http.q(redirectUri) + ",\"client_id\":" + Http.q(clientId) + ",\"client_secret\":"

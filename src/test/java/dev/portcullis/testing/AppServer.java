@@ -67,8 +67,9 @@ final class AppServer implements AutoCloseable {
 
     /**
      * WildFly with its default configuration, standalone.xml (the one with Faces and Enterprise Beans), in a server
-     * directory of its own. The one change to the stock file is the one any WAR at "/" needs: the welcome-content
-     * location at "/" goes (an operator runs the CLI command in server-config/README.md).
+     * directory of its own. The changes to the stock file are the one any WAR at "/" needs, the welcome-content
+     * location at "/" goes, and Undertow's max-post-size rises above the largest body Portcullis drains to answer 413
+     * (at its stock 10 MB Undertow cuts the connection instead); an operator runs the CLI commands of docs/servers.md.
      */
     private static Started wildfly(Path home, Path war, Path dir, Map<String, String> settings) throws IOException {
         Path base = dir.resolve("standalone");
@@ -79,7 +80,11 @@ final class AppServer implements AutoCloseable {
         if (!xml.contains(welcome)) {
             throw new IllegalStateException("standalone.xml has no welcome-content location at / any more: " + config);
         }
-        Files.writeString(config, xml.replace(welcome, ""));
+        String listener = "<http-listener name=\"default\" ";
+        if (!xml.contains(listener)) {
+            throw new IllegalStateException("standalone.xml has no default http-listener any more: " + config);
+        }
+        Files.writeString(config, xml.replace(welcome, "").replace(listener, listener + "max-post-size=\"33554432\" "));
         Files.copy(war, base.resolve("deployments/portcullis.war"), StandardCopyOption.REPLACE_EXISTING);
         // every port of the stock socket-binding group moves by the offset (http 8080, management 9990, tx 4712/4713)
         int offset = freeOffset(8080, 8443, 9990, 9993, 4712, 4713, 8009);

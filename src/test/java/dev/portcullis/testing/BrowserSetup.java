@@ -6,9 +6,13 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriverException;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedCondition;
 
 /**
  * What the browser tests share: Debian's headless Chromium driven by its chromedriver (paths set explicitly, so
@@ -34,6 +38,31 @@ public final class BrowserSetup {
                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
                 "--window-size=1100,1000", "--lang=" + language);
         return new ChromeDriver(service, options);
+    }
+
+    /**
+     * Whether {@code e} means that the element's document has been replaced (a navigation). Chromium reports that as
+     * a stale element or, when the inspector still holds the node of the old document, as the unclassified "Node with
+     * given id does not belong to the document"; Selenium's own conditions know only the first.
+     */
+    public static boolean documentReplaced(WebDriverException e) {
+        return e instanceof StaleElementReferenceException
+                || String.valueOf(e.getMessage()).contains("does not belong to the document");
+    }
+
+    /** A wait condition that holds once {@code element}'s document has been replaced, under either report. */
+    public static ExpectedCondition<Boolean> replaced(WebElement element) {
+        return driver -> {
+            try {
+                element.isEnabled();
+                return false;
+            } catch (WebDriverException e) {
+                if (documentReplaced(e)) {
+                    return true;
+                }
+                throw e;
+            }
+        };
     }
 
     /** A started callback server on 127.0.0.1 answering {@code /cb}; its URI is {@link #callbackUri}. */

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -131,12 +132,27 @@ public final class Http {
      * (broken percent-escapes, raw non-ASCII). Reads one response (Connection: close).
      */
     public RawRes rawGet(String pathAndQuery) {
+        return raw("GET", pathAndQuery, List.of(), null);
+    }
+
+    /**
+     * A request sent over a plain socket, method and target byte for byte (a target java.net.URI would refuse or
+     * normalise), with extra header lines and an optional form body. Reads one response (Connection: close).
+     */
+    public RawRes raw(String method, String target, List<String> headers, String formBody) {
         URI b = URI.create(base);
         try (java.net.Socket s = new java.net.Socket(b.getHost(), b.getPort())) {
             s.setSoTimeout(60_000);
-            String req = "GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + b.getHost() + ":" + b.getPort()
-                    + "\r\nConnection: close\r\n\r\n";
-            s.getOutputStream().write(req.getBytes(StandardCharsets.UTF_8));
+            StringBuilder req = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\nHost: ")
+                    .append(b.getHost()).append(':').append(b.getPort()).append("\r\nConnection: close\r\n");
+            headers.forEach(h -> req.append(h).append("\r\n"));
+            byte[] body = formBody == null ? new byte[0] : formBody.getBytes(StandardCharsets.UTF_8);
+            if (formBody != null) {
+                req.append("Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ").append(body.length)
+                        .append("\r\n");
+            }
+            s.getOutputStream().write(req.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
+            s.getOutputStream().write(body);
             String all = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
             int headEnd = all.indexOf("\r\n\r\n");
             String head = headEnd < 0 ? all : all.substring(0, headEnd);

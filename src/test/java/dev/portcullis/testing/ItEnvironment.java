@@ -106,6 +106,7 @@ public class ItEnvironment implements LauncherSessionListener {
         String base;
         String server = fullServer();
         if (server != null) {
+            settings.putAll(ClassServer.FULL_SERVER_SETTINGS);
             base = startFullServer(server, settings);
         } else {
             int port = freePort();

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * configuration, restarts, several instances on one database) that Arquillian's one-deployment-per-class model
  * cannot express. Same jar, same WAR, same database settings as the Arquillian instances of this run.
  */
-public final class PayaraProcess implements AutoCloseable {
+public final class PayaraProcess implements ClassServer {
 
     private final Process process;
     private final StringBuffer output = new StringBuffer();
@@ -92,12 +92,14 @@ public final class PayaraProcess implements AutoCloseable {
         }
     }
 
-    public String output() {
-        return output.toString();
+    @Override
+    public String base() {
+        return base;
     }
 
-    public Http http() {
-        return new Http(base);
+    @Override
+    public String output() {
+        return output.toString();
     }
 
     @Override

@@ -57,6 +57,12 @@ public final class SoftAuthenticator {
     }
 
     public String get(String challenge, String origin, long signCount, boolean userVerified) throws Exception {
+        return get(challenge, origin, signCount, userVerified, "user-1");
+    }
+
+    /** An assertion whose user handle is {@code userHandle} (a discoverable credential's owner, e.g. a user id). */
+    public String get(String challenge, String origin, long signCount, boolean userVerified, String userHandle)
+            throws Exception {
         byte flags = (byte) (AuthenticatorData.BIT_UP | (userVerified ? AuthenticatorData.BIT_UV : 0));
         byte[] authData = new AuthenticatorDataConverter(converter).convert(
                 new AuthenticatorData<>(rpIdHash, flags, signCount));
@@ -68,7 +74,7 @@ public final class SoftAuthenticator {
         return "{\"id\":\"" + credentialId() + "\",\"rawId\":\"" + credentialId() + "\",\"type\":\"public-key\","
                 + "\"response\":{\"clientDataJSON\":\"" + b64(clientData) + "\",\"authenticatorData\":\""
                 + b64(authData) + "\",\"signature\":\"" + b64(s.sign()) + "\",\"userHandle\":\""
-                + b64("user-1".getBytes(StandardCharsets.UTF_8)) + "\"},\"clientExtensionResults\":{}}";
+                + b64(userHandle.getBytes(StandardCharsets.UTF_8)) + "\"},\"clientExtensionResults\":{}}";
     }
 
     private static byte[] clientData(String type, String challenge, String origin) {

@@ -43,6 +43,9 @@ public final class TestDirectory implements AutoCloseable {
     private static final Path TLS_DIR = Path.of("target", "ldap-tls");
     public static final Path CA_FILE = TLS_DIR.resolve("ca.pem").toAbsolutePath();
     private static final Path KEYSTORE = TLS_DIR.resolve("server.p12");
+    private static final Path ANOTHER_HOST_KEYSTORE = TLS_DIR.resolve("elsewhere.p12");
+    /** The host name {@link Tls#ANOTHER_HOST}'s certificate is for (and nothing else). */
+    public static final String ANOTHER_HOST = "ldap.elsewhere.example";
 
     /** The AD entry's objectGUID and its canonical string, the {@code sub} of that user. */
     public static final String CAROL_GUID = "3f2504e0-4f89-11d3-9a0c-0305e82c3301";
@@ -54,12 +57,33 @@ public final class TestDirectory implements AutoCloseable {
     public final List<String> binds = Collections.synchronizedList(new ArrayList<>());
     private final InMemoryDirectoryServer server;
 
+    /** How the server's listeners speak TLS. */
+    public enum Tls {
+        /** The certificate of {@link #CA_FILE}, for localhost and 127.0.0.1; StartTLS offered. */
+        LOCALHOST,
+        /** A certificate for another host name only ({@link #anotherHostCaFile()}); StartTLS offered. */
+        ANOTHER_HOST,
+        /** The certificate of {@link #CA_FILE}, but the plain listener refuses StartTLS. */
+        NO_START_TLS
+    }
+
     private TestDirectory(String baseDn, boolean schema, String ldif) {
+        this(baseDn, schema, ldif, Tls.LOCALHOST);
+    }
+
+    private TestDirectory(String baseDn, boolean schema, String ldif, Tls tls) {
         this.baseDn = baseDn;
         try {
             generateCertificate();
-            SSLUtil serverSsl = new SSLUtil(new KeyStoreKeyManager(KEYSTORE.toFile(), KEYSTORE_PASSWORD, "PKCS12",
-                    "server"), null);
+            Path keystore = KEYSTORE;
+            String alias = "server";
+            if (tls == Tls.ANOTHER_HOST) {
+                anotherHostCaFile();
+                keystore = ANOTHER_HOST_KEYSTORE;
+                alias = "elsewhere";
+            }
+            SSLUtil serverSsl = new SSLUtil(new KeyStoreKeyManager(keystore.toFile(), KEYSTORE_PASSWORD, "PKCS12",
+                    alias), null);
             InetAddress loopback = InetAddress.getByName("127.0.0.1");
             ldapPort = freePort();
             ldapsPort = freePort();
@@ -69,7 +93,7 @@ public final class TestDirectory implements AutoCloseable {
             }
             config.setListenerConfigs(
                     InMemoryListenerConfig.createLDAPConfig("ldap", loopback, ldapPort,
-                            serverSsl.createSSLSocketFactory()),
+                            tls == Tls.NO_START_TLS ? null : serverSsl.createSSLSocketFactory()),
                     InMemoryListenerConfig.createLDAPSConfig("ldaps", loopback, ldapsPort,
                             serverSsl.createSSLServerSocketFactory(), null));
             config.addInMemoryOperationInterceptor(new InMemoryOperationInterceptor() {
@@ -94,6 +118,11 @@ public final class TestDirectory implements AutoCloseable {
 
     /** inetOrgPerson users alice, bob and "admin" under ou=people; groupOfNames under ou=groups. */
     public static TestDirectory openLdap() {
+        return openLdap(Tls.LOCALHOST);
+    }
+
+    /** The OpenLDAP-shaped tree of {@link #openLdap()} behind listeners that speak TLS as {@code tls} says. */
+    public static TestDirectory openLdap(Tls tls) {
         return new TestDirectory("dc=example,dc=org", true, """
                 dn: {base}
                 objectClass: top
@@ -141,7 +170,7 @@ public final class TestDirectory implements AutoCloseable {
                 cn: staff
                 member: uid=alice,ou=people,{base}
                 member: uid=bob,ou=people,{base}
-                """.formatted(PASSWORD));
+                """.formatted(PASSWORD), tls);
     }
 
     /**
@@ -304,6 +333,30 @@ public final class TestDirectory implements AutoCloseable {
                     "CN=localhost", "--subject-alternative-name-dns", "localhost", "--subject-alternative-name-ip-address", "127.0.0.1");
             run("export-certificate", "--keystore", keystore.toString(), "--keystore-password",
                     new String(KEYSTORE_PASSWORD), "--alias", "other", "--output-format", "PEM", "--output-file",
+                    pem.toString());
+        }
+        return pem;
+    }
+
+    /**
+     * The PEM file of a self-signed certificate for {@link #ANOTHER_HOST} only, the certificate of
+     * {@link Tls#ANOTHER_HOST}'s listeners: trusted as a CA, it still does not name 127.0.0.1 or localhost.
+     */
+    public static synchronized Path anotherHostCaFile() {
+        Path pem = TLS_DIR.resolve("elsewhere.pem").toAbsolutePath();
+        if (!Files.exists(pem)) {
+            try {
+                Files.createDirectories(TLS_DIR);
+                Files.deleteIfExists(ANOTHER_HOST_KEYSTORE);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            run("generate-self-signed-certificate", "--keystore", ANOTHER_HOST_KEYSTORE.toString(),
+                    "--keystore-password", new String(KEYSTORE_PASSWORD), "--keystore-type", "PKCS12", "--alias",
+                    "elsewhere", "--subject-dn", "CN=" + ANOTHER_HOST, "--subject-alternative-name-dns", ANOTHER_HOST,
+                    "--days-valid", "30");
+            run("export-certificate", "--keystore", ANOTHER_HOST_KEYSTORE.toString(), "--keystore-password",
+                    new String(KEYSTORE_PASSWORD), "--alias", "elsewhere", "--output-format", "PEM", "--output-file",
                     pem.toString());
         }
         return pem;

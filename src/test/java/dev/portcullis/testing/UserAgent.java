@@ -185,6 +185,21 @@ public final class UserAgent {
         throw new AssertionError("no page after sign-in: " + r);
     }
 
+    /**
+     * On {@code /account/security.xhtml} ({@code page}): re-enters the password, the step-up of a user without a
+     * second factor; returns the page as it is then (with the set-up forms).
+     */
+    public Http.Res stepUpWithPassword(Http.Res page, String password) {
+        Map<String, String> f = formFields(page.body(), "security");
+        f.put("security:password", password);
+        f.put("security:confirm-password", "Confirm");
+        Http.Res r = submit(page.body(), "security", f);
+        if (r.status() != 303) {
+            fail("the password step-up was not accepted: " + r);
+        }
+        return get("/account/security.xhtml");
+    }
+
     /** The name=value pairs of the input fields of form {@code formId} (hidden ones included, buttons excluded). */
     public static Map<String, String> formFields(String html, String formId) {
         int start = html.indexOf("id=\"" + formId + "\"");

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.config.KeySettings;
+import dev.portcullis.config.TestSettings;
+import dev.portcullis.config.TokenSettings;
 import dev.portcullis.jose.SigningKeys;
 import dev.portcullis.jose.SigningKeysTestSupport;
 import dev.portcullis.jose.TokenMinter;
@@ -14,10 +17,10 @@ import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.session.AuthMethods;
 import jakarta.persistence.PersistenceException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
@@ -32,47 +35,11 @@ class AccessTokenVerifierTest {
 
     static final String ISSUER = "https://id.example.com";
 
-    static class Config extends PortcullisConfig {
-        @Override
-        public String accessTokenAlg() {
-            return "ES256";
-        }
-
-        @Override
-        public String issuerString() {
-            return ISSUER;
-        }
-
-        @Override
-        public String accessTokenAudience() {
-            return ISSUER + "/api";
-        }
-
-        @Override
-        public Duration accessTokenTtl() {
-            return Duration.ofHours(1);
-        }
-
-        @Override
-        public Duration keyRefreshInterval() {
-            return Duration.ofSeconds(60);
-        }
-
-        @Override
-        public Optional<byte[]> keysEncryptionKey() {
-            return Optional.of(new byte[32]);
-        }
-
-        @Override
-        public List<byte[]> previousKeysEncryptionKeys() {
-            return List.of();
-        }
-
-        @Override
-        public Optional<String> jcaProvider() {
-            return Optional.empty();
-        }
-    }
+    static final IssuerSettings ISSUER_SETTINGS = new IssuerSettings(URI.create(ISSUER));
+    /** The defaults: ES256 access tokens of an hour for {@code <issuer>/api}. */
+    static final TokenSettings TOKENS = TestSettings.tokens(Map.of("portcullis.issuer", ISSUER));
+    static final KeySettings KEYS = TestSettings.keys(Map.of("portcullis.keys.encryption-key",
+            Base64.getEncoder().encodeToString(new byte[32])));
 
     /** access_tokens joined with token_grants, in memory; {@code failure} set = the database is unreachable. */
     static class Rows extends TokenGrants {
@@ -88,24 +55,25 @@ class AccessTokenVerifierTest {
         }
     }
 
-    private final Config config = new Config();
     private final Clock clock = Clock.systemUTC();
-    private final SigningKeys keys = SigningKeysTestSupport.inMemory(config, clock);
+    private final SigningKeys keys = SigningKeysTestSupport.inMemory(ISSUER_SETTINGS, TOKENS, KEYS, clock);
     private final Rows rows = new Rows();
     private final TokenMinter minter = new TokenMinter();
     private final AccessTokenVerifier verifier = new AccessTokenVerifier();
 
     AccessTokenVerifierTest() {
-        SigningKeysTestSupport.wire(minter, keys, config);
+        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
         verifier.keys = keys;
         verifier.grants = rows;
-        verifier.config = config;
+        verifier.issuer = ISSUER_SETTINGS;
+        verifier.tokenSettings = TOKENS;
         verifier.clock = clock;
     }
 
     private String mint(String jti, boolean grantRevoked, boolean tokenRevoked, Instant expiresAt) throws Exception {
         Instant now = clock.instant();
-        TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now, "pwd");
+        TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now,
+                Set.of("pwd"));
         String token = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user", now,
                 now.minusSeconds(1), expiresAt));
         AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt, token);

@@ -5,7 +5,8 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
 import dev.portcullis.authorize.AuthorizationCodes;
-import dev.portcullis.config.PortcullisConfig;
+import dev.portcullis.config.TestSettings;
+import dev.portcullis.config.TokenSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,8 +25,8 @@ final class GrantFakes {
 
     static final Instant NOW = Instant.ofEpochSecond(1_700_000_000L);
     static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
-    static final TokenResponse ISSUED = new TokenResponse("access", 300, "refresh", "openid", NOW.getEpochSecond(),
-            Optional.empty());
+    static final TokenResponse ISSUED = new TokenResponse("access", 300, Optional.of("refresh"), "openid",
+            NOW.getEpochSecond(), Optional.empty());
 
     private GrantFakes() {
     }
@@ -94,18 +95,13 @@ final class GrantFakes {
     }
 
     /** The refresh-token lifetimes of the default configuration. */
-    static final class Config extends PortcullisConfig {
+    static final class Config {
         static final Duration TTL = Duration.ofDays(30);
         static final Duration MAX_LIFETIME = Duration.ofDays(90);
 
-        @Override
-        public Duration refreshTokenTtl() {
-            return TTL;
-        }
-
-        @Override
-        public Duration refreshTokenMaxLifetime() {
-            return MAX_LIFETIME;
+        static TokenSettings tokens() {
+            return TestSettings.tokens(Map.of("portcullis.refresh-token.ttl", String.valueOf(TTL.toSeconds()),
+                    "portcullis.refresh-token.max-lifetime", String.valueOf(MAX_LIFETIME.toSeconds())));
         }
     }
 

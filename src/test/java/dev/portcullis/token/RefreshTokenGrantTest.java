@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The checks of grant_type=refresh_token, each on its own, without a server. */
@@ -35,7 +36,7 @@ class RefreshTokenGrantTest {
         grant.issuer = issuer;
         grant.audit = audit;
         grant.clock = GrantFakes.CLOCK;
-        grant.config = new GrantFakes.Config();
+        grant.tokenSettings = GrantFakes.Config.tokens();
         grant.signIns = signIns;
     }
 
@@ -51,7 +52,7 @@ class RefreshTokenGrantTest {
     /** Stores a refresh token "rt" of grant "grant-1", the grant (the family) created at {@code grantCreatedAt}. */
     private RefreshToken stored(String clientId, boolean revoked, boolean used, long expiresAt, long grantCreatedAt) {
         TokenGrant g = new TokenGrant("grant-1", clientId, "user-1", "openid profile", at(grantCreatedAt),
-                at(grantCreatedAt), revoked ? at(NOW - 10) : null, "pwd");
+                at(grantCreatedAt), revoked ? at(NOW - 10) : null, Set.of("pwd"));
         RefreshToken t = new RefreshToken("rt-id", "hash", "grant-1", "openid profile", at(NOW - 60), at(expiresAt),
                 used ? at(NOW - 5) : null);
         grants.refreshTokens.put("rt", new TokenGrants.RefreshTokenStatus(t, g));
@@ -166,10 +167,10 @@ class RefreshTokenGrantTest {
     void aRotatedRefreshTokenNeverOutlivesItsFamily() {
         Duration ttl = Duration.ofDays(30);
         Duration max = Duration.ofDays(90);
-        TokenGrant young = new TokenGrant("g", "c", "u", "openid", at(NOW), at(NOW), null, "pwd");
+        TokenGrant young = new TokenGrant("g", "c", "u", "openid", at(NOW), at(NOW), null, Set.of("pwd"));
         assertEquals(at(NOW).plus(ttl), young.refreshTokenExpiry(at(NOW), ttl, max), "a young family: the full ttl");
         TokenGrant old = new TokenGrant("g", "c", "u", "openid", at(NOW - Duration.ofDays(80).toSeconds()),
-                at(NOW - Duration.ofDays(80).toSeconds()), null, "pwd");
+                at(NOW - Duration.ofDays(80).toSeconds()), null, Set.of("pwd"));
         assertEquals(old.createdAt().plus(max), old.refreshTokenExpiry(at(NOW), ttl, max),
                 "ten days before the family's end: the token expires with the family");
     }

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.persistence.TestDatabase;
+import dev.portcullis.session.AuthMethods;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** {@link TokenGrants} on H2 with the real schema: rows written and mapped back, revocation by grant and by client. */
@@ -37,7 +39,8 @@ class TokenGrantsTest {
     }
 
     private TokenGrant grant(String id, String client) {
-        return grants.createGrant(id, client, "u1", "openid profile", NOW.minusSeconds(30), "pwd otp");
+        return grants.createGrant(id, client, "u1", "openid profile", NOW.minusSeconds(30),
+                AuthMethods.of("pwd", "otp"));
     }
 
     private String accessToken(TokenGrant g, String jti) {
@@ -52,8 +55,9 @@ class TokenGrantsTest {
         String token = accessToken(g, "j1");
         TokenGrants.AccessTokenStatus s = grants.accessTokenStatus("j1").orElseThrow();
         assertEquals(g, s.grant());
-        assertEquals(new TokenGrant("g1", "c1", "u1", "openid profile", NOW.minusSeconds(30), NOW, null, "pwd otp"),
-                s.grant());
+        assertEquals(new TokenGrant("g1", "c1", "u1", "openid profile", NOW.minusSeconds(30), NOW, null,
+                AuthMethods.of("pwd", "otp")), s.grant());
+        assertEquals(List.of("pwd", "otp"), List.copyOf(s.grant().amr()), "in the order of the sign-in");
         assertEquals("openid", s.token().scope());
         assertEquals(NOW.plusSeconds(600), s.token().expiresAt());
         assertTrue(s.token().isExactly(token).orElseThrow());
@@ -107,7 +111,7 @@ class TokenGrantsTest {
     void revokingEveryGrantOfAUserLeavesOtherUsers() {
         accessToken(grant("g1", "c1"), "j1");
         accessToken(grant("g2", "c2"), "j2");
-        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW, "pwd"), "j3");
+        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW, Set.of("pwd")), "j3");
         assertEquals(2, grants.revokeAllGrantsOf("u1"));
         assertEquals(0, grants.revokeAllGrantsOf("u1"));
         assertFalse(grants.accessTokenStatus("j1").orElseThrow().isActive(NOW));

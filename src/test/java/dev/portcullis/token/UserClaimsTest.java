@@ -1,6 +1,7 @@
 package dev.portcullis.token;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.portcullis.account.TestUsers;
 import dev.portcullis.account.User;
@@ -41,5 +42,15 @@ class UserClaimsTest {
     void absentNameAndEmailAreLeftOut() {
         User bob = TestUsers.user("u-2", "bob", null, null);
         assertEquals(Map.of("preferred_username", "bob"), UserClaims.of(bob, Set.of("openid", "profile", "email")));
+    }
+
+    @Test
+    void groupsReleasesALocalUsersGroupsAndAnEmptyListForNone() {
+        User carol = TestUsers.withGroups(TestUsers.user("u-3", "carol", null, null),
+                List.of("payroll-admins", "staff"));
+        assertEquals(Map.of("groups", List.of("payroll-admins", "staff")),
+                UserClaims.of(carol, Set.of("openid", "groups")));
+        assertFalse(UserClaims.of(carol, Set.of("openid", "profile")).containsKey("groups"), "not without the scope");
+        assertEquals(Map.of("groups", List.of()), UserClaims.of(alice, Set.of("openid", "groups")));
     }
 }

@@ -1,4 +1,4 @@
-package dev.portcullis.admin;
+package dev.portcullis.access;
 
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
@@ -6,7 +6,6 @@ import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.ClientRepository;
-import dev.portcullis.resource.UserAuthorizations;
 import dev.portcullis.session.SsoSession;
 import dev.portcullis.session.SsoSessions;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,8 +19,9 @@ import java.util.Set;
 
 /**
  * What an administrator does to a user's access across the owners of sessions, consents and token families: list
- * and end SSO sessions, list and withdraw authorized applications. Every change is audited with its {@link Actor}
- * (the admin API's token, or a signed-in administrator of the console).
+ * and end SSO sessions, list and withdraw authorized applications; and a user's ending of their own sessions (the
+ * account page). Every change is audited with its {@link Actor} (the admin API's token, a signed-in administrator of
+ * the console, or the user themself).
  */
 @ApplicationScoped
 public class AccessAdministration {
@@ -40,6 +40,9 @@ public class AccessAdministration {
 
     @Inject
     AuditLog audit;
+
+    /** How many of a user's live sessions their own pages list and end: more than anyone keeps by hand. */
+    public static final int MAX_OWN_SESSIONS = 100;
 
     /** A live session with its user's name and the names of the clients it served (absent when deleted). */
     public record SessionView(SsoSession session, String username, Map<String, String> clientNames) {
@@ -78,6 +81,35 @@ public class AccessAdministration {
             audit.change(AuditEvent.Type.SESSION_ENDED, actor, null, username, "session " + sessionId);
             return true;
         }).orElse(false);
+    }
+
+    /**
+     * Ends one of the user's own live sessions, audited as {@link #endSession} with the user as {@code actor}; false
+     * (nothing ended) when it is not one of their first {@link #MAX_OWN_SESSIONS} live sessions.
+     */
+    @Transactional
+    public boolean endOwnSession(String userId, String sessionId, Actor actor) {
+        return sessionId != null && ownLiveSessions(userId).stream().anyMatch(s -> s.sessionId().equals(sessionId))
+                && endSession(sessionId, actor);
+    }
+
+    /**
+     * Ends the user's own live sessions but {@code keepSessionId} (their browser's), each audited as
+     * {@link #endSession} with the user as {@code actor}; how many were ended.
+     */
+    @Transactional
+    public int endOtherSessionsOf(String userId, String keepSessionId, Actor actor) {
+        int ended = 0;
+        for (SsoSession s : ownLiveSessions(userId)) {
+            if (!s.sessionId().equals(keepSessionId) && endSession(s.sessionId(), actor)) {
+                ended++;
+            }
+        }
+        return ended;
+    }
+
+    private List<SsoSession> ownLiveSessions(String userId) {
+        return sessions.listLive(userId, null, MAX_OWN_SESSIONS);
     }
 
     /** Ends every session of a user; how many, or empty when there is no such user. */

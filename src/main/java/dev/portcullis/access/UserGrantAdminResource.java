@@ -1,10 +1,9 @@
-package dev.portcullis.admin;
+package dev.portcullis.access;
 
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonSupport;
-import dev.portcullis.resource.UserAuthorizations;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;

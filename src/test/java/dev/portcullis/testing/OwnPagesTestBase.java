@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Tag;
  * the class, the admin API, test users with one password, an administrator, and the form of a table row.
  */
 @Tag("browser")
-public abstract class OwnPagesIT extends PortcullisIT {
+public abstract class OwnPagesTestBase extends ServerTestBase {
 
     protected static final String PASSWORD = "correct horse battery";
 

@@ -1,5 +1,8 @@
-package dev.portcullis.resource;
+package dev.portcullis.access;
 
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.consent.Consent;
@@ -36,6 +39,9 @@ public class UserAuthorizations {
 
     @Inject
     ClientRepository clients;
+
+    @Inject
+    AuditLog audit;
 
     /** One authorized client. {@code grantedAt}: when consent was (last) given, or the first live grant's time. */
     public record Authorization(String clientId, String clientName, String scope, Instant grantedAt) {
@@ -74,10 +80,29 @@ public class UserAuthorizations {
 
     /**
      * Withdraws the user's authorization of a client: consent deleted, grants and their access tokens revoked (their
-     * refresh tokens die with the grant). Returns false when there was nothing to withdraw.
+     * refresh tokens die with the grant). Returns false when there was nothing to withdraw. Package-private: the
+     * administrators' withdrawal ({@link AccessAdministration#withdrawGrant}) audits it.
      */
     @Transactional
-    public boolean revoke(String userId, String clientId) {
+    boolean revoke(String userId, String clientId) {
+        return withdraw(userId, clientId);
+    }
+
+    /**
+     * The user's own withdrawal ({@link #revoke}), audited as {@code GRANT_REVOKED} of the user at the client, from
+     * the {@code user}'s address, with where they did it ({@link Actor#where}) as the detail. False when there was
+     * nothing to withdraw (nothing audited).
+     */
+    @Transactional
+    public boolean withdrawByUser(String userId, String clientId, Actor user) {
+        boolean withdrawn = withdraw(userId, clientId);
+        if (withdrawn) {
+            audit.success(AuditEvent.Type.GRANT_REVOKED, clientId, userId, user.ip(), user.where());
+        }
+        return withdrawn;
+    }
+
+    private boolean withdraw(String userId, String clientId) {
         boolean consented = consents.withdraw(userId, clientId);
         int revoked = grants.revokeGrantsOf(userId, clientId);
         return consented || revoked > 0;

@@ -1,4 +1,4 @@
-package dev.portcullis.admin;
+package dev.portcullis.access;
 
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;

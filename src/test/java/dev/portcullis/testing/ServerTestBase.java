@@ -11,10 +11,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Base of every integration test: Arquillian starts a real Payara Micro with the built WAR (target/portcullis.war,
  * deployed as ROOT.war so it serves at "/") and the tests speak HTTP to it at {@link #BASE}. The connector starts
- * one Payara Micro per test class, so test classes are few and each covers a whole feature.
+ * one Payara Micro per test class, so each test class covers a whole feature.
  */
 @ExtendWith(ArquillianExtension.class)
-public abstract class PortcullisIT {
+public abstract class ServerTestBase {
 
     /** e.g. http://localhost:41234 — also the issuer the server was started with. */
     protected static final String BASE = System.getProperty("portcullis.test.base-url");

@@ -1,0 +1,63 @@
+package dev.portcullis.testing;
+
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * The server of a test class that needs settings of its own ({@code -Dportcullis.x=y}): on the Payara Micro passes a
+ * Payara Micro process started with them; on a full server run (Payara Server, WildFly), that run's one server,
+ * which is started with {@link #FULL_SERVER_SETTINGS} — a class asking for a setting not among them fails at once
+ * rather than testing something else.
+ */
+public interface ClassServer extends AutoCloseable {
+
+    /**
+     * What the full servers are started with besides the database: the union of the settings of the classes that
+     * run there (docs/servers.md), none of which changes what the other classes there test.
+     */
+    Map<String, String> FULL_SERVER_SETTINGS = Map.of("portcullis.mfa.required", "off",
+            "portcullis.mfa.passwordless", "true", "portcullis.login.slowdown-after", "5");
+
+    /** e.g. {@code http://localhost:41234}, also the issuer. */
+    String base();
+
+    /** The server's output so far, for failure messages. */
+    String output();
+
+    default Http http() {
+        return new Http(base());
+    }
+
+    @Override
+    void close();
+
+    static ClassServer start(String... systemProperties) {
+        if (ItEnvironment.fullServer() == null) {
+            return PayaraProcess.start(systemProperties);
+        }
+        for (String p : systemProperties) {
+            String[] kv = p.replaceFirst("^-D", "").split("=", 2);
+            if (!kv[1].equals(FULL_SERVER_SETTINGS.get(kv[0]))) {
+                throw new IllegalStateException("this class needs " + p + ", which the full server is not started with "
+                        + "(ClassServer.FULL_SERVER_SETTINGS): " + Arrays.toString(systemProperties));
+            }
+        }
+        String base = System.getProperty("portcullis.test.base-url");
+        return new ClassServer() {
+            @Override
+            public String base() {
+                return base;
+            }
+
+            @Override
+            public String output() {
+                return "(the log of the run's " + ItEnvironment.fullServer() + " is under target/)";
+            }
+
+            @Override
+            public void close() {
+                // the run's server outlives the class
+            }
+        };
+    }
+}
