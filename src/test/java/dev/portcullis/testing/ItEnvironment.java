@@ -35,6 +35,13 @@ public class ItEnvironment implements LauncherSessionListener {
     /** The key-encryption key of this run's servers, so a test can read and write sealed key rows. */
     public static final String KEYS_ENCRYPTION_KEY = EncryptionKeys.newKey();
 
+    /**
+     * Payara Micro's start-up runs its services on several threads, and about one start in a hundred dies in a race
+     * inside its service container (a ConcurrentModificationException in HK2's instance listeners, "Startup service
+     * failed to start"); the tests start it dozens of times per run, so they start its services on one thread.
+     */
+    static final String PAYARA_MICRO_SINGLE_THREADED_START = "-Dorg.glassfish.startupThreadPolicy=USE_NO_THREADS";
+
     private String postgresDatabase;
 
     /**
@@ -115,7 +122,8 @@ public class ItEnvironment implements LauncherSessionListener {
             settings.forEach((k, v) -> opts.append(" -D").append(k).append('=').append(v));
             System.setProperty("portcullis.test.db-options", opts.toString());
             String extra = System.getProperty("portcullis.test.extra-jvm-options", "");
-            String jvm = "-Xss1m -XX:+UseSerialGC -Dportcullis.issuer=" + base + opts
+            String jvm = "-Xss1m -XX:+UseSerialGC " + PAYARA_MICRO_SINGLE_THREADED_START
+                    + " -Dportcullis.issuer=" + base + opts
                     + (extra.isBlank() ? "" : " " + extra.trim());
             System.setProperty("payara.randomHttpPort", "false");
             System.setProperty("payara.autoBindHttp", "false");

@@ -37,6 +37,7 @@ public final class PayaraProcess implements ClassServer {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:+UseSerialGC");
+        cmd.add(ItEnvironment.PAYARA_MICRO_SINGLE_THREADED_START);
         cmd.add("-Dportcullis.issuer=" + base);
         for (String opt : System.getProperty("portcullis.test.db-options", "").trim().split(" +")) {
             if (!opt.isBlank()) {
