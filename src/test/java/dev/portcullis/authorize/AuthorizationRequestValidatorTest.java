@@ -29,6 +29,31 @@ class AuthorizationRequestValidatorTest {
                 id -> id.equals("pub-1") ? Optional.of(pub) : Optional.empty(), NO_APIS, "ES256");
     }
 
+    private static final String VALID = "client_id=pub-1&response_type=code&scope=openid&state=s9"
+            + "&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcb&code_challenge=" + CHALLENGE
+            + "&code_challenge_method=S256";
+
+    @Test
+    void resourcesAreCheckedAndTravelWithThePendingRequest() {
+        AuthorizationRequest r = validate(VALID + "&resource=https%3A%2F%2Fissuer.example%2Fapi"
+                + "&resource=https%3A%2F%2Fissuer.example%2Fapi");
+        assertEquals(List.of("https://issuer.example/api"), r.resources());
+        assertTrue(r.query().endsWith("&resource=https%3A%2F%2Fissuer.example%2Fapi"), r.query());
+        assertEquals(r, validate(r.query()), "the pages validate the same request again from its query");
+        assertEquals(List.of(), validate(VALID).resources());
+    }
+
+    @Test
+    void anUnknownResourceIsInvalidTargetAtTheClientsRedirectUri() {
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(VALID + "&resource=https%3A%2F%2Fpayroll.corp.example"));
+        assertEquals(OAuthError.INVALID_TARGET, e.error().error());
+        assertEquals("s9", e.state());
+        assertTrue(e.location("https://issuer.example").startsWith("https://spa.example.com/cb?error=invalid_target&"));
+        assertThrows(UnverifiedRequestException.class, () -> validate(VALID.replace("spa.example.com", "evil.example")
+                + "&resource=https%3A%2F%2Fpayroll.corp.example"), "an unverified redirect URI gets the error page");
+    }
+
     @Test
     void unregisteredRedirectWinsOverEveryOtherError() {
         assertThrows(UnverifiedRequestException.class,
