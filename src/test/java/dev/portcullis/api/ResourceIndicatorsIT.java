@@ -204,10 +204,9 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
         Admin.TestClient c = client("openid profile " + payroll.read());
         fixtures();
 
-        String onlyApi = redeem(c, authorize(c, "openid offline_access " + payroll.read()).get("code"))
-                .jsonString("access_token");
+        String onlyApi = redeem(c, authorize(c, "openid " + payroll.read()).get("code")).jsonString("access_token");
         assertEquals(List.of(payroll.identifier()), backendAccepts(onlyApi, payroll.identifier(), user.userId())
-                .getAudience(), "openid and offline_access decide nothing");
+                .getAudience(), "openid decides nothing");
 
         String mixed = redeem(c, authorize(c, "openid profile " + payroll.read()).get("code")).jsonString("access_token");
         assertEquals(List.of(ownApi()), backendAccepts(mixed, ownApi(), user.userId()).getAudience());
