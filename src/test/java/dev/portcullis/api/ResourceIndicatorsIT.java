@@ -116,7 +116,8 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
                 resources);
     }
 
-    private Http.Res refresh(Admin.TestClient c, String refreshToken, String... resources) {
+    /** A refresh naming {@code resources} (the base class's refresh names a scope). */
+    private Http.Res refreshFor(Admin.TestClient c, String refreshToken, String... resources) {
         return tokenRequest(c, Map.of("grant_type", "refresh_token", "refresh_token", refreshToken), resources);
     }
 
@@ -192,10 +193,10 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
 
         assertEquals(payroll.identifier(), Db.rows("SELECT resources FROM token_grants WHERE grant_id = ?",
                 grantOf(at)).get(0).get("resources"), "the grant remembers what it was authorized for");
-        Http.Res refreshed = refresh(c, r.jsonString("refresh_token"));
+        Http.Res refreshed = refreshFor(c, r.jsonString("refresh_token"));
         assertEquals(200, refreshed.status(), refreshed::toString);
         assertEquals(List.of(payroll.identifier()), aud(refreshed.jsonString("access_token")));
-        assertInvalidTarget(refresh(c, refreshed.jsonString("refresh_token"), ownApi()));
+        assertInvalidTarget(refreshFor(c, refreshed.jsonString("refresh_token"), ownApi()));
     }
 
     @Test
@@ -236,7 +237,7 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
         assertEquals(List.of(ledger.identifier()), aud(narrowed.jsonString("access_token")));
         assertEquals(ledger.read(), narrowed.jsonString("scope"));
 
-        Http.Res both = refresh(c, narrowed.jsonString("refresh_token"));
+        Http.Res both = refreshFor(c, narrowed.jsonString("refresh_token"));
         assertEquals(200, both.status(), both::toString);
         String at = both.jsonString("access_token");
         assertEquals(List.of(payroll.identifier(), ledger.identifier()), aud(at),
@@ -247,16 +248,16 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
         Http.Res introspected = http.postForm("/oauth/introspect", Map.of("token", at), "Authorization", basic(c));
         assertEquals(List.of(payroll.identifier(), ledger.identifier()), introspected.json().get("aud"));
 
-        Http.Res one = refresh(c, both.jsonString("refresh_token"), payroll.identifier());
+        Http.Res one = refreshFor(c, both.jsonString("refresh_token"), payroll.identifier());
         assertEquals(200, one.status(), one::toString);
         assertEquals(List.of(payroll.identifier()), aud(one.jsonString("access_token")));
         assertEquals(payroll.read(), one.jsonString("scope"));
 
         String rt = one.jsonString("refresh_token");
-        assertInvalidTarget(refresh(c, rt, other.identifier()));
-        assertInvalidTarget(refresh(c, rt, payroll.identifier(), other.identifier()));
-        assertInvalidTarget(refresh(c, rt, "https://unknown.corp.example"));
-        Http.Res stillGood = refresh(c, rt, ledger.identifier());
+        assertInvalidTarget(refreshFor(c, rt, other.identifier()));
+        assertInvalidTarget(refreshFor(c, rt, payroll.identifier(), other.identifier()));
+        assertInvalidTarget(refreshFor(c, rt, "https://unknown.corp.example"));
+        Http.Res stillGood = refreshFor(c, rt, ledger.identifier());
         assertEquals(200, stillGood.status(), "a refused refresh does not use the token: " + stillGood);
 
         assertInvalidTarget(redeem(c, authorize(c, scope, payroll.identifier()).get("code"), ledger.identifier()));
@@ -269,8 +270,8 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
         Admin.TestClient c = client("openid " + payroll.read() + " " + ledger.read());
         Http.Res r = redeem(c, authorize(c, "openid " + payroll.read()).get("code"));
         assertEquals(List.of(payroll.identifier()), aud(r.jsonString("access_token")));
-        assertInvalidTarget(refresh(c, r.jsonString("refresh_token"), ledger.identifier()));
-        Http.Res own = refresh(c, r.jsonString("refresh_token"), ownApi());
+        assertInvalidTarget(refreshFor(c, r.jsonString("refresh_token"), ledger.identifier()));
+        Http.Res own = refreshFor(c, r.jsonString("refresh_token"), ownApi());
         assertEquals(200, own.status(), own::toString);
         assertEquals(List.of(ownApi()), aud(own.jsonString("access_token")));
         assertEquals("openid", own.jsonString("scope"));
