@@ -40,7 +40,8 @@ class ArchitectureTest {
         "dev.portcullis.config..", "dev.portcullis.crypto..", "dev.portcullis.persistence.."};
 
     /** Capabilities: each owns its tables, endpoints and pages. */
-    static final String[] FEATURES = {"dev.portcullis.access..", "dev.portcullis.account..", "dev.portcullis.admin..", "dev.portcullis.audit..",
+    static final String[] FEATURES = {"dev.portcullis.access..", "dev.portcullis.account..", "dev.portcullis.admin..",
+        "dev.portcullis.api..", "dev.portcullis.audit..",
         "dev.portcullis.authorize..", "dev.portcullis.client..", "dev.portcullis.consent..", "dev.portcullis.demo..",
         "dev.portcullis.directory..", "dev.portcullis.discovery..", "dev.portcullis.health..", "dev.portcullis.jose..",
         "dev.portcullis.mfa..", "dev.portcullis.resource..", "dev.portcullis.retention..", "dev.portcullis.session..",
@@ -151,6 +152,7 @@ class ArchitectureTest {
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(
+            "apis", "dev.portcullis.api.ApiRepository",
             "clients", "dev.portcullis.client.ClientRepository",
             "users", "dev.portcullis.account.UserRepository",
             "consents", "dev.portcullis.consent.Consents",
@@ -162,8 +164,8 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule entitiesAreTheAdministeredAggregates = classes().that().areAnnotatedWith(Entity.class)
-            .should().resideInAnyPackage("dev.portcullis.client", "dev.portcullis.account", "dev.portcullis.consent",
-                    "dev.portcullis.jose");
+            .should().resideInAnyPackage("dev.portcullis.api", "dev.portcullis.client", "dev.portcullis.account",
+                    "dev.portcullis.consent", "dev.portcullis.jose");
 
     @ArchTest
     static final ArchRule onlyTheJdbcOwnersRunStatements = methods().that().areDeclaredIn(Jdbc.class)

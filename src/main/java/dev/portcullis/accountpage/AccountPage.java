@@ -148,7 +148,7 @@ public class AccountPage {
             }
             applications = authorizations.list(signedIn.getUserId()).stream()
                     .map(a -> new Application(a.clientId(), a.clientName(), Scopes.parse(a.scope()).stream()
-                            .map(s -> signedIn.getMsg().get("scope." + s)).collect(Collectors.toList()),
+                            .map(s -> signedIn.getMsg().containsKey("scope." + s) ? signedIn.getMsg().get("scope." + s) : s).collect(Collectors.toList()),
                             WHEN.format(a.grantedAt()), Optional.ofNullable(lastSignIn.get(a.clientId()))
                                     .map(WHEN::format).orElse("—")))
                     .collect(Collectors.toList());

@@ -4,6 +4,7 @@ import dev.portcullis.account.UserAdminResource;
 import dev.portcullis.admin.AdminAuthenticationFilter;
 import dev.portcullis.access.SessionAdminResource;
 import dev.portcullis.access.UserGrantAdminResource;
+import dev.portcullis.api.ApiAdminResource;
 import dev.portcullis.app.WebProviders;
 import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
@@ -159,6 +160,32 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "client_name", type = SchemaType.STRING),
             @SchemaProperty(name = "scope", type = SchemaType.STRING),
             @SchemaProperty(name = "granted_at", type = SchemaType.INTEGER, description = "epoch seconds")}),
+        @Schema(name = "NewApi", type = SchemaType.OBJECT, description = "An API to register",
+                requiredProperties = {"identifier", "name", "scopes"}, properties = {
+            @SchemaProperty(name = "identifier", type = SchemaType.STRING,
+                    description = "absolute https URI without fragment (http on loopback): the tokens' aud"),
+            @SchemaProperty(name = "name", type = SchemaType.STRING),
+            @SchemaProperty(name = "scopes", type = SchemaType.ARRAY, implementation = String.class,
+                    description = "RFC 6749 3.3 names, unique across APIs and the built-in scopes"),
+            @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true,
+                    description = "RS256, PS256 or ES256; absent or null: portcullis.access-token.signing-alg")}),
+        @Schema(name = "ApiPatch", type = SchemaType.OBJECT, description = "A merge patch of an API",
+                properties = {
+            @SchemaProperty(name = "identifier", type = SchemaType.STRING),
+            @SchemaProperty(name = "name", type = SchemaType.STRING),
+            @SchemaProperty(name = "scopes", type = SchemaType.ARRAY, implementation = String.class,
+                    description = "replaces the list; removing a scope a client holds answers 409"),
+            @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true,
+                    description = "null: back to the global default")}),
+        @Schema(name = "Api", type = SchemaType.OBJECT, description = "A registered API", properties = {
+            @SchemaProperty(name = "id", type = SchemaType.STRING),
+            @SchemaProperty(name = "identifier", type = SchemaType.STRING),
+            @SchemaProperty(name = "name", type = SchemaType.STRING),
+            @SchemaProperty(name = "scopes", type = SchemaType.ARRAY, implementation = String.class),
+            @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true),
+            @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds")}),
+        @Schema(name = "ApiList", type = SchemaType.OBJECT, description = "Registered APIs", properties = {
+            @SchemaProperty(name = "apis", type = SchemaType.ARRAY, description = "oldest first; items: Api objects")}),
         @Schema(name = "GrantList", type = SchemaType.OBJECT, description = "Applications a user authorized",
                 properties = {
             @SchemaProperty(name = "grants", type = SchemaType.ARRAY,
@@ -172,7 +199,7 @@ public class AdminApplication extends Application {
         return WebProviders.with(DelegationFilter.class, AdminAuthenticationFilter.class, ClientAdminResource.class,
                 UserAdminResource.class, UserGrantAdminResource.class, SessionAdminResource.class,
                 AuditAdminResource.class, SigningKeyAdminResource.class, PurgeAdminResource.class,
-                FactorAdminResource.class);
+                FactorAdminResource.class, ApiAdminResource.class);
     }
 
     @Override

@@ -14,7 +14,7 @@ public final class ChangeRefused extends RuntimeException {
 
     /** Why. */
     public sealed interface Reason permits InvalidField, PasswordRefused, BuiltInClient, UsernameTaken, NoSecret,
-            KeyRotationInProgress, OwnAccountDisabled {
+            KeyRotationInProgress, OwnAccountDisabled, ApiIdentifierTaken, ApiScopesInUse {
     }
 
     /** A value that fails validation: its field's API name and why (in the API's words). */
@@ -71,6 +71,18 @@ public final class ChangeRefused extends RuntimeException {
     public record OwnAccountDisabled(String username) implements Reason {
     }
 
+    /** Another registered API has the identifier. */
+    public record ApiIdentifierTaken(String identifier) implements Reason {
+    }
+
+    /**
+     * Clients hold scopes that deleting an API, or removing them from it, would take away: the administrator removes
+     * them from the clients first, so that no client silently loses what it was registered for.
+     */
+    public record ApiScopesInUse(String identifier, java.util.List<String> scopes, java.util.List<String> clientIds)
+            implements Reason {
+    }
+
     /** Another rotation of the signing keys inserted the same key id first. */
     public record KeyRotationInProgress() implements Reason {
     }
@@ -93,12 +105,14 @@ public final class ChangeRefused extends RuntimeException {
     /** The admin API's HTTP status: 409 for a conflict with what exists, else 400. */
     public int status() {
         return reason instanceof BuiltInClient || reason instanceof UsernameTaken
-                || reason instanceof KeyRotationInProgress ? 409 : 400;
+                || reason instanceof KeyRotationInProgress || reason instanceof ApiIdentifierTaken
+                || reason instanceof ApiScopesInUse ? 409 : 400;
     }
 
     /** The admin API's {@code error}. */
     public String error() {
-        return reason instanceof UsernameTaken || reason instanceof KeyRotationInProgress ? "conflict"
+        return reason instanceof UsernameTaken || reason instanceof KeyRotationInProgress
+                || reason instanceof ApiIdentifierTaken || reason instanceof ApiScopesInUse ? "conflict"
                 : "invalid_request";
     }
 
@@ -121,6 +135,13 @@ public final class ChangeRefused extends RuntimeException {
         }
         if (reason instanceof OwnAccountDisabled o) {
             return "enabled: " + o.username() + " is your own account; an administrator cannot disable themself";
+        }
+        if (reason instanceof ApiIdentifierTaken t) {
+            return "identifier: another API has the identifier " + t.identifier();
+        }
+        if (reason instanceof ApiScopesInUse u) {
+            return "scopes " + String.join(" ", u.scopes()) + " of " + u.identifier() + " are held by client(s) "
+                    + String.join(", ", u.clientIds()) + "; remove them from those clients first";
         }
         return "Another rotation is in progress; list the keys and retry";
     }

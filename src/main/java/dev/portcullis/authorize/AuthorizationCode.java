@@ -1,6 +1,7 @@
 package dev.portcullis.authorize;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -14,13 +15,28 @@ import java.util.Set;
  * (the hash of the whole value for codes issued before V3, whose {@code secretHash} is null);
  * {@code redirectUriGiven} says whether the authorization request carried redirect_uri (then the token request must
  * repeat it, RFC 6749 4.1.3); {@code grantId} is the grant created at redemption, revoked if the code is presented
- * again.
+ * again; {@code resources} are the RFC 8707 resources the request named (API identifiers; empty when none).
  */
 public record AuthorizationCode(String codeId, String secretHash, String clientId, String userId, String redirectUri,
                                 boolean redirectUriGiven, String scope, Optional<String> nonce,
                                 Optional<String> codeChallenge, Optional<String> codeChallengeMethod,
                                 Instant authTime, Optional<String> sessionHash, Instant createdAt, Instant expiresAt,
-                                Instant redeemedAt, Optional<String> grantId, Set<String> amr) {
+                                Instant redeemedAt, Optional<String> grantId, Set<String> amr,
+                                List<String> resources) {
+
+    public AuthorizationCode {
+        resources = resources == null ? List.of() : List.copyOf(resources);
+    }
+
+    /** A code that named no resource. */
+    public AuthorizationCode(String codeId, String secretHash, String clientId, String userId, String redirectUri,
+                             boolean redirectUriGiven, String scope, Optional<String> nonce,
+                             Optional<String> codeChallenge, Optional<String> codeChallengeMethod, Instant authTime,
+                             Optional<String> sessionHash, Instant createdAt, Instant expiresAt, Instant redeemedAt,
+                             Optional<String> grantId, Set<String> amr) {
+        this(codeId, secretHash, clientId, userId, redirectUri, redirectUriGiven, scope, nonce, codeChallenge,
+                codeChallengeMethod, authTime, sessionHash, createdAt, expiresAt, redeemedAt, grantId, amr, List.of());
+    }
 
     /**
      * What a code is bound to; built by the authorization endpoint after sign-in and consent, field by field
@@ -29,7 +45,7 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
      */
     public record CodeRequest(String clientId, String userId, String redirectUri, boolean redirectUriGiven,
                               String scope, String nonce, String codeChallenge, String codeChallengeMethod,
-                              Instant authTime, String sessionHash, Set<String> amr) {
+                              Instant authTime, String sessionHash, Set<String> amr, List<String> resources) {
 
         public static Builder builder() {
             return new Builder();
@@ -48,6 +64,7 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
             private Instant authTime;
             private String sessionHash;
             private Set<String> amr;
+            private List<String> resources = List.of();
 
             private Builder() {
             }
@@ -110,12 +127,18 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
                 return this;
             }
 
+            /** The RFC 8707 resources the request named (checked API identifiers). */
+            public Builder resources(List<String> resources) {
+                this.resources = List.copyOf(resources);
+                return this;
+            }
+
             public CodeRequest build() {
                 return new CodeRequest(Objects.requireNonNull(clientId, "clientId"),
                         Objects.requireNonNull(userId, "userId"), Objects.requireNonNull(redirectUri, "redirectUri"),
                         redirectUriGiven, Objects.requireNonNull(scope, "scope"), nonce, codeChallenge,
                         codeChallengeMethod, Objects.requireNonNull(authTime, "authTime"), sessionHash,
-                        Objects.requireNonNull(amr, "amr"));
+                        Objects.requireNonNull(amr, "amr"), resources);
             }
         }
     }

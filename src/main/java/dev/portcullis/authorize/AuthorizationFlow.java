@@ -169,6 +169,7 @@ public class AuthorizationFlow {
                 .authTime(session.authTime())
                 .sessionHash(session.sessionHash())
                 .amr(session.amr())
+                .resources(r.resources())
                 .build(), ip);
         return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), issuer.issuerString()));
     }

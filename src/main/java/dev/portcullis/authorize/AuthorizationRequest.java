@@ -15,11 +15,14 @@ import java.util.stream.Collectors;
  * A validated authorization request (RFC 6749 4.1.1, OIDC Core 3.1.2.1). Only {@link AuthorizationRequestValidator}
  * creates it. {@link #parameters()} keeps the original protocol parameters so the sign-in and consent pages can carry
  * the pending request in their URL and hidden field and validate it again on POST: nothing lives in one JVM's memory.
+ * {@code resources} are the RFC 8707 resources it names (API identifiers, checked), carried as repeated
+ * {@code resource} parameters.
  */
 public record AuthorizationRequest(Client client, String redirectUri, boolean redirectUriGiven, Set<String> scopes,
                                    String state, String nonce, String codeChallenge, String codeChallengeMethod,
                                    Set<String> prompt, Long maxAge, String loginHint, String uiLocales,
-                                   List<String> acrValues, Map<String, String> parameters) {
+                                   List<String> acrValues, List<String> resources,
+                                   Map<String, String> parameters) {
 
     /** The parameters of the authorization endpoint; anything else in a request is ignored (and not carried). */
     public static final Set<String> PARAMETER_NAMES = Set.of("client_id", "redirect_uri", "response_type", "scope",
@@ -44,7 +47,11 @@ public record AuthorizationRequest(Client client, String redirectUri, boolean re
 
     /** The known parameters as a form-encoded query string, for the page URLs and the pages' hidden field. */
     public String query() {
-        return query(parameters);
+        StringBuilder q = new StringBuilder(query(parameters));
+        for (String resource : resources) {
+            q.append(q.length() == 0 ? "" : "&").append("resource=").append(enc(resource));
+        }
+        return q.toString();
     }
 
     /** Names exactly this request (its known parameters), to bind a sign-in to it without storing the request. */

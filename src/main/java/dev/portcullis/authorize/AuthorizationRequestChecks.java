@@ -1,5 +1,7 @@
 package dev.portcullis.authorize;
 
+import dev.portcullis.api.ApiDirectory;
+import dev.portcullis.api.RegisteredApi;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.client.RedirectUriPolicy;
@@ -10,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * One small named check per validation rule of the authorization endpoint, in the order they are applied.
@@ -116,6 +119,22 @@ public final class AuthorizationRequestChecks {
             }
         }
         return requested;
+    }
+
+    /**
+     * 2c. RFC 8707 resources: each registered and one the client may use, each sharing a requested scope, all signed
+     * alike; refused here with invalid_target rather than after sign-in at the token endpoint. Returns their
+     * identifiers, distinct, in order. {@code apis} is only read when a resource is named.
+     */
+    public static List<String> resourcesAreAllowed(Client client, List<String> resources, Set<String> scopes,
+                                                   Supplier<ApiDirectory> apis, String defaultSigningAlg) {
+        if (resources.isEmpty()) {
+            return List.of();
+        }
+        ApiDirectory directory = apis.get();
+        List<RegisteredApi> requested = directory.requested(resources, client.scopeSet());
+        directory.accessToken(requested, scopes, defaultSigningAlg);
+        return ApiDirectory.identifiers(requested);
     }
 
     // ---- Further parameters (OIDC Core 3.1.2.1) ----

@@ -10,9 +10,12 @@ import static dev.portcullis.authorize.AuthorizationRequestChecks.openIdRequestN
 import static dev.portcullis.authorize.AuthorizationRequestChecks.promptIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.redirectUriIsRegistered;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.requestObjectsAreNotSupported;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.resourcesAreAllowed;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.responseTypeIsCode;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed;
 
+import dev.portcullis.api.ApiDirectory;
+import dev.portcullis.api.ResourceIndicators;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.protocol.OAuthException;
@@ -24,6 +27,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The one place an authorization request is validated, by the endpoint and again by the sign-in and consent pages
@@ -35,21 +39,27 @@ public class AuthorizationRequestValidator {
     @Inject
     ClientRepository clients;
 
+    @Inject
+    ResourceIndicators resourceIndicators;
+
     /**
      * @throws UnverifiedRequestException step 1 failed: show an error page
      * @throws RejectedAuthorizationRequest a later check failed: redirect the error to the client
      */
     public AuthorizationRequest validate(ProtocolParameters params) {
         try {
-            return validate(params, clients::findCached);
+            return validate(params, clients::findCached, resourceIndicators::directory,
+                    resourceIndicators.defaultSigningAlg());
         } catch (UnverifiedRequestException | RejectedAuthorizationRequest refused) {
             // a refusal is decided on the row as it is now: the cached copy may predate a change made on another
             // instance, such as a redirect URI registered a moment ago
-            return validate(params, clients::find);
+            return validate(params, clients::find, resourceIndicators::directory,
+                    resourceIndicators.defaultSigningAlg());
         }
     }
 
-    static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup) {
+    static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup,
+                                         Supplier<ApiDirectory> apis, String defaultSigningAlg) {
         Optional<String> clientId = p.get("client_id");
         Client client = clientIsKnown(clientId, clientId.flatMap(lookup));
         openIdRequestNamesRedirectUri(p.get("scope"), p.get("redirect_uri"));
@@ -61,6 +71,7 @@ public class AuthorizationRequestValidator {
             requestObjectsAreNotSupported(p.get("request"), p.get("request_uri"));
             responseTypeIsCode(p.get("response_type"));
             Set<String> scopes = scopeIsAllowed(client, p.get("scope"));
+            List<String> resources = resourcesAreAllowed(client, p.all("resource"), scopes, apis, defaultSigningAlg);
             Pkce.publicClientSendsChallenge(client.confidential(), p.get("code_challenge"));
             Pkce.challengeMethodIsS256(p.get("code_challenge"), p.get("code_challenge_method"));
             Pkce.challengeIsWellFormed(p.get("code_challenge"));
@@ -71,7 +82,7 @@ public class AuthorizationRequestValidator {
             return new AuthorizationRequest(client, redirectUri, p.has("redirect_uri"), scopes, state,
                     p.get("nonce").orElse(null), p.get("code_challenge").orElse(null),
                     p.get("code_challenge_method").orElse(null), prompt, maxAge, p.get("login_hint").orElse(null),
-                    p.get("ui_locales").orElse(null), acrValues, AuthorizationRequest.known(p.asMap()));
+                    p.get("ui_locales").orElse(null), acrValues, resources, AuthorizationRequest.known(p.asMap()));
         } catch (OAuthException e) {
             throw new RejectedAuthorizationRequest(redirectUri, state, e);
         }

@@ -41,6 +41,9 @@ public class ClientService {
     @Inject
     AuditLog audit;
 
+    @Inject
+    RegisteredApiScopes apiScopes;
+
     /** The fields a {@link Registration} and a {@link ClientPatch} name alike, set by either's builder {@code B}. */
     public abstract static class ClientFieldsBuilder<B extends ClientFieldsBuilder<B>> {
         String name;
@@ -415,15 +418,23 @@ public class ClientService {
         return List.copyOf(distinct);
     }
 
-    private static String checkScopes(String raw) {
+    private String checkScopes(String raw) {
         if (raw == null || raw.isBlank()) {
             throw ChangeRefused.invalid("scopes", "at least one scope is required");
         }
         Set<String> scopes = Scopes.parse(raw);
+        Set<String> ofApis = null;
         for (String s : scopes) {
-            if (!Scopes.isKnown(s)) {
+            if (Scopes.isKnown(s)) {
+                continue;
+            }
+            if (ofApis == null) {
+                ofApis = apiScopes.all();
+            }
+            if (!ofApis.contains(s)) {
                 throw ChangeRefused.invalid("scopes", "unknown scope '" + (Scopes.isWellFormed(s) && s.length() <= 40
-                        ? s : "?") + "'; known scopes are " + String.join(" ", Scopes.ALL));
+                        ? s : "?") + "'; known scopes are " + String.join(" ", Scopes.ALL)
+                        + " and those of the registered APIs (GET /admin/apis)");
             }
         }
         return Scopes.format(scopes);

@@ -23,6 +23,9 @@ public final class Scopes {
     /** Act on the user's behalf on the writable /api/v1 surface, e.g. revoke an authorization (delegable). */
     public static final String API = "api";
 
+    /** Asks for refresh tokens (OIDC Core 11); not a scope of the catalogue, and never any API's. */
+    public static final String OFFLINE_ACCESS = "offline_access";
+
     /** Catalogue order, which is also the order scopes are shown and returned in. */
     public static final List<String> ALL = List.of(OPENID, PROFILE, EMAIL, GROUPS, READ_USER, API);
 

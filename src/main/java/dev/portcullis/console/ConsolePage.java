@@ -84,6 +84,12 @@ final class ConsolePage {
         if (reason instanceof ChangeRefused.OwnAccountDisabled) {
             return msg.get("change.ownAccountDisabled");
         }
+        if (reason instanceof ChangeRefused.ApiIdentifierTaken t) {
+            return msg.format("change.apiIdentifierTaken", t.identifier());
+        }
+        if (reason instanceof ChangeRefused.ApiScopesInUse u) {
+            return msg.format("change.apiScopesInUse", String.join(" ", u.scopes()), String.join(", ", u.clientIds()));
+        }
         return msg.get("console.keys.conflict");
     }
 

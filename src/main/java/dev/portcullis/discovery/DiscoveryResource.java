@@ -1,6 +1,6 @@
 package dev.portcullis.discovery;
 
-import dev.portcullis.client.Scopes;
+import dev.portcullis.api.ResourceIndicators;
 import dev.portcullis.config.HttpSettings;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.protocol.CrossOrigin;
@@ -36,7 +36,8 @@ public class DiscoveryResource {
     @Inject
     HttpSettings httpSettings;
 
-    private volatile String document;
+    @Inject
+    ResourceIndicators resourceIndicators;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
@@ -46,16 +47,8 @@ public class DiscoveryResource {
         return Response.ok(document()).cacheControl(cc).build();
     }
 
+    /** Built per request: {@code scopes_supported} lists the registered APIs' scopes as they are now. */
     String document() {
-        String d = document;
-        if (d == null) {
-            d = build();
-            document = d;
-        }
-        return d;
-    }
-
-    private String build() {
         List<String> authMethods = List.of("client_secret_basic", "client_secret_post", "none");
         return JsonSupport.JSON.createObjectBuilder()
                 .add("issuer", issuer.issuerString())
@@ -78,7 +71,7 @@ public class DiscoveryResource {
                 .add("introspection_endpoint_auth_methods_supported",
                         array(List.of("client_secret_basic", "client_secret_post")))
                 .add("code_challenge_methods_supported", array(List.of("S256")))
-                .add("scopes_supported", array(Scopes.ALL))
+                .add("scopes_supported", array(List.copyOf(resourceIndicators.directory().allScopes())))
                 .add("claims_supported", array(CLAIMS))
                 .add("acr_values_supported", array(AuthMethods.ACR_VALUES))
                 .add("authorization_response_iss_parameter_supported", true)

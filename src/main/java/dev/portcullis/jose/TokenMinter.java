@@ -40,10 +40,12 @@ public class TokenMinter {
 
     /**
      * What an access token says. {@code jti} must already be recorded (or be recorded in the same transaction);
-     * {@code authTime} is null for a token without a user (client credentials), which then has no auth_time.
+     * {@code authTime} is null for a token without a user (client credentials), which then has no auth_time;
+     * {@code audience} is its {@code aud} (the APIs it is for); {@code alg} null means the configured access-token
+     * algorithm.
      */
     public record AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
-                                    Instant issuedAt, Instant expiresAt) {
+                                    Instant issuedAt, Instant expiresAt, List<String> audience, JWSAlgorithm alg) {
     }
 
     /**
@@ -59,7 +61,7 @@ public class TokenMinter {
         JWTClaimsSet.Builder b = new JWTClaimsSet.Builder()
                 .issuer(issuer.issuerString())
                 .subject(c.subject())
-                .audience(tokenSettings.accessTokenAudience())
+                .audience(c.audience())
                 .claim("client_id", c.clientId())
                 .claim("scope", c.scope());
         if (c.authTime() != null) {
@@ -69,7 +71,7 @@ public class TokenMinter {
                 .expirationTime(Date.from(c.expiresAt()))
                 .jwtID(c.jti())
                 .build();
-        return sign(JWSAlgorithm.parse(tokenSettings.accessTokenAlg()), AT_JWT, claims);
+        return sign(c.alg() != null ? c.alg() : JWSAlgorithm.parse(tokenSettings.accessTokenAlg()), AT_JWT, claims);
     }
 
     public String idToken(IdTokenClaims c) {

@@ -2,7 +2,8 @@ package dev.portcullis.protocol;
 
 /**
  * The error codes of the OAuth and OpenID Connect specifications this server answers with, each with the HTTP
- * status it usually travels with (RFC 6749 4.1.2.1 and 5.2, RFC 6750 3.1, OIDC Core 3.1.2.6).
+ * status it usually travels with (RFC 6749 4.1.2.1 and 5.2, RFC 6750 3.1,
+ * RFC 8707 2, OIDC Core 3.1.2.6).
  */
 public enum OAuthError {
     INVALID_REQUEST(400),
@@ -12,6 +13,8 @@ public enum OAuthError {
     UNSUPPORTED_GRANT_TYPE(400),
     UNSUPPORTED_RESPONSE_TYPE(400),
     INVALID_SCOPE(400),
+    /** RFC 8707 2. */
+    INVALID_TARGET(400),
     ACCESS_DENIED(400),
     INVALID_TOKEN(401),
     INSUFFICIENT_SCOPE(403),

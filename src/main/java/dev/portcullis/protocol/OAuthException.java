@@ -41,6 +41,11 @@ public class OAuthException extends RuntimeException {
         return new OAuthException(OAuthError.INVALID_SCOPE, description);
     }
 
+    /** RFC 8707 2: a resource that is unknown, malformed, or not one the client may use. */
+    public static OAuthException invalidTarget(String description) {
+        return new OAuthException(OAuthError.INVALID_TARGET, description);
+    }
+
     public static OAuthException unsupportedGrantType(String description) {
         return new OAuthException(OAuthError.UNSUPPORTED_GRANT_TYPE, description);
     }

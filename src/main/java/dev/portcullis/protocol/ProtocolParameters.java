@@ -6,27 +6,39 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import java.io.StringReader;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The parameters of one protocol request, from a query string, a form body or a flat JSON object (the JSON token
  * request). Parsing is strict in one place, so every endpoint rejects the same hostile input the same way:
  * a parameter given twice, a control character, a JSON value that is not a string, broken encodings — all
  * {@code invalid_request}. (OAuth 2.1: "Request and response parameters MUST NOT be included more than once.")
+ * The one exception is {@link #REPEATABLE}: RFC 8707's {@code resource}, which a request repeats to name several
+ * resources, read with {@link #all}.
  */
 public final class ProtocolParameters {
 
     /** Longest value accepted for any single parameter; longer is invalid_request, not truncation. */
     public static final int MAX_VALUE_LENGTH = 4096;
 
-    private final Map<String, String> values;
+    /** The parameters a request may repeat (RFC 8707 2: {@code resource}); they are not in {@link #asMap}. */
+    public static final Set<String> REPEATABLE = Set.of("resource");
 
-    private ProtocolParameters(Map<String, String> values) {
+    /** Most values of one repeatable parameter. */
+    public static final int MAX_REPEATS = 20;
+
+    private final Map<String, String> values;
+    private final Map<String, List<String>> repeated;
+
+    private ProtocolParameters(Map<String, String> values, Map<String, List<String>> repeated) {
         this.values = Collections.unmodifiableMap(values);
+        this.repeated = Collections.unmodifiableMap(repeated);
     }
 
     /**
@@ -35,17 +47,22 @@ public final class ProtocolParameters {
      */
     public static ProtocolParameters of(MultivaluedMap<String, String> params) {
         Map<String, String> out = new LinkedHashMap<>();
+        Map<String, List<String>> repeated = new LinkedHashMap<>();
         if (params == null) {
-            return new ProtocolParameters(out);
+            return new ProtocolParameters(out, repeated);
         }
         for (Map.Entry<String, List<String>> e : params.entrySet()) {
-            if (e.getValue().size() > 1) {
+            if (e.getValue().size() > 1 && !REPEATABLE.contains(e.getKey())) {
                 throw duplicate(e.getKey());
             }
-            String value = e.getValue().isEmpty() ? null : e.getValue().get(0);
-            put(out, e.getKey(), value == null ? "" : value); // "a" without "=" arrives as null
+            if (e.getValue().isEmpty()) {
+                put(out, repeated, e.getKey(), "");
+            }
+            for (String value : e.getValue()) {
+                put(out, repeated, e.getKey(), value == null ? "" : value); // "a" without "=" arrives as null
+            }
         }
-        return new ProtocolParameters(out);
+        return new ProtocolParameters(out, repeated);
     }
 
     /**
@@ -76,8 +93,9 @@ public final class ProtocolParameters {
 
     public static ProtocolParameters fromForm(String body) {
         Map<String, String> out = new LinkedHashMap<>();
+        Map<String, List<String>> repeated = new LinkedHashMap<>();
         if (body == null || body.isEmpty()) {
-            return new ProtocolParameters(out);
+            return new ProtocolParameters(out, repeated);
         }
         for (String pair : body.split("&", -1)) {
             if (pair.isEmpty()) {
@@ -89,13 +107,14 @@ public final class ProtocolParameters {
             if (out.containsKey(name)) {
                 throw duplicate(name);
             }
-            put(out, name, value);
+            put(out, repeated, name, value);
         }
-        return new ProtocolParameters(out);
+        return new ProtocolParameters(out, repeated);
     }
 
     public static ProtocolParameters fromJson(String body) {
         Map<String, String> out = new LinkedHashMap<>();
+        Map<String, List<String>> repeated = new LinkedHashMap<>();
         if (body == null || body.isBlank()) {
             throw OAuthException.invalidRequest("The request body must be a JSON object");
         }
@@ -116,7 +135,7 @@ public final class ProtocolParameters {
                 if (out.containsKey(name)) {
                     throw duplicate(name);
                 }
-                put(out, name, p.getString());
+                put(out, repeated, name, p.getString());
             }
             if (p.hasNext()) {
                 throw OAuthException.invalidRequest("Unexpected content after the JSON object");
@@ -127,7 +146,7 @@ public final class ProtocolParameters {
             // JsonParsingException, NoSuchElementException at a truncated body, Parsson's nesting limit
             throw OAuthException.invalidRequest("The request body is not valid JSON");
         }
-        return new ProtocolParameters(out);
+        return new ProtocolParameters(out, repeated);
     }
 
     /** The value, or empty when absent. An empty string counts as absent (RFC 6749 3.1). */
@@ -141,12 +160,35 @@ public final class ProtocolParameters {
         return get(name).orElseThrow(() -> OAuthException.invalidRequest("Missing parameter: " + name));
     }
 
+    /** Every non-empty value of a {@link #REPEATABLE} parameter, in the order given; empty when absent. */
+    public List<String> all(String name) {
+        return List.copyOf(repeated.getOrDefault(name, List.of()));
+    }
+
     public boolean has(String name) {
         return get(name).isPresent();
     }
 
     public Map<String, String> asMap() {
         return values;
+    }
+
+    private static void put(Map<String, String> out, Map<String, List<String>> repeated, String name, String value) {
+        if (!REPEATABLE.contains(name)) {
+            put(out, name, value);
+            return;
+        }
+        Map<String, String> one = new LinkedHashMap<>();
+        put(one, name, value); // the same checks as any parameter
+        if (value.isEmpty()) {
+            return;
+        }
+        List<String> values = repeated.computeIfAbsent(name, n -> new ArrayList<>());
+        if (values.size() >= MAX_REPEATS) {
+            throw OAuthException.invalidRequest("Parameter '" + name + "' is repeated more than " + MAX_REPEATS
+                    + " times");
+        }
+        values.add(value);
     }
 
     private static void put(Map<String, String> out, String name, String value) {

@@ -99,7 +99,7 @@ public class IntrospectionEndpoint {
                     : Optional.of(common(null, t.clientId(), Scopes.format(t.scopes()), t.expiresAt(),
                             issuedAt(value)));
             return described.map(b -> b.add("token_type", "Bearer")
-                    .add("aud", tokenSettings.accessTokenAudience())
+                    .add("aud", audience(t))
                     .add("jti", t.jti()));
         }
         PresentedToken.Refresh r = (PresentedToken.Refresh) found;
@@ -111,6 +111,16 @@ public class IntrospectionEndpoint {
         Instant exp = r.token().expiresAt().isAfter(familyEnd) ? familyEnd : r.token().expiresAt();
         return users.findCached(r.grant().userId()).filter(User::enabled).map(user -> common(user, r.clientId(), r.token().scope(), exp,
                 r.token().createdAt()));
+    }
+
+    /** RFC 7662 2.2: a single audience as a string, several as an array, as the token's {@code aud} says. */
+    private static jakarta.json.JsonValue audience(VerifiedAccessToken t) {
+        if (t.audience().size() == 1) {
+            return JsonSupport.JSON.createValue(t.audience().get(0));
+        }
+        jakarta.json.JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
+        t.audience().forEach(a::add);
+        return a.build();
     }
 
     /** The fields of every active token; a token without a user ({@code user} null) has its client as sub. */

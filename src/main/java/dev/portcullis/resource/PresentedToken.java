@@ -29,7 +29,7 @@ public class PresentedToken {
         String clientId();
     }
 
-    /** A currently valid access token (signature, issuer, audience, expiry, not revoked). */
+    /** A currently valid access token for any of this issuer's audiences (signature, issuer, expiry, not revoked). */
     public record Access(VerifiedAccessToken token) implements Found {
         @Override
         public String clientId() {
@@ -60,7 +60,7 @@ public class PresentedToken {
 
     private Optional<Found> access(String value) {
         // a JWT has two dots; a refresh token has none (cheap pre-check saves a parse)
-        return value.indexOf('.') < 0 ? Optional.empty() : accessTokens.check(value).map(Access::new);
+        return value.indexOf('.') < 0 ? Optional.empty() : accessTokens.checkAnyAudience(value).map(Access::new);
     }
 
     private Optional<Found> refresh(String value) {

@@ -69,13 +69,15 @@ public class ConsentBean extends AuthorizationPage {
         return session;
     }
 
-    /** The requested scopes as plain-language descriptions, in catalogue order. */
+    /** The requested scopes as plain-language descriptions, in catalogue order; a registered API's scope by its name. */
     public List<String> getScopeDescriptions() {
         AuthorizationRequest r = getRequest();
         if (r == null) {
             return List.of();
         }
-        return Scopes.parse(r.scope()).stream().map(s -> getMsg().get("scope." + s)).collect(Collectors.toList());
+        return Scopes.parse(r.scope()).stream()
+                .map(s -> getMsg().containsKey("scope." + s) ? getMsg().get("scope." + s) : s)
+                .collect(Collectors.toList());
     }
 
     /** Who is signed in, so the user can tell whose data is shared. */

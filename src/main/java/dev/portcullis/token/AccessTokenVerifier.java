@@ -19,16 +19,19 @@ import java.text.ParseException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * Validation of this issuer's access tokens for its own resource endpoints (userinfo, /api, introspection):
  * <ol>
- * <li>JWS: header {@code typ: at+jwt}, the configured algorithm, a {@code kid} this issuer publishes, a valid
- * signature ({@link SigningKeys#verifier}; keys parsed once, cached);</li>
- * <li>claims: {@code iss} is this issuer, {@code aud} contains {@code portcullis.access-token.audience},
- * {@code exp} in the future;</li>
+ * <li>JWS: header {@code typ: at+jwt}, an algorithm this issuer signs access tokens with (the configured one, or
+ * a registered API's), a {@code kid} this issuer publishes, a valid signature ({@link SigningKeys#verifier}; keys
+ * parsed once, cached);</li>
+ * <li>claims: {@code iss} is this issuer, {@code aud} contains {@code portcullis.access-token.audience} (for
+ * Portcullis's own resource endpoints; introspection and revocation accept a registered API's audience too,
+ * {@link #checkAnyAudience}), {@code exp} in the future;</li>
  * <li>revocation: the {@code access_tokens} row by {@code jti}, joined with its grant, is neither revoked nor
  * expired (one primary-key query, {@link TokenGrants#accessTokenStatus}).</li>
  * </ol>
@@ -58,7 +61,7 @@ public class AccessTokenVerifier {
      * whose {@code subject} is the client id.
      */
     public record VerifiedAccessToken(String jti, String subject, String clientId, Set<String> scopes,
-                                      Instant expiresAt, String grantId, String userId) {
+                                      Instant expiresAt, String grantId, String userId, List<String> audience) {
 
         /** Whether a user granted this token, so that user endpoints may answer about them. */
         public boolean hasUser() {
@@ -71,8 +74,23 @@ public class AccessTokenVerifier {
                 "The access token is invalid, expired or revoked", 401, "Bearer error=\"invalid_token\""));
     }
 
-    /** Empty when the token is not (or no longer) valid; a database error is thrown, never read as "invalid". */
+    /**
+     * Empty when the token is not (or no longer) valid for Portcullis's own resource endpoints; a database error is
+     * thrown, never read as "invalid".
+     */
     public Optional<VerifiedAccessToken> check(String token) {
+        return check(token, true);
+    }
+
+    /**
+     * As {@link #check(String)}, for whatever API the token was issued: introspection and revocation answer about
+     * every token this issuer signed, and a registered API's token does not name Portcullis's own audience.
+     */
+    public Optional<VerifiedAccessToken> checkAnyAudience(String token) {
+        return check(token, false);
+    }
+
+    private Optional<VerifiedAccessToken> check(String token, boolean ownAudienceOnly) {
         if (token == null || token.isEmpty() || token.length() > 8192) {
             return Optional.empty();
         }
@@ -80,7 +98,7 @@ public class AccessTokenVerifier {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
             if (!TokenMinter.AT_JWT.equals(jwt.getHeader().getType())
-                    || !alg.getName().equals(tokenSettings.accessTokenAlg())) {
+                    || !keys.algorithms().contains(alg)) {
                 return Optional.empty();
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();
@@ -97,14 +115,15 @@ public class AccessTokenVerifier {
             Instant now = clock.instant();
             Date exp = claims.getExpirationTime();
             if (!issuer.issuerString().equals(claims.getIssuer()) || claims.getAudience() == null
-                    || !claims.getAudience().contains(tokenSettings.accessTokenAudience()) || exp == null
+                    || claims.getAudience().isEmpty() || ownAudienceOnly
+                    && !claims.getAudience().contains(tokenSettings.accessTokenAudience()) || exp == null
                     || !now.isBefore(exp.toInstant())) {
                 return Optional.empty();
             }
             return status.filter(s -> s.isActive(now))
                     .map(s -> new VerifiedAccessToken(s.token().jti(), claims.getSubject(),
                             s.grant().clientId(), Scopes.parse(s.token().scope()), s.token().expiresAt(),
-                            s.grant().grantId(), s.grant().userId()));
+                            s.grant().grantId(), s.grant().userId(), List.copyOf(claims.getAudience())));
         } catch (ParseException | JOSEException e) {
             return Optional.empty();
         } catch (RuntimeException e) {

@@ -1,11 +1,14 @@
 package dev.portcullis.token;
 
+import dev.portcullis.api.AccessTokenAudience;
+import dev.portcullis.api.ResourceIndicators;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
 import dev.portcullis.authorize.AuthorizationCodes;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.RedirectUriPolicy;
+import dev.portcullis.client.Scopes;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Pkce;
 import dev.portcullis.protocol.ProtocolParameters;
@@ -13,7 +16,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code grant_type=authorization_code} (RFC 6749 4.1.3, RFC 7636 4.6, RFC 9700 2.1.1): the checks of
@@ -37,6 +42,9 @@ public class AuthorizationCodeGrant implements GrantHandler {
     @Inject
     Clock clock;
 
+    @Inject
+    ResourceIndicators resourceIndicators;
+
     @Override
     public String grantType() {
         return "authorization_code";
@@ -55,7 +63,17 @@ public class AuthorizationCodeGrant implements GrantHandler {
         redirectUriRepeatsTheAuthorizationRequest(code, redirectUri);
         Pkce.verifierAnswersChallenge(code.codeChallenge(), code.codeChallengeMethod(), verifier,
                 client.confidential());
-        return redeem(value, code, client, ip);
+        AccessTokenAudience audience = resourcesAreAuthorized(code, client, p.all("resource"));
+        return redeem(value, code, audience, client, ip);
+    }
+
+    /**
+     * RFC 8707 2.2: the token's resources are those the authorization request named, or fewer of them; the scope
+     * of the access token is narrowed to theirs. Refused (invalid_target) before the code is used.
+     */
+    private AccessTokenAudience resourcesAreAuthorized(AuthorizationCode code, Client client, List<String> requested) {
+        Set<String> scopes = Scopes.parse(code.scope());
+        return resourceIndicators.forToken(requested, code.resources(), scopes, scopes, client.scopeSet());
     }
 
     private AuthorizationCode codeIsKnown(String value) {
@@ -94,9 +112,10 @@ public class AuthorizationCodeGrant implements GrantHandler {
         }
     }
 
-    private TokenResponse redeem(String value, AuthorizationCode code, Client client, String ip) {
+    private TokenResponse redeem(String value, AuthorizationCode code, AccessTokenAudience audience, Client client,
+                                 String ip) {
         try {
-            return issuer.redeem(code, ip).response();
+            return issuer.redeem(code, audience, ip).response();
         } catch (TokenIssuer.LostRace e) {
             // a concurrent request redeemed it first (or it expired this instant): the same as a replay
             AuthorizationCode now = codes.find(value).orElse(code);

@@ -1,5 +1,6 @@
 package dev.portcullis.token;
 
+import dev.portcullis.api.ResourceIndicators;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.client.Scopes;
@@ -9,6 +10,7 @@ import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -18,7 +20,8 @@ import java.util.Set;
  * ({@link TokenIssuer#issueToClient}): an RFC 9068 access token whose {@code sub} is the client id, without
  * {@code auth_time}, and neither a refresh token (RFC 6749 4.4.3) nor an ID token. The scope is a subset of the
  * client's scopes without the OpenID Connect user scopes ({@link #USER_SCOPES}), which describe a user this token
- * does not have; without {@code scope} the client gets all of its other scopes (RFC 6749 3.3's default).
+ * does not have; without {@code scope} the client gets all of its other scopes (RFC 6749 3.3's default), narrowed
+ * to those of the requested {@code resource}s when it names any (RFC 8707).
  */
 @ApplicationScoped
 public class ClientCredentialsGrant implements GrantHandler {
@@ -30,6 +33,9 @@ public class ClientCredentialsGrant implements GrantHandler {
     @Inject
     TokenIssuer issuer;
 
+    @Inject
+    ResourceIndicators resourceIndicators;
+
     @Override
     public String grantType() {
         return GrantTypes.CLIENT_CREDENTIALS;
@@ -39,7 +45,16 @@ public class ClientCredentialsGrant implements GrantHandler {
     public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
         clientIsConfidential(client);
         String scope = scopeIsAllowed(client, p.get("scope"));
-        return issuer.issueToClient(client, scope, ip);
+        ResourceIndicators.Selection resources = resourcesAreAllowed(client, scope, p.all("resource"));
+        return issuer.issueToClient(client, resources.token(), resources.resources(), ip);
+    }
+
+    /**
+     * RFC 8707 2: each resource registered and one the client may use; the token is for them, its scope narrowed to
+     * theirs. Without {@code resource}: the one API all the scopes belong to, or Portcullis's own.
+     */
+    private ResourceIndicators.Selection resourcesAreAllowed(Client client, String scope, List<String> requested) {
+        return resourceIndicators.forNewAuthorization(requested, Scopes.parse(scope), client.scopeSet());
     }
 
     /** RFC 6749 4.4.2: the client must authenticate; a public client cannot, whatever its registration says. */

@@ -1,6 +1,8 @@
 package dev.portcullis.token;
 
 import dev.portcullis.account.SignInService;
+import dev.portcullis.api.AccessTokenAudience;
+import dev.portcullis.api.ResourceIndicators;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
@@ -12,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -44,6 +47,9 @@ public class RefreshTokenGrant implements GrantHandler {
     @Inject
     SignInService signIns;
 
+    @Inject
+    ResourceIndicators resourceIndicators;
+
     @Override
     public String grantType() {
         return "refresh_token";
@@ -64,8 +70,9 @@ public class RefreshTokenGrant implements GrantHandler {
         familyIsWithinItsLifetime(grant, now);
         userIsStillAllowed(grant);
         String scope = narrow(grant.scope(), requestedScope);
+        AccessTokenAudience audience = resourcesAreWithinTheGrant(grant, client, scope, p.all("resource"));
         try {
-            return issuer.rotate(token, grant, scope, ip).response();
+            return issuer.rotate(token, grant, scope, audience, ip).response();
         } catch (TokenIssuer.LostRace e) {
             throw reused(grant, ip); // a parallel request rotated it first
         }
@@ -114,6 +121,16 @@ public class RefreshTokenGrant implements GrantHandler {
             grants.revokeGrant(grant.grantId());
             throw OAuthException.invalidGrant("The user's directory account no longer exists or is disabled");
         }
+    }
+
+    /**
+     * RFC 8707 2.2: a refresh may ask for fewer of the resources the grant was authorized for, never others; without
+     * {@code resource} the token is for all of them. The access token's scope is narrowed to theirs.
+     */
+    private AccessTokenAudience resourcesAreWithinTheGrant(TokenGrant grant, Client client, String scope,
+                                                           List<String> requested) {
+        return resourceIndicators.forToken(requested, grant.resources(), Scopes.parse(grant.scope()),
+                Scopes.parse(scope), client.scopeSet());
     }
 
     /** The scope of the new access token: the granted scope, or a subset of it the client asked for. */

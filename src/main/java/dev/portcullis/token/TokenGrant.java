@@ -2,6 +2,7 @@ package dev.portcullis.token;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -10,16 +11,28 @@ import java.util.Set;
  * Revoking the grant kills all of them at once. A client-credentials grant has one access token and no user.
  * {@code userId} is the OIDC sub (null for client credentials, whose {@code authTime} is when it was issued);
  * {@code scope} is what the user granted (refresh may narrow within it, never widen); {@code revokedAt} is null while
- * the grant is live; {@code amr} the methods of the sign-in it came from (ID tokens of its refreshes carry them too).
+ * the grant is live; {@code amr} the methods of the sign-in it came from (ID tokens of its refreshes carry them too);
+ * {@code resources} the RFC 8707 resources it was authorized for (API identifiers; empty: those its scope reaches),
+ * within which a refresh may narrow a token's audience.
  */
 public record TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                         Instant createdAt, Instant revokedAt, Set<String> amr) {
+                         Instant createdAt, Instant revokedAt, Set<String> amr, List<String> resources) {
+
+    public TokenGrant {
+        resources = resources == null ? List.of() : List.copyOf(resources);
+    }
+
+    /** A grant authorized without resources. */
+    public TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
+                      Instant createdAt, Instant revokedAt, Set<String> amr) {
+        this(grantId, clientId, userId, scope, authTime, createdAt, revokedAt, amr, List.of());
+    }
 
     /** A new, live grant. */
     TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now,
-               Set<String> amr) {
+               Set<String> amr, List<String> resources) {
         this(grantId, clientId, userId, scope, Instant.ofEpochSecond(authTime.getEpochSecond()),
-                Instant.ofEpochSecond(now.getEpochSecond()), null, amr);
+                Instant.ofEpochSecond(now.getEpochSecond()), null, amr, resources);
     }
 
     /** When the family ends, however often it is refreshed ({@code portcullis.refresh-token.max-lifetime}). */

@@ -41,12 +41,13 @@ public class TokenGrants {
     }
 
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                           Set<String> amr) {
+                           Set<String> amr, List<String> resources) {
         jdbc.requireTransaction();
-        TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr);
+        TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr, resources);
         jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at, "
-                + "amr) VALUES (?,?,?,?,?,?,NULL,?)", grantId, clientId, userId, scope, g.authTime().getEpochSecond(),
-                g.createdAt().getEpochSecond(), Jdbc.words(amr));
+                + "amr, resources) VALUES (?,?,?,?,?,?,NULL,?,?)", grantId, clientId, userId, scope,
+                g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(), Jdbc.words(amr),
+                resources.isEmpty() ? null : String.join(" ", resources));
         return g;
     }
 
@@ -112,12 +113,13 @@ public class TokenGrants {
 
     /** The grant's columns (table alias {@code g}) of the two JOIN lookups, under the names {@link #grant} reads. */
     private static final String GRANT_COLUMNS =
-            "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at, g.amr";
+            "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at, g.amr, "
+            + "g.resources";
 
     static TokenGrant grant(Jdbc.Row row) throws SQLException {
         return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
                 row.string("scope"), row.instant("auth_time"), row.instant("created_at"),
-                row.nullableInstant("revoked_at"), row.words("amr"));
+                row.nullableInstant("revoked_at"), row.words("amr"), List.copyOf(row.words("resources")));
     }
 
     /** How many token grants (refresh-token families) are not revoked (the console's dashboard). */

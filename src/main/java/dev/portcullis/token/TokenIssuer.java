@@ -1,6 +1,8 @@
 package dev.portcullis.token;
 
+import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.account.User;
+import dev.portcullis.api.AccessTokenAudience;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
@@ -18,6 +20,7 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -60,27 +63,34 @@ public class TokenIssuer {
     @Inject
     AuditLog audit;
 
-    /** Redeems a validated code: marks it used, creates its grant and the first tokens, audits it. */
+    /**
+     * Redeems a validated code: marks it used, creates its grant (authorized for the code's resources) and the first
+     * tokens, the access token for {@code audience}, and audits it.
+     */
     @Transactional
-    public Issued redeem(AuthorizationCode code, String ip) {
+    public Issued redeem(AuthorizationCode code, AccessTokenAudience audience, String ip) {
         String grantId = Secrets.newTimeOrderedId();
         if (!codes.markRedeemed(code, grantId)) {
             throw new LostRace();
         }
         TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime(),
-                code.amr());
-        Issued issued = new Issued(grant, issue(grant, code.scope(), code.nonce().orElse(null)));
+                code.amr(), code.resources());
+        Issued issued = new Issued(grant, issue(grant, code.scope(), audience, code.nonce().orElse(null)));
         audit.success(AuditEvent.Type.CODE_REDEEMED, code.clientId(), code.userId(), ip, "grant " + grantId);
         return issued;
     }
 
-    /** Rotates a validated refresh token: marks it used, issues the next access and refresh token, audits it. */
+    /**
+     * Rotates a validated refresh token: marks it used, issues the next access token (for {@code audience}; an ID
+     * token when {@code scope} has openid) and refresh token, audits it.
+     */
     @Transactional
-    public Issued rotate(RefreshToken token, TokenGrant grant, String scope, String ip) {
+    public Issued rotate(RefreshToken token, TokenGrant grant, String scope, AccessTokenAudience audience,
+                         String ip) {
         if (!grants.markRefreshTokenUsed(token)) {
             throw new LostRace();
         }
-        Issued issued = new Issued(grant, issue(grant, scope, null));
+        Issued issued = new Issued(grant, issue(grant, scope, audience, null));
         audit.success(AuditEvent.Type.TOKEN_REFRESHED, grant.clientId(), grant.userId(), ip, "grant " + grant.grantId());
         return issued;
     }
@@ -90,15 +100,17 @@ public class TokenIssuer {
      * introspection and the purge treat it as any other), its one access token, the audit event.
      */
     @Transactional
-    public TokenResponse issueToClient(Client client, String scope, String ip) {
+    public TokenResponse issueToClient(Client client, AccessTokenAudience audience, List<String> resources,
+                                       String ip) {
         Instant now = clock.instant();
+        String scope = audience.scope();
         // auth_time is NOT NULL in token_grants: a grant without a user records when it was issued instead
         TokenGrant grant = grants.createGrant(Secrets.newTimeOrderedId(), client.clientId(), null, scope, now,
-                Set.of());
+                Set.of(), resources);
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, client.clientId(),
-                client.clientId(), scope, null, now, accessExpiry));
+                client.clientId(), scope, null, now, accessExpiry, audience.audience(), alg(audience)));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
         audit.success(AuditEvent.Type.CLIENT_CREDENTIALS_ISSUED, client.clientId(), client.clientId(), ip,
                 "grant " + grant.grantId() + ", scope " + scope);
@@ -110,13 +122,24 @@ public class TokenIssuer {
     public record Issued(TokenGrant grant, TokenResponse response) {
     }
 
-    private TokenResponse issue(TokenGrant grant, String scope, String nonce) {
+    /** The algorithm of {@code audience}'s tokens, null for the configured default. */
+    private static JWSAlgorithm alg(AccessTokenAudience audience) {
+        return audience.signingAlg() == null ? null : JWSAlgorithm.parse(audience.signingAlg());
+    }
+
+    /**
+     * The tokens of a code redemption or refresh: the access token for {@code audience} (whose scope it carries) and,
+     * when {@code scope} (before narrowing to the audience) has openid, an ID token with the claims it allows.
+     */
+    private TokenResponse issue(TokenGrant grant, String scope, AccessTokenAudience audience, String nonce) {
         Instant now = clock.instant();
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
-                grant.clientId(), scope, grant.authTime(), now, accessExpiry));
-        grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
+                grant.clientId(), audience.scope(), grant.authTime(), now, accessExpiry, audience.audience(),
+                alg(audience)));
+        grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), audience.scope(), now, accessExpiry,
+                accessToken));
         String refreshToken = grants.newRefreshToken(grant, now, grant.refreshTokenExpiry(now,
                 tokenSettings.refreshTokenTtl(), tokenSettings.refreshTokenMaxLifetime()));
         Set<String> scopes = Scopes.parse(scope);
@@ -130,6 +153,6 @@ public class TokenIssuer {
                     accessExpiry, UserClaims.of(user, scopes))));
         }
         return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.of(refreshToken),
-                scope, now.getEpochSecond(), idToken);
+                audience.scope(), now.getEpochSecond(), idToken);
     }
 }

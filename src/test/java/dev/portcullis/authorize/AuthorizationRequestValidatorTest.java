@@ -18,11 +18,40 @@ class AuthorizationRequestValidatorTest {
 
     private static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
 
+    /** No API registered: Portcullis's own only. */
+    static final java.util.function.Supplier<dev.portcullis.api.ApiDirectory> NO_APIS =
+            () -> new dev.portcullis.api.ApiDirectory("https://issuer.example/api", List.of());
+
     private final Client pub = TestClients.publicClient("openid profile", "https://spa.example.com/cb");
 
     private AuthorizationRequest validate(String query) {
         return AuthorizationRequestValidator.validate(ProtocolParameters.fromForm(query),
-                id -> id.equals("pub-1") ? Optional.of(pub) : Optional.empty());
+                id -> id.equals("pub-1") ? Optional.of(pub) : Optional.empty(), NO_APIS, "ES256");
+    }
+
+    private static final String VALID = "client_id=pub-1&response_type=code&scope=openid&state=s9"
+            + "&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcb&code_challenge=" + CHALLENGE
+            + "&code_challenge_method=S256";
+
+    @Test
+    void resourcesAreCheckedAndTravelWithThePendingRequest() {
+        AuthorizationRequest r = validate(VALID + "&resource=https%3A%2F%2Fissuer.example%2Fapi"
+                + "&resource=https%3A%2F%2Fissuer.example%2Fapi");
+        assertEquals(List.of("https://issuer.example/api"), r.resources());
+        assertTrue(r.query().endsWith("&resource=https%3A%2F%2Fissuer.example%2Fapi"), r.query());
+        assertEquals(r, validate(r.query()), "the pages validate the same request again from its query");
+        assertEquals(List.of(), validate(VALID).resources());
+    }
+
+    @Test
+    void anUnknownResourceIsInvalidTargetAtTheClientsRedirectUri() {
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(VALID + "&resource=https%3A%2F%2Fpayroll.corp.example"));
+        assertEquals(OAuthError.INVALID_TARGET, e.error().error());
+        assertEquals("s9", e.state());
+        assertTrue(e.location("https://issuer.example").startsWith("https://spa.example.com/cb?error=invalid_target&"));
+        assertThrows(UnverifiedRequestException.class, () -> validate(VALID.replace("spa.example.com", "evil.example")
+                + "&resource=https%3A%2F%2Fpayroll.corp.example"), "an unverified redirect URI gets the error page");
     }
 
     @Test
@@ -49,12 +78,12 @@ class AuthorizationRequestValidatorTest {
         RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
                 () -> AuthorizationRequestValidator.validate(ProtocolParameters.fromForm("client_id=pub-1"
                         + "&response_type=code&scope=openid&state=s2&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcb"
-                        + "&code_challenge=" + CHALLENGE + "&code_challenge_method=S256"), id -> Optional.of(off)));
+                        + "&code_challenge=" + CHALLENGE + "&code_challenge_method=S256"), id -> Optional.of(off), NO_APIS, "ES256"));
         assertEquals(OAuthError.UNAUTHORIZED_CLIENT, e.error().error());
         assertEquals("s2", e.state());
         assertThrows(UnverifiedRequestException.class, () -> AuthorizationRequestValidator.validate(
                 ProtocolParameters.fromForm("client_id=pub-1&redirect_uri=https%3A%2F%2Fevil.example%2Fcb"),
-                id -> Optional.of(off)), "an unregistered redirect URI still gets the error page");
+                id -> Optional.of(off), NO_APIS, "ES256"), "an unregistered redirect URI still gets the error page");
     }
 
     @Test
@@ -63,7 +92,7 @@ class AuthorizationRequestValidatorTest {
                 "https://service.example.com/cb");
         RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
                 () -> AuthorizationRequestValidator.validate(ProtocolParameters.fromForm("client_id=conf-1"
-                        + "&response_type=code&scope=api&state=s3"), id -> Optional.of(service)));
+                        + "&response_type=code&scope=api&state=s3"), id -> Optional.of(service), NO_APIS, "ES256"));
         assertEquals(OAuthError.UNAUTHORIZED_CLIENT, e.error().error());
         assertEquals("s3", e.state());
         assertEquals("https://service.example.com/cb", e.redirectUri());

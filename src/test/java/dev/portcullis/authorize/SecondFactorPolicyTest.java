@@ -30,7 +30,8 @@ class SecondFactorPolicyTest {
 
     private static AuthorizationRequest request(String extra) {
         return AuthorizationRequestValidator.validate(ProtocolParameters.fromForm(QUERY + extra),
-                id -> Optional.of(TestClients.publicClient("openid", "https://app.example/cb")));
+                id -> Optional.of(TestClients.publicClient("openid", "https://app.example/cb")),
+                AuthorizationRequestValidatorTest.NO_APIS, "ES256");
     }
 
     private static SsoSession session(String amr, boolean enrolled) {

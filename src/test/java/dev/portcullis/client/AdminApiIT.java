@@ -660,4 +660,113 @@ class AdminApiIT extends ServerTestBase {
             assertTrue(r.body().contains(expected), expected + " in " + r.body());
         }
     }
+
+    // ---- APIs (RFC 8707 resource indicators) ----------------------------------------------------------------------
+
+    /** A new API's JSON with a unique identifier and scopes {@code <tag>.read <tag>.write}. */
+    private static String apiJson(String tag) {
+        return "{\"identifier\":\"https://" + tag + ".corp.example\",\"name\":\"API " + tag + "\",\"scopes\":[\""
+                + tag + ".read\",\"" + tag + ".write\"]}";
+    }
+
+    @Test
+    void apiLifecycleIsValidatedAndAudited() {
+        long since = System.currentTimeMillis() - 1000;
+        String tag = "payroll-" + Long.toHexString(System.nanoTime());
+        Http.Res created = admin.post("/admin/apis", apiJson(tag));
+        assertEquals(201, created.status(), created::toString);
+        String id = created.jsonString("id");
+        assertTrue(created.header("Location").endsWith("/admin/apis/" + id), created::toString);
+        assertEquals("https://" + tag + ".corp.example", created.jsonString("identifier"));
+        assertEquals(List.of(tag + ".read", tag + ".write"), created.json().get("scopes"));
+        assertTrue(created.json().containsKey("access_token_signing_alg"));
+        assertNull(created.json().get("access_token_signing_alg"), "the global default");
+
+        assertEquals(200, admin.get("/admin/apis/" + id).status());
+        assertTrue(admin.get("/admin/apis").body().contains("\"id\":\"" + id + "\""));
+        assertEquals(404, admin.get("/admin/apis/nope").status());
+        assertEquals(404, admin.patch("/admin/apis/nope", "{\"name\":\"x\"}").status());
+        assertEquals(404, admin.delete("/admin/apis/nope").status());
+
+        Http.Res changed = admin.patch("/admin/apis/" + id, "{\"name\":\"Payroll\",\"access_token_signing_alg\":"
+                + "\"PS256\",\"scopes\":[\"" + tag + ".read\",\"" + tag + ".admin\"]}");
+        assertEquals(200, changed.status(), changed::toString);
+        assertEquals("PS256", changed.jsonString("access_token_signing_alg"));
+        assertEquals(List.of(tag + ".read", tag + ".admin"), changed.json().get("scopes"));
+        Http.Res back = admin.patch("/admin/apis/" + id, "{\"access_token_signing_alg\":null}");
+        assertNull(back.json().get("access_token_signing_alg"), back::toString);
+        assertEquals("Payroll", back.jsonString("name"), "what the patch does not name stays");
+
+        // a client may hold the API's scopes; while it does, they cannot be taken away
+        Admin.TestClient c = admin.confidentialClient("openid " + tag + ".read", "https://app.example.com/cb");
+        Http.Res inUse = admin.delete("/admin/apis/" + id);
+        assertEquals(409, inUse.status(), inUse::toString);
+        assertEquals("conflict", inUse.jsonString("error"));
+        assertTrue(inUse.jsonString("error_description").contains(c.clientId()), inUse::toString);
+        assertEquals(409, admin.patch("/admin/apis/" + id, "{\"scopes\":[\"" + tag + ".admin\"]}").status());
+        assertEquals(200, admin.patch("/admin/clients/" + c.clientId(), "{\"scopes\":\"openid\"}").status());
+        assertEquals(204, admin.delete("/admin/apis/" + id).status());
+        assertEquals(404, admin.get("/admin/apis/" + id).status());
+        assertEquals(400, admin.patch("/admin/clients/" + c.clientId(), "{\"scopes\":\"openid " + tag + ".read\"}")
+                .status(), "the scope went with its API");
+
+        Http.Res audit = admin.get("/admin/audit?since=" + since + "&limit=1000");
+        for (String type : List.of("API_CREATED", "API_UPDATED", "API_DELETED")) {
+            assertTrue(audit.body().contains("\"type\":\"" + type + "\""), type + ": " + audit.body());
+        }
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM apis WHERE api_id = ?", id));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"identifier\":\"https://x.corp.example\",\"name\":\"X\",\"scopes\":[\"x.read\"],\"extra\":1}",
+        "{\"identifier\":\"http://x.corp.example\",\"name\":\"X\",\"scopes\":[\"x.read\"]}",
+        "{\"identifier\":\"https://x.corp.example#f\",\"name\":\"X\",\"scopes\":[\"x.read\"]}",
+        "{\"identifier\":\"x.corp.example\",\"name\":\"X\",\"scopes\":[\"x.read\"]}",
+        "{\"identifier\":\"https://x.corp.example\",\"name\":\"X\",\"scopes\":[]}",
+        "{\"identifier\":\"https://x.corp.example\",\"name\":\"X\",\"scopes\":[\"profile\"]}",
+        "{\"identifier\":\"https://x.corp.example\",\"name\":\"X\",\"scopes\":[\"x read\"]}",
+        "{\"identifier\":\"https://x.corp.example\",\"name\":\"X\",\"scopes\":\"x.read\"}",
+        "{\"identifier\":\"https://x.corp.example\",\"name\":\"\",\"scopes\":[\"x.read\"]}",
+        "{\"identifier\":\"https://x.corp.example\",\"name\":\"X\",\"scopes\":[\"x.read\"],"
+                + "\"access_token_signing_alg\":\"HS256\"}",
+        "{\"name\":\"X\",\"scopes\":[\"x.read\"]}",
+        "[]"})
+    void invalidApisAnswer400AndStoreNothing(String body) {
+        long before = Db.count("SELECT COUNT(*) FROM apis");
+        Http.Res r = admin.post("/admin/apis", body);
+        assertEquals(400, r.status(), r::toString);
+        assertEquals("invalid_request", r.jsonString("error"), r::toString);
+        assertEquals(before, Db.count("SELECT COUNT(*) FROM apis"));
+    }
+
+    @Test
+    void identifiersAndScopesAreUnique() {
+        String tag = "ledger-" + Long.toHexString(System.nanoTime());
+        assertEquals(201, admin.post("/admin/apis", apiJson(tag)).status());
+        Http.Res sameIdentifier = admin.post("/admin/apis", "{\"identifier\":\"https://" + tag + ".corp.example\","
+                + "\"name\":\"Other\",\"scopes\":[\"" + tag + ".other\"]}");
+        assertEquals(409, sameIdentifier.status(), sameIdentifier::toString);
+        Http.Res sameScope = admin.post("/admin/apis", "{\"identifier\":\"https://other-" + tag + ".corp.example\","
+                + "\"name\":\"Other\",\"scopes\":[\"" + tag + ".read\"]}");
+        assertEquals(400, sameScope.status(), sameScope::toString);
+        Http.Res own = admin.post("/admin/apis", "{\"identifier\":" + Http.q(BASE + "/api")
+                + ",\"name\":\"Own\",\"scopes\":[\"" + tag + ".own\"]}");
+        assertEquals(400, own.status(), "Portcullis's own API is not registered: " + own);
+        Http.Res unknownField = admin.patch("/admin/apis/x", "{\"audience\":\"y\"}");
+        assertEquals(400, unknownField.status(), unknownField::toString);
+    }
+
+    @Test
+    void clientsMayHoldAnApisScopesButNoUnknownScope() {
+        String tag = "hr-" + Long.toHexString(System.nanoTime());
+        Http.Res refused = admin.post("/admin/clients", "{\"client_name\":\"HR\",\"redirect_uris\":"
+                + "[\"https://hr.example.com/cb\"],\"scopes\":\"openid " + tag + ".read\"}");
+        assertEquals(400, refused.status(), refused::toString);
+        assertEquals(201, admin.post("/admin/apis", apiJson(tag)).status());
+        Http.Res held = admin.post("/admin/clients", "{\"client_name\":\"HR\",\"redirect_uris\":"
+                + "[\"https://hr.example.com/cb\"],\"scopes\":\"openid " + tag + ".read\"}");
+        assertEquals(201, held.status(), held::toString);
+        assertEquals("openid " + tag + ".read", held.jsonString("scopes"));
+    }
 }

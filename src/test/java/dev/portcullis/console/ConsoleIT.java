@@ -125,6 +125,50 @@ class ConsoleIT extends OwnPagesTestBase {
     }
 
     @Test
+    void adminRegistersAnApiChangesItAndDeletesItOnceNoClientHoldsItsScopes() {
+        Admin.TestUser boss = administrator();
+        String tag = "console-" + Long.toHexString(System.nanoTime());
+        browser.forget(BASE);
+        browser.open(BASE + "/admin/console/apis.xhtml");
+        browser.signIn(boss.username(), PASSWORD);
+        browser.visible("create:identifier").sendKeys("https://" + tag + ".corp.example");
+        browser.driver().findElement(By.id("create:name")).sendKeys("Console API");
+        browser.driver().findElement(By.id("create:scopes")).sendKeys(tag + ".read " + tag + ".write");
+        browser.driver().findElement(By.id("create:submit")).click();
+        browser.visible("created");
+        String apiId = ((List<?>) admin.get("/admin/apis").json().get("apis")).stream()
+                .map(a -> (Map<?, ?>) a).filter(a -> ("https://" + tag + ".corp.example").equals(a.get("identifier")))
+                .map(a -> (String) a.get("id")).findFirst().orElseThrow();
+        browser.screenshot("console-api-created");
+
+        browser.driver().findElement(By.cssSelector("#api-" + apiId + " a")).click();
+        WebElement name = browser.visible("edit:name");
+        name.clear();
+        name.sendKeys("Payroll");
+        new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("edit:signingAlg")))
+                .selectByValue("RS256");
+        browser.driver().findElement(By.id("edit:submit")).click();
+        assertEquals("Saved.", browser.visible("done").getText());
+        Http.Res shown = admin.get("/admin/apis/" + apiId);
+        assertEquals("Payroll", shown.jsonString("name"));
+        assertEquals("RS256", shown.jsonString("access_token_signing_alg"));
+
+        Admin.TestClient holder = admin.confidentialClient("openid " + tag + ".read", "https://app.example/cb");
+        browser.driver().findElement(By.id("delete:submit")).click();
+        browser.visible("confirm:submit").click();
+        assertTrue(browser.visible("message").getText().contains(holder.clientId()),
+                "deletion refused while a client holds a scope");
+        assertEquals(200, admin.get("/admin/apis/" + apiId).status());
+
+        assertEquals(200, admin.patch("/admin/clients/" + holder.clientId(), "{\"scopes\":\"openid\"}").status());
+        browser.open(BASE + "/admin/console/api.xhtml?id=" + apiId);
+        browser.visible("delete:submit").click();
+        browser.visible("confirm:submit").click();
+        assertEquals("The API was deleted.", browser.visible("done").getText());
+        assertEquals(404, admin.get("/admin/apis/" + apiId).status());
+    }
+
+    @Test
     void adminDisablesAUserAndTheirNextRefreshFails() {
         Admin.TestUser boss = administrator();
         Admin.TestUser u = admin.user(PASSWORD);

@@ -73,9 +73,9 @@ class AccessTokenVerifierTest {
     private String mint(String jti, boolean grantRevoked, boolean tokenRevoked, Instant expiresAt) throws Exception {
         Instant now = clock.instant();
         TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now,
-                Set.of("pwd"));
+                Set.of("pwd"), java.util.List.of());
         String token = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user", now,
-                now.minusSeconds(1), expiresAt));
+                now.minusSeconds(1), expiresAt, java.util.List.of(TOKENS.accessTokenAudience()), null));
         AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt, token);
         if (grantRevoked) {
             grant = new TokenGrant(grant.grantId(), grant.clientId(), grant.userId(), grant.scope(), grant.authTime(),

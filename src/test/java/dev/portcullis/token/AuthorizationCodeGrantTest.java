@@ -33,6 +33,7 @@ class AuthorizationCodeGrantTest {
     private final GrantFakes.Issuer issuer = new GrantFakes.Issuer();
     private final GrantFakes.Audit audit = new GrantFakes.Audit();
     private final AuthorizationCodeGrant grant = new AuthorizationCodeGrant();
+    private final GrantFakes.Apis apis = new GrantFakes.Apis();
 
     AuthorizationCodeGrantTest() {
         grant.codes = codes;
@@ -40,6 +41,7 @@ class AuthorizationCodeGrantTest {
         grant.issuer = issuer;
         grant.audit = audit;
         grant.clock = GrantFakes.CLOCK;
+        grant.resourceIndicators = apis;
     }
 
     private static AuthorizationCode code(Client owner, String challenge) {

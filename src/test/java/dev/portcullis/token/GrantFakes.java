@@ -73,24 +73,49 @@ final class GrantFakes {
         boolean loseRace;
         final List<Object> issuedFor = new ArrayList<>();
         String rotatedScope;
+        dev.portcullis.api.AccessTokenAudience audience;
 
         @Override
-        public Issued redeem(AuthorizationCode code, String ip) {
+        public Issued redeem(AuthorizationCode code, dev.portcullis.api.AccessTokenAudience audience, String ip) {
             if (loseRace) {
                 throw new LostRace();
             }
             issuedFor.add(code);
+            this.audience = audience;
             return new Issued(null, ISSUED);
         }
 
         @Override
-        public Issued rotate(RefreshToken token, TokenGrant grant, String scope, String ip) {
+        public Issued rotate(RefreshToken token, TokenGrant grant, String scope,
+                             dev.portcullis.api.AccessTokenAudience audience, String ip) {
             if (loseRace) {
                 throw new LostRace();
             }
             issuedFor.add(token);
             rotatedScope = scope;
+            this.audience = audience;
             return new Issued(grant, ISSUED);
+        }
+    }
+
+    /** The APIs of a request: {@link #registered}, and Portcullis's own at {@link #OWN_API}; ES256 by default. */
+    static final class Apis extends dev.portcullis.api.ResourceIndicators {
+        static final String OWN_API = "https://issuer.example/api";
+        final List<dev.portcullis.api.RegisteredApi> registered = new ArrayList<>();
+
+        @Override
+        public dev.portcullis.api.ApiDirectory directory() {
+            return new dev.portcullis.api.ApiDirectory(OWN_API, registered);
+        }
+
+        @Override
+        public String ownIdentifier() {
+            return OWN_API;
+        }
+
+        @Override
+        public String defaultSigningAlg() {
+            return "ES256";
         }
     }
 

@@ -30,12 +30,14 @@ class RefreshTokenGrantTest {
     private final GrantFakes.Audit audit = new GrantFakes.Audit();
     private final GrantFakes.SignIns signIns = new GrantFakes.SignIns();
     private final RefreshTokenGrant grant = new RefreshTokenGrant();
+    private final GrantFakes.Apis apis = new GrantFakes.Apis();
 
     RefreshTokenGrantTest() {
         grant.grants = grants;
         grant.issuer = issuer;
         grant.audit = audit;
         grant.clock = GrantFakes.CLOCK;
+        grant.resourceIndicators = apis;
         grant.tokenSettings = GrantFakes.Config.tokens();
         grant.signIns = signIns;
     }

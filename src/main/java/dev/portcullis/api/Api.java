@@ -1,0 +1,88 @@
+package dev.portcullis.api;
+
+import dev.portcullis.client.Scopes;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A registered API (resource server): the audience an access token can be issued for (RFC 8707). Its
+ * {@code identifier} is the token's {@code aud}; its scopes are given to clients like the built-in ones, and a
+ * client may ask for the API when it holds at least one of them.
+ */
+@Entity
+@Table(name = "apis")
+public class Api {
+
+    @Id
+    @Column(name = "api_id")
+    private String apiId;
+
+    private String identifier;
+
+    @Column(name = "api_name")
+    private String name;
+
+    /** Space-separated, in the order they were given. */
+    private String scopes;
+
+    /** Null: {@code portcullis.access-token.signing-alg}. */
+    @Column(name = "access_token_signing_alg")
+    private String accessTokenSigningAlg;
+
+    @Column(name = "created_at")
+    private long createdAt;
+
+    @Column(name = "updated_at")
+    private long updatedAt;
+
+    protected Api() {
+    }
+
+    Api(String apiId, String identifier, String name, Set<String> scopes, String accessTokenSigningAlg, Instant now) {
+        this.apiId = apiId;
+        this.identifier = identifier;
+        this.name = name;
+        this.scopes = String.join(" ", scopes);
+        this.accessTokenSigningAlg = accessTokenSigningAlg;
+        this.createdAt = now.getEpochSecond();
+        this.updatedAt = createdAt;
+    }
+
+    public String apiId() {
+        return apiId;
+    }
+
+    public String identifier() {
+        return identifier;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Set<String> scopes() {
+        return Scopes.parse(scopes);
+    }
+
+    /** The algorithm its access tokens are signed with; empty: the global default. */
+    public Optional<String> accessTokenSigningAlg() {
+        return Optional.ofNullable(accessTokenSigningAlg);
+    }
+
+    public Instant createdAt() {
+        return Instant.ofEpochSecond(createdAt);
+    }
+
+    void change(String identifier, String name, Set<String> scopes, String accessTokenSigningAlg, Instant now) {
+        this.identifier = identifier;
+        this.name = name;
+        this.scopes = String.join(" ", scopes);
+        this.accessTokenSigningAlg = accessTokenSigningAlg;
+        this.updatedAt = now.getEpochSecond();
+    }
+}

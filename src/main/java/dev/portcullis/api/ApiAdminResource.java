@@ -1,0 +1,149 @@
+package dev.portcullis.api;
+
+import dev.portcullis.audit.Actor;
+import dev.portcullis.protocol.ClientAddress;
+import dev.portcullis.protocol.ErrorBody;
+import dev.portcullis.protocol.JsonObjects;
+import dev.portcullis.protocol.JsonSupport;
+import dev.portcullis.protocol.OAuthException;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.Set;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
+/** {@code /admin/apis}: register, list, inspect, change and delete the APIs tokens can be issued for (RFC 8707). */
+@Path("apis")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@SecurityRequirement(name = "adminToken")
+public class ApiAdminResource {
+
+    private static final Set<String> FIELDS = Set.of("identifier", "name", "scopes", "access_token_signing_alg");
+
+    @Inject
+    ApiService service;
+
+    @Inject
+    ClientAddress clientAddress;
+
+    @Context
+    HttpServletRequest request;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Register an API",
+            description = "identifier (absolute https URI, the tokens' aud), name, scopes (given to clients like the "
+                    + "built-in scopes) and access_token_signing_alg (RS256, PS256, ES256; absent: the global "
+                    + "default). Unknown fields and wrong types answer 400; a taken identifier 409.")
+    @RequestBody(content = @Content(schema = @Schema(ref = "NewApi")))
+    @APIResponse(responseCode = "201", content = @Content(schema = @Schema(ref = "Api")))
+    @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
+    public Response register(String body) {
+        JsonObjects json = JsonObjects.parse(body, FIELDS);
+        Api api = service.register(new ApiService.Registration(json.requiredString("identifier", 1000),
+                json.requiredString("name", 1000), json.stringList("scopes", 100, 200).orElse(List.of()),
+                json.string("access_token_signing_alg", 20).orElse(null)), actor());
+        return Response.status(201).entity(describe(api).build().toString())
+                .header("Location", "/admin/apis/" + api.apiId()).build();
+    }
+
+    @GET
+    @Operation(summary = "List the registered APIs, oldest first")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "ApiList")))
+    public String list() {
+        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
+        service.list().forEach(api -> a.add(describe(api)));
+        return JsonSupport.JSON.createObjectBuilder().add("apis", a).build().toString();
+    }
+
+    @GET
+    @Path("{id}")
+    @Operation(summary = "Show one API")
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "Api")))
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
+    public Response get(@PathParam("id") String id) {
+        return service.find(id).map(api -> Response.ok(describe(api).build().toString()).build())
+                .orElseGet(ApiAdminResource::notFound);
+    }
+
+    @PATCH
+    @Path("{id}")
+    @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
+    @Operation(summary = "Change an API (JSON merge patch)",
+            description = "Fields: identifier, name, scopes (replaces the list), access_token_signing_alg (null: the "
+                    + "global default); validated as at registration. Removing scopes that clients hold answers 409.")
+    @RequestBody(content = @Content(mediaType = JsonObjects.MERGE_PATCH, schema = @Schema(ref = "ApiPatch")))
+    @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "Api")))
+    @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
+    public Response patch(@PathParam("id") String id, String body) {
+        JsonObjects json = JsonObjects.parse(body, FIELDS);
+        for (String field : List.of("identifier", "name", "scopes")) {
+            if (json.has(field) && json.isNull(field)) {
+                throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
+            }
+        }
+        ApiService.ApiPatch patch = new ApiService.ApiPatch(json.string("identifier", 1000).orElse(null),
+                json.string("name", 1000).orElse(null), json.stringList("scopes", 100, 200).orElse(null),
+                json.string("access_token_signing_alg", 20).orElse(null),
+                json.has("access_token_signing_alg") && json.isNull("access_token_signing_alg"));
+        return service.update(id, patch, actor())
+                .map(api -> Response.ok(describe(api).build().toString()).build())
+                .orElseGet(ApiAdminResource::notFound);
+    }
+
+    @DELETE
+    @Path("{id}")
+    @Operation(summary = "Delete an API",
+            description = "Refused with 409 while a client holds one of its scopes: remove them from the clients "
+                    + "first. Tokens already issued for it stay valid until they expire.")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
+    @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
+    public Response delete(@PathParam("id") String id) {
+        return service.delete(id, actor()) ? Response.noContent().build() : notFound();
+    }
+
+    static JsonObjectBuilder describe(Api api) {
+        JsonArrayBuilder scopes = JsonSupport.JSON.createArrayBuilder();
+        api.scopes().forEach(scopes::add);
+        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
+                .add("id", api.apiId())
+                .add("identifier", api.identifier())
+                .add("name", api.name())
+                .add("scopes", scopes);
+        api.accessTokenSigningAlg().ifPresentOrElse(alg -> b.add("access_token_signing_alg", alg),
+                () -> b.addNull("access_token_signing_alg"));
+        return b.add("created_at", api.createdAt().getEpochSecond());
+    }
+
+    private Actor actor() {
+        return Actor.adminToken(clientAddress.of(request));
+    }
+
+    private static Response notFound() {
+        return ErrorBody.response(404, "not_found", "No such API");
+    }
+}

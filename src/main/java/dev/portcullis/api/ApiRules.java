@@ -1,0 +1,146 @@
+package dev.portcullis.api;
+
+import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.client.Scopes;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What a registered API may look like, checked by {@link ApiService} before anything is written: pure functions that
+ * either return the value as it is stored or throw {@link ChangeRefused} naming the admin API's field.
+ */
+public final class ApiRules {
+
+    /** Longest identifier: it travels in every token's {@code aud} and in the resources columns. */
+    public static final int MAX_IDENTIFIER = 255;
+    public static final int MAX_NAME = 200;
+    public static final int MAX_SCOPES = 50;
+    public static final int MAX_SCOPE = 64;
+    /** The access-token signing algorithms an API may choose (RFC 9068 allows any asymmetric JWS algorithm). */
+    public static final List<String> SIGNING_ALGS = List.of("RS256", "PS256", "ES256");
+
+    private ApiRules() {
+    }
+
+    /**
+     * An API identifier: an absolute https URI without fragment (RFC 8707 2), or http on a loopback host for local
+     * development, at most {@link #MAX_IDENTIFIER} characters. Returned exactly as given, since a token's
+     * {@code aud} is compared as a plain string.
+     */
+    public static String identifier(String raw) {
+        if (raw == null || raw.isEmpty() || raw.length() > MAX_IDENTIFIER) {
+            throw ChangeRefused.invalid("identifier", "must be 1 to " + MAX_IDENTIFIER + " characters");
+        }
+        if (!isResourceUri(raw)) {
+            throw ChangeRefused.invalid("identifier", "must be an absolute https URI without fragment (http only on "
+                    + "a loopback host), such as https://payroll-api.corp.example");
+        }
+        URI uri = URI.create(raw);
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("https") && !(scheme.equals("http") && isLoopback(uri.getHost()))) {
+            throw ChangeRefused.invalid("identifier", "must use https (http only on a loopback host)");
+        }
+        if (uri.getUserInfo() != null) {
+            throw ChangeRefused.invalid("identifier", "must not contain user information");
+        }
+        return raw;
+    }
+
+    /**
+     * Whether {@code value} has the form of an RFC 8707 resource: an absolute URI with a host, no fragment, no
+     * whitespace. Shared with the protocol checks, which answer {@code invalid_target} instead.
+     */
+    public static boolean isResourceUri(String value) {
+        if (value == null || value.isEmpty() || value.length() > MAX_IDENTIFIER) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c <= 0x20 || c >= 0x7f) {
+                return false;
+            }
+        }
+        try {
+            URI uri = new URI(value);
+            return uri.isAbsolute() && !uri.isOpaque() && uri.getHost() != null && uri.getRawFragment() == null
+                    && value.indexOf('#') < 0;
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (h.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        // only literal addresses: a name is never resolved here
+        if (!h.matches("[0-9.]+|[0-9A-Fa-f:]+")) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(h).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    public static String name(String raw) {
+        String name = raw == null ? "" : raw.strip();
+        if (name.isEmpty() || name.length() > MAX_NAME) {
+            throw ChangeRefused.invalid("name", "must be 1 to " + MAX_NAME + " characters");
+        }
+        return name;
+    }
+
+    /**
+     * An API's scopes: 1 to {@link #MAX_SCOPES} distinct names of RFC 6749 3.3 syntax, none a built-in scope
+     * ({@link Scopes#ALL}, and {@code offline_access}) nor one of {@code takenByOtherApis}. Returned in their order.
+     */
+    public static Set<String> scopes(Collection<String> raw, Set<String> takenByOtherApis) {
+        if (raw == null || raw.isEmpty()) {
+            throw ChangeRefused.invalid("scopes", "at least one scope is required");
+        }
+        if (raw.size() > MAX_SCOPES) {
+            throw ChangeRefused.invalid("scopes", "at most " + MAX_SCOPES + " scopes");
+        }
+        Set<String> scopes = new LinkedHashSet<>();
+        for (String s : raw) {
+            if (s == null || s.isEmpty() || s.length() > MAX_SCOPE || !Scopes.isWellFormed(s)) {
+                throw ChangeRefused.invalid("scopes", "each scope must be 1 to " + MAX_SCOPE + " characters of "
+                        + "RFC 6749 3.3 syntax (printable ASCII without space, '\"' and '\\')");
+            }
+            if (Scopes.isKnown(s) || s.equals(Scopes.OFFLINE_ACCESS)) {
+                throw ChangeRefused.invalid("scopes", "'" + s + "' is a built-in scope of Portcullis");
+            }
+            if (takenByOtherApis.contains(s)) {
+                throw ChangeRefused.invalid("scopes", "'" + s + "' belongs to another API");
+            }
+            if (!scopes.add(s)) {
+                throw ChangeRefused.invalid("scopes", "lists '" + s + "' twice");
+            }
+        }
+        return scopes;
+    }
+
+    /** {@code access_token_signing_alg}: one of {@link #SIGNING_ALGS}, or null for the global default. */
+    public static String signingAlg(String raw) {
+        if (raw == null) {
+            return null;
+        }
+        if (!SIGNING_ALGS.contains(raw)) {
+            throw ChangeRefused.invalid("access_token_signing_alg", "must be one of " + String.join(", ", SIGNING_ALGS)
+                    + ", or null for portcullis.access-token.signing-alg");
+        }
+        return raw;
+    }
+}

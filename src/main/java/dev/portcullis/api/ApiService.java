@@ -1,0 +1,215 @@
+package dev.portcullis.api;
+
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientRepository;
+import dev.portcullis.client.RegisteredApiScopes;
+import dev.portcullis.config.TokenSettings;
+import dev.portcullis.crypto.Secrets;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Registration and administration of APIs: each change is validated ({@link ApiRules}), audited as the actor's and
+ * committed by one method, or refused with {@link ChangeRefused} before anything is written. Scopes that clients hold
+ * are never taken away behind their back: deleting an API, or removing scopes from it, is refused (409) while a
+ * client holds one of the scopes concerned.
+ */
+@ApplicationScoped
+@Transactional
+public class ApiService implements RegisteredApiScopes {
+
+    /** A client page of the holders check. */
+    private static final int CLIENT_PAGE = 500;
+
+    @Inject
+    ApiRepository apis;
+
+    @Inject
+    ClientRepository clients;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    AuditLog audit;
+
+    @Inject
+    TokenSettings tokenSettings;
+
+    /** What an API is registered with; {@code accessTokenSigningAlg} null means the global default. */
+    public record Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg) {
+    }
+
+    /**
+     * A merge patch (RFC 7396): a null field is left as it is, except {@code accessTokenSigningAlg}, which
+     * {@code clearSigningAlg} sets back to the global default.
+     */
+    public record ApiPatch(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
+                           boolean clearSigningAlg) {
+    }
+
+    /**
+     * Registers an API as {@code actor}'s change, audited as {@code API_CREATED}.
+     *
+     * @throws ChangeRefused when a value is not valid or the identifier is taken (nothing registered)
+     */
+    public Api register(Registration r, Actor actor) {
+        String identifier = ApiRules.identifier(r.identifier());
+        String name = ApiRules.name(r.name());
+        Set<String> scopes = ApiRules.scopes(r.scopes(), scopesOfOtherApis(null));
+        String alg = ApiRules.signingAlg(r.accessTokenSigningAlg());
+        identifierIsFree(identifier, null);
+        Api api = new Api(Secrets.newId(), identifier, name, scopes, alg, clock.instant());
+        try {
+            apis.add(api);
+        } catch (PersistenceException e) {
+            throw new ChangeRefused(new ChangeRefused.ApiIdentifierTaken(identifier)); // a concurrent registration
+        }
+        audit.change(AuditEvent.Type.API_CREATED, actor, null, api.apiId(), identifier + ", scopes "
+                + String.join(" ", scopes) + (actor.where() == null ? "" : ", " + actor.where()));
+        return api;
+    }
+
+    /**
+     * Applies a merge patch as {@code actor}'s change, audited as {@code API_UPDATED}; every value is validated as at
+     * registration. Empty when there is no such API.
+     *
+     * @throws ChangeRefused when a value is not valid, or scopes that clients hold would be removed
+     */
+    public Optional<Api> update(String apiId, ApiPatch p, Actor actor) {
+        Api api = apis.findForChange(apiId).orElse(null);
+        if (api == null) {
+            return Optional.empty();
+        }
+        String identifier = p.identifier() == null ? api.identifier() : ApiRules.identifier(p.identifier());
+        String name = p.name() == null ? api.name() : ApiRules.name(p.name());
+        Set<String> scopes = p.scopes() == null ? api.scopes() : ApiRules.scopes(p.scopes(), scopesOfOtherApis(apiId));
+        String alg = p.clearSigningAlg() ? null : p.accessTokenSigningAlg() == null
+                ? api.accessTokenSigningAlg().orElse(null) : ApiRules.signingAlg(p.accessTokenSigningAlg());
+        if (!identifier.equals(api.identifier())) {
+            identifierIsFree(identifier, apiId);
+        }
+        Set<String> removed = new LinkedHashSet<>(api.scopes());
+        removed.removeAll(scopes);
+        noClientHolds(api.identifier(), removed);
+        List<String> changed = new ArrayList<>();
+        noteChange(changed, "identifier", api.identifier(), identifier);
+        noteChange(changed, "name", api.name(), name);
+        noteChange(changed, "scopes", String.join(" ", api.scopes()), String.join(" ", scopes));
+        noteChange(changed, "access_token_signing_alg", api.accessTokenSigningAlg().orElse(null), alg);
+        api.change(identifier, name, scopes, alg, clock.instant());
+        try {
+            apis.flush();
+        } catch (PersistenceException e) {
+            throw new ChangeRefused(new ChangeRefused.ApiIdentifierTaken(identifier));
+        }
+        audit.change(AuditEvent.Type.API_UPDATED, actor, null, apiId, identifier + ": "
+                + (changed.isEmpty() ? "no change" : String.join(", ", changed))
+                + (actor.where() == null ? "" : ", " + actor.where()));
+        return Optional.of(api);
+    }
+
+    /**
+     * Deletes the API as {@code actor}'s change, audited as {@code API_DELETED}. Tokens already issued for it stay
+     * valid until they expire (it is their audience that checks them); grants that named it can no longer be
+     * refreshed for it. False when there is no such API.
+     *
+     * @throws ChangeRefused while a client holds one of its scopes (409)
+     */
+    public boolean delete(String apiId, Actor actor) {
+        Api api = apis.findForChange(apiId).orElse(null);
+        if (api == null) {
+            return false;
+        }
+        noClientHolds(api.identifier(), api.scopes());
+        apis.remove(api);
+        audit.change(AuditEvent.Type.API_DELETED, actor, null, apiId, api.identifier()
+                + (actor.where() == null ? "" : ", " + actor.where()));
+        return true;
+    }
+
+    public Optional<Api> find(String apiId) {
+        return apis.find(apiId);
+    }
+
+    /** Every registered API, oldest first. */
+    public List<Api> list() {
+        return apis.all();
+    }
+
+    @Override
+    public Set<String> all() {
+        Set<String> scopes = new HashSet<>();
+        apis.all().forEach(a -> scopes.addAll(a.scopes()));
+        return scopes;
+    }
+
+    private Set<String> scopesOfOtherApis(String apiId) {
+        Set<String> taken = new HashSet<>();
+        for (Api a : apis.all()) {
+            if (!a.apiId().equals(apiId)) {
+                taken.addAll(a.scopes());
+            }
+        }
+        return taken;
+    }
+
+    private void identifierIsFree(String identifier, String apiId) {
+        if (identifier.equals(tokenSettings.accessTokenAudience())) {
+            throw ChangeRefused.invalid("identifier", "is Portcullis's own API (portcullis.access-token.audience), "
+                    + "whose scopes are the built-in ones");
+        }
+        for (Api a : apis.all()) {
+            if (a.identifier().equals(identifier) && !a.apiId().equals(apiId)) {
+                throw new ChangeRefused(new ChangeRefused.ApiIdentifierTaken(identifier));
+            }
+        }
+    }
+
+    private void noClientHolds(String identifier, Set<String> scopes) {
+        if (scopes.isEmpty()) {
+            return;
+        }
+        Set<String> held = new LinkedHashSet<>();
+        List<String> holders = new ArrayList<>();
+        for (int offset = 0; ; offset += CLIENT_PAGE) {
+            List<Client> page = clients.list(offset, CLIENT_PAGE);
+            for (Client c : page) {
+                Set<String> theirs = new LinkedHashSet<>(c.scopeSet());
+                theirs.retainAll(scopes);
+                if (!theirs.isEmpty()) {
+                    held.addAll(theirs);
+                    holders.add(c.clientId());
+                }
+            }
+            if (page.size() < CLIENT_PAGE) {
+                break;
+            }
+        }
+        if (!holders.isEmpty()) {
+            throw new ChangeRefused(new ChangeRefused.ApiScopesInUse(identifier, List.copyOf(held),
+                    holders.size() > 10 ? List.copyOf(holders.subList(0, 10)) : holders));
+        }
+    }
+
+    private static void noteChange(List<String> changed, String field, Object before, Object after) {
+        if (!Objects.equals(before, after)) {
+            changed.add(field);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.portcullis.api;
+
+import java.util.Set;
+
+/**
+ * An audience a token can be issued for, as the token path sees it: a registered {@link Api}, or Portcullis's own
+ * API (the built-in scopes, identified by {@code portcullis.access-token.audience}). {@code signingAlg} null means
+ * {@code portcullis.access-token.signing-alg}.
+ */
+public record RegisteredApi(String identifier, Set<String> scopes, String signingAlg) {
+
+    public RegisteredApi {
+        scopes = Set.copyOf(scopes);
+    }
+
+    static RegisteredApi of(Api api) {
+        return new RegisteredApi(api.identifier(), api.scopes(), api.accessTokenSigningAlg().orElse(null));
+    }
+
+    /** Whether a client holding {@code clientScopes} may ask for this API: it holds at least one of its scopes. */
+    public boolean usableWith(Set<String> clientScopes) {
+        for (String s : scopes) {
+            if (clientScopes.contains(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.portcullis.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.portcullis.audit.ChangeRefused;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ApiRulesTest {
+
+    private static String refusal(Runnable check) {
+        ChangeRefused e = assertThrows(ChangeRefused.class, check::run);
+        assertEquals(400, e.status());
+        return ((ChangeRefused.InvalidField) e.reason()).field();
+    }
+
+    @Test
+    void anIdentifierIsAnAbsoluteHttpsUriWithoutFragment() {
+        assertEquals("https://payroll-api.corp.example", ApiRules.identifier("https://payroll-api.corp.example"));
+        assertEquals("https://corp.example/apis/payroll", ApiRules.identifier("https://corp.example/apis/payroll"));
+        assertEquals("http://localhost:8081/api", ApiRules.identifier("http://localhost:8081/api"));
+        assertEquals("http://127.0.0.1:8081", ApiRules.identifier("http://127.0.0.1:8081"));
+        assertEquals("http://[::1]:8081", ApiRules.identifier("http://[::1]:8081"));
+        for (String bad : List.of("", "payroll", "/payroll", "https://corp.example/api#part", "http://corp.example",
+                "http://localhost.corp.example", "ftp://corp.example", "urn:payroll", "https:///path",
+                "https://corp.example/a b", "https://user@corp.example", "https://corp.example/\u00e9",
+                "https://corp.example/" + "a".repeat(ApiRules.MAX_IDENTIFIER))) {
+            assertEquals("identifier", refusal(() -> ApiRules.identifier(bad)), bad);
+        }
+        assertThrows(ChangeRefused.class, () -> ApiRules.identifier(null));
+    }
+
+    @Test
+    void aResourceHasTheFormOfAnAbsoluteUriWithoutFragment() {
+        assertTrue(ApiRules.isResourceUri("https://payroll-api.corp.example"));
+        assertTrue(ApiRules.isResourceUri("http://corp.example/api"), "http is a form question here, not a rule");
+        assertFalse(ApiRules.isResourceUri("https://payroll-api.corp.example#x"));
+        assertFalse(ApiRules.isResourceUri("https://payroll-api.corp.example#"));
+        assertFalse(ApiRules.isResourceUri("payroll"));
+        assertFalse(ApiRules.isResourceUri("urn:ietf:x"));
+        assertFalse(ApiRules.isResourceUri("https://a b"));
+        assertFalse(ApiRules.isResourceUri(null));
+    }
+
+    @Test
+    void scopesHaveTheRfcSyntaxAndCollideWithNothing() {
+        assertEquals(List.of("payroll.read", "payroll.write"),
+                List.copyOf(ApiRules.scopes(List.of("payroll.read", "payroll.write"), Set.of("ledger.read"))));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of(), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("payroll read"), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("payroll\"read"), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("payroll\\read"), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("x".repeat(ApiRules.MAX_SCOPE + 1)), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("openid"), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("api"), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("offline_access"), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("ledger.read"), Set.of("ledger.read"))));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(List.of("a.read", "a.read"), Set.of())));
+        assertEquals("scopes", refusal(() -> ApiRules.scopes(
+                java.util.stream.IntStream.rangeClosed(0, ApiRules.MAX_SCOPES).mapToObj(i -> "s" + i).toList(),
+                Set.of())));
+    }
+
+    @Test
+    void theSigningAlgorithmIsOneOfThreeOrTheDefault() {
+        assertNull(ApiRules.signingAlg(null));
+        assertEquals("PS256", ApiRules.signingAlg("PS256"));
+        assertEquals("RS256", ApiRules.signingAlg("RS256"));
+        assertEquals("ES256", ApiRules.signingAlg("ES256"));
+        for (String bad : List.of("HS256", "none", "rs256", "", "EdDSA")) {
+            assertEquals("access_token_signing_alg", refusal(() -> ApiRules.signingAlg(bad)), bad);
+        }
+    }
+
+    @Test
+    void aNameIsShortAndNotBlank() {
+        assertEquals("Payroll API", ApiRules.name("  Payroll API "));
+        assertEquals("name", refusal(() -> ApiRules.name(" ")));
+        assertEquals("name", refusal(() -> ApiRules.name("n".repeat(ApiRules.MAX_NAME + 1))));
+    }
+}
