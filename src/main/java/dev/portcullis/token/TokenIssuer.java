@@ -18,6 +18,7 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -113,21 +114,25 @@ public class TokenIssuer {
     private TokenResponse issue(TokenGrant grant, String scope, String nonce) {
         Instant now = clock.instant();
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
+        Set<String> scopes = Scopes.parse(scope);
+        Optional<User> user = Optional.empty();
+        if (scopes.contains(Scopes.OPENID) || scopes.contains(Scopes.GROUPS)) {
+            user = Optional.of(users.findCached(grant.userId()).filter(User::enabled)
+                    .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists or "
+                            + "is disabled")));
+        }
+        List<String> groups = scopes.contains(Scopes.GROUPS) ? user.get().groups() : null;
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
-                grant.clientId(), scope, grant.authTime(), now, accessExpiry));
+                grant.clientId(), scope, grant.authTime(), now, accessExpiry, groups, null));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
         String refreshToken = grants.newRefreshToken(grant, now, grant.refreshTokenExpiry(now,
                 tokenSettings.refreshTokenTtl(), tokenSettings.refreshTokenMaxLifetime()));
-        Set<String> scopes = Scopes.parse(scope);
         Optional<String> idToken = Optional.empty();
         if (scopes.contains(Scopes.OPENID)) {
-            User user = users.findCached(grant.userId()).filter(User::enabled)
-                    .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists or "
-                            + "is disabled"));
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
                     grant.authTime(), AuthMethods.claim(grant.amr()), AuthMethods.acr(grant.amr()), nonce, accessToken, now,
-                    accessExpiry, UserClaims.of(user, scopes))));
+                    accessExpiry, UserClaims.of(user.get(), scopes))));
         }
         return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.of(refreshToken),
                 scope, now.getEpochSecond(), idToken);
