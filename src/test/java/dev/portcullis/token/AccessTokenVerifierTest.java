@@ -7,6 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.BadJWTException;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.config.IssuerSettings;
@@ -221,6 +230,31 @@ class AccessTokenVerifierTest {
             assertTrue(verifier.check(header + "." + parts[1] + "." + parts[2]).isEmpty(), alg);
         }
         assertEquals("user-1", verifier.verify(at).subject(), "the untouched token is still good");
+    }
+
+    @Test
+    void aBackendVerifiesTokensOfEachAlgorithmWithAJoseLibraryAndThePublishedJwksAlone() throws Exception {
+        // the JWKS as a backend downloads it: JSON, public keys only
+        JWKSet published = JWKSet.parse(keys.publicJwks().toString());
+        for (JWSAlgorithm alg : List.of(JWSAlgorithm.RS256, JWSAlgorithm.PS256, JWSAlgorithm.ES256)) {
+            Instant now = clock.instant();
+            String token = minter.accessToken(new TokenMinter.AccessTokenClaims("jti-b-" + alg, "user-1", "client-1",
+                    "openid groups", now, now, now.plusSeconds(600), List.of("payroll"), alg));
+            DefaultJWTProcessor<SecurityContext> backend = new DefaultJWTProcessor<>();
+            backend.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(TokenMinter.AT_JWT));
+            backend.setJWSKeySelector(new JWSVerificationKeySelector<>(alg, new ImmutableJWKSet<>(published)));
+            backend.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(ISSUER + "/api",
+                    new JWTClaimsSet.Builder().issuer(ISSUER).subject("user-1").build(),
+                    Set.of("exp", "iat", "jti", "groups")));
+            JWTClaimsSet claims = backend.process(token, null);
+            assertEquals(List.of("payroll"), claims.getStringListClaim("groups"), alg.getName());
+            DefaultJWTProcessor<SecurityContext> otherAudience = new DefaultJWTProcessor<>();
+            otherAudience.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(TokenMinter.AT_JWT));
+            otherAudience.setJWSKeySelector(new JWSVerificationKeySelector<>(alg, new ImmutableJWKSet<>(published)));
+            otherAudience.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>("https://other.example.com",
+                    null, Set.of()));
+            assertThrows(BadJWTException.class, () -> otherAudience.process(token, null), alg + ": another aud");
+        }
     }
 
     @Test
