@@ -1,6 +1,7 @@
 package dev.portcullis.backend;
 
 import jakarta.annotation.security.DeclareRoles;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
 import org.eclipse.microprofile.auth.LoginConfig;
@@ -12,6 +13,7 @@ import org.eclipse.microprofile.auth.LoginConfig;
  * of its own ({@link BackendWars}) and deploy it next to Portcullis.
  */
 @ApplicationPath("/")
+@ApplicationScoped // a CDI bean: Payara looks for @LoginConfig on beans only, so without it Payara asks for BASIC
 @LoginConfig(authMethod = "MP-JWT")
 @DeclareRoles({PayrollBackend.ROLE, "auditors"})
 public class PayrollBackend extends Application {
