@@ -10,7 +10,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The WARs of {@link PayrollBackend} a test run deploys, each configured for this run's issuer by exactly the three
- * MicroProfile JWT settings README's "Validating tokens in your backend" names, and served at its name:
+ * MicroProfile JWT settings README's "Validating tokens in your backend" names (plus the web.xml switch that makes
+ * RESTEasy honour {@code @RolesAllowed}), and served at its name:
  * <ul>
  * <li>{@value #FOR_PORTCULLIS_API}: accepts Portcullis's default audience {@code <issuer>/api};</li>
  * <li>{@value #FOR_ANOTHER_API}: accepts another audience only, so it must refuse the same tokens;</li>
@@ -26,6 +27,19 @@ public final class BackendWars {
     public static final String WITHOUT_VENDOR_FILE = "mp-backend-plain";
     /** The audience {@value #FOR_ANOTHER_API} accepts; no Portcullis token carries it. */
     public static final String ANOTHER_AUDIENCE = "https://another-api.example.com";
+
+    private static final String WEB_XML = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+                <context-param>
+                    <param-name>resteasy.role.based.security</param-name>
+                    <param-value>true</param-value>
+                </context-param>
+                <security-role>
+                    <role-name>payroll</role-name>
+                </security-role>
+            </web-app>
+            """;
 
     private BackendWars() {
     }
@@ -47,7 +61,10 @@ public final class BackendWars {
                 .addAsResource(new StringAsset(String.join("\n",
                         "mp.jwt.verify.publickey.location=" + issuer + "/oauth/discovery/keys",
                         "mp.jwt.verify.issuer=" + issuer,
-                        "mp.jwt.verify.audiences=" + audience) + "\n"), "META-INF/microprofile-config.properties");
+                        "mp.jwt.verify.audiences=" + audience) + "\n"), "META-INF/microprofile-config.properties")
+                // RESTEasy (WildFly) enforces @RolesAllowed only when told to, as WildFly's own MP-JWT quickstart does;
+                // Jersey (Payara) ignores the parameter and enforces it anyway
+                .addAsWebInfResource(new StringAsset(WEB_XML), "web.xml");
         if (payaraTypeCheckOff) {
             war.addAsResource(new StringAsset("disable.type.verification=true\n"), "payara-mp-jwt.properties");
         }

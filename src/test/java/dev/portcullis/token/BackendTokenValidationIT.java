@@ -1,6 +1,7 @@
 package dev.portcullis.token;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.nimbusds.jose.JOSEObjectType;
@@ -110,10 +111,14 @@ class BackendTokenValidationIT extends TokenEndpointTestBase {
 
     @Test
     void noTokenOrAForgedOneIsRefused() {
-        assertEquals(401, whoAmI(BackendWars.FOR_PORTCULLIS_API, null).status());
+        // WildFly leaves a caller without a token anonymous, and RESTEasy's role check answers 403 (README)
+        Http.Res none = whoAmI(BackendWars.FOR_PORTCULLIS_API, null);
+        assertEquals(SERVER.equals("wildfly") ? 403 : 401, none.status(), none::toString);
         String[] parts = accessToken(userInGroups("payroll"), "openid groups").split("\\.");
         String forged = parts[2].substring(0, 10) + (parts[2].charAt(10) == 'A' ? 'B' : 'A') + parts[2].substring(11);
-        assertEquals(401, whoAmI(BackendWars.FOR_PORTCULLIS_API, parts[0] + "." + parts[1] + "." + forged).status());
+        Http.Res r = whoAmI(BackendWars.FOR_PORTCULLIS_API, parts[0] + "." + parts[1] + "." + forged);
+        assertEquals(401, r.status(), r::toString);
+        assertFalse(r.body().contains("principal="), r::toString);
     }
 
     @Test
