@@ -132,13 +132,19 @@ final class AppServer implements AutoCloseable {
         int adminPort = portBase + 48;
         settings = withIssuer(settings, portBase + 80);
         Path log = dir.resolve("asadmin.log");
+        // the backend of BackendTokenValidationIT beside Portcullis, in the run's one domain
+        List<String> deployBackends = BackendWars.export(dir, settings.get("portcullis.issuer"), true).stream()
+                .map(backend -> {
+                    String name = backend.getFileName().toString().replaceFirst("\\.war$", "");
+                    return "deploy --contextroot /" + name + " --name " + name + " " + backend;
+                }).toList();
         run(log, settings, asadmin, "create-domain", "--nopassword", "--portbase", Integer.toString(portBase),
                 "--domaindir", domains.toString(), "portcullis");
         Path commands = dir.resolve("deploy.asadmin");
         Files.writeString(commands, String.join("\n",
                 "set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.xpowered-by=false",
                 "set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.server-header=false",
-                "deploy --contextroot / --name portcullis " + war) + "\n");
+                "deploy --contextroot / --name portcullis " + war, String.join("\n", deployBackends)) + "\n");
         run(log, settings, asadmin, "start-domain", "--domaindir", domains.toString(), "portcullis");
         List<String> stop = List.of(asadmin, "stop-domain", "--domaindir", domains.toString(), "portcullis");
         Path serverLog = domains.resolve("portcullis/logs/server.log");
