@@ -81,6 +81,6 @@ public class ResourceIndicators {
 
     /** The algorithm of an API without one of its own: {@code portcullis.access-token.signing-alg}. */
     public String defaultSigningAlg() {
-        return tokenSettings.accessTokenAlg();
+        return tokenSettings.accessTokenSigningAlg();
     }
 }

@@ -62,7 +62,7 @@ public class SigningKeyAdminResource {
     @POST
     @Path("rotate")
     @Operation(summary = "Rotate signing keys",
-            description = "Optional JSON body: {\"alg\":\"RS256\"|\"ES256\", \"activation_delay_seconds\": n}. Without "
+            description = "Optional JSON body: {\"alg\":\"RS256\"|\"PS256\"|\"ES256\", \"activation_delay_seconds\": n}. Without "
                     + "alg every algorithm rotates; without a delay portcullis.keys.activation-delay applies. A delay "
                     + "of 0 switches at once (emergency: relying parties refetch the JWKS on the unknown kid).")
     public Response rotate(String body) {

@@ -36,6 +36,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -51,9 +52,12 @@ import java.util.logging.Logger;
  * request. The table is re-read every {@code portcullis.keys.refresh-interval} (and at once, rate-limited, when a
  * token carries an unknown kid), so rotations made on another instance are picked up.
  *
- * <p>Algorithms: RS256 for ID tokens (OIDC's mandatory algorithm) and {@code portcullis.access-token.alg} (ES256 by
- * default) for RFC 9068 access tokens. At first start each algorithm gets key {@code <alg>-1}; the deterministic kid
- * makes concurrent first starts of several instances collide on the primary key, so exactly one key is created.
+ * <p>Algorithms: a key each for RS256, PS256 and ES256 ({@link #ALGORITHMS}), whichever one signs access tokens:
+ * RS256 signs ID tokens (OIDC's mandatory algorithm), and RFC 9068 access tokens are signed with
+ * {@code portcullis.access-token.signing-alg} or their API's own algorithm, so changing either needs no new key. Each
+ * key is its own key pair whose JWK names its one algorithm (a PS256 key is never an RS256 key under another name).
+ * At first start each algorithm gets key {@code <alg>-1}; the deterministic kid makes concurrent first starts of
+ * several instances collide on the primary key, so exactly one key is created.
  *
  * <p>Private JWKs are stored sealed by {@link EncryptionKeys} (the kid as associated data) and decrypted once, when
  * a kid is first loaded, so signing costs what it did before. A row found in clear (written before encryption) or
@@ -114,12 +118,13 @@ public class SigningKeys {
         encryption = EncryptionKeys.fromSettings(keySettings, issuer);
     }
 
-    /** Algorithms this issuer keeps keys for: RS256 always (ID tokens), plus the access-token algorithm. */
+    /** The algorithms this issuer keeps a key for, in the order first keys are created and rotations list them. */
+    public static final Set<JWSAlgorithm> ALGORITHMS = Collections.unmodifiableSet(new LinkedHashSet<>(
+            List.of(JWSAlgorithm.RS256, JWSAlgorithm.PS256, JWSAlgorithm.ES256)));
+
+    /** Algorithms this issuer keeps keys for: {@link #ALGORITHMS}. */
     public Set<JWSAlgorithm> algorithms() {
-        Set<JWSAlgorithm> algs = new LinkedHashSet<>();
-        algs.add(JWSAlgorithm.RS256);
-        algs.add(JWSAlgorithm.parse(tokenSettings.accessTokenAlg()));
-        return algs;
+        return ALGORITHMS;
     }
 
     /** The current signing key for {@code alg}: the newest one whose active_from has passed and that is not retired. */
@@ -331,7 +336,7 @@ public class SigningKeys {
         String kid = alg.getName().toLowerCase(java.util.Locale.ROOT) + "-" + generation;
         try {
             JWK jwk;
-            if (JWSAlgorithm.RS256.equals(alg)) {
+            if (JWSAlgorithm.RS256.equals(alg) || JWSAlgorithm.PS256.equals(alg)) {
                 jwk = new RSAKeyGenerator(2048).keyID(kid).keyUse(KeyUse.SIGNATURE).algorithm(alg).generate();
             } else if (JWSAlgorithm.ES256.equals(alg)) {
                 jwk = new ECKeyGenerator(Curve.P_256).keyID(kid).keyUse(KeyUse.SIGNATURE).algorithm(alg).generate();

@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds and signs the JWTs this issuer hands out: RFC 9068 access tokens ({@code typ: at+jwt}, signed with
- * {@code portcullis.access-token.alg}) and OpenID Connect ID tokens (RS256). Claims only; what goes into them is
+ * Builds and signs the JWTs this issuer hands out: RFC 9068 access tokens ({@code typ: at+jwt}, signed with their
+ * API's algorithm or else {@code portcullis.access-token.signing-alg}) and OpenID Connect ID tokens (RS256). Claims only; what goes into them is
  * decided by the grant classes.
  */
 @ApplicationScoped
@@ -41,11 +41,14 @@ public class TokenMinter {
     /**
      * What an access token says. {@code jti} must already be recorded (or be recorded in the same transaction);
      * {@code authTime} is null for a token without a user (client credentials), which then has no auth_time;
-     * {@code audience} is its {@code aud} (the APIs it is for); {@code alg} null means the configured access-token
-     * algorithm.
+     * {@code audience} is its {@code aud} (the APIs it is for); {@code groups} is null unless scope {@code groups}
+     * releases the user's groups (RFC 9068 2.2.3.1), which MicroProfile JWT and Jakarta Security backends map to
+     * roles; {@code signingAlg} is null for {@code portcullis.access-token.signing-alg}, else one of
+     * {@link SigningKeys#ALGORITHMS}.
      */
     public record AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
-                                    Instant issuedAt, Instant expiresAt, List<String> audience, JWSAlgorithm alg) {
+                                    Instant issuedAt, Instant expiresAt, List<String> audience, List<String> groups,
+                                    JWSAlgorithm signingAlg) {
     }
 
     /**
@@ -67,11 +70,19 @@ public class TokenMinter {
         if (c.authTime() != null) {
             b.claim("auth_time", c.authTime().getEpochSecond());
         }
+        if (c.groups() != null) {
+            b.claim("groups", c.groups());
+        }
         JWTClaimsSet claims = b.issueTime(Date.from(c.issuedAt()))
                 .expirationTime(Date.from(c.expiresAt()))
                 .jwtID(c.jti())
                 .build();
-        return sign(c.alg() != null ? c.alg() : JWSAlgorithm.parse(tokenSettings.accessTokenAlg()), AT_JWT, claims);
+        JWSAlgorithm alg = c.signingAlg() != null ? c.signingAlg()
+                : JWSAlgorithm.parse(tokenSettings.accessTokenSigningAlg());
+        if (!SigningKeys.ALGORITHMS.contains(alg)) {
+            throw new IllegalArgumentException("No signing key is kept for " + alg);
+        }
+        return sign(alg, AT_JWT, claims);
     }
 
     public String idToken(IdTokenClaims c) {

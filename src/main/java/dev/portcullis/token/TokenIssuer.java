@@ -110,7 +110,7 @@ public class TokenIssuer {
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, client.clientId(),
-                client.clientId(), scope, null, now, accessExpiry, audience.audience(), alg(audience)));
+                client.clientId(), scope, null, now, accessExpiry, audience.audience(), null, alg(audience)));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
         audit.success(AuditEvent.Type.CLIENT_CREDENTIALS_ISSUED, client.clientId(), client.clientId(), ip,
                 "grant " + grant.grantId() + ", scope " + scope);
@@ -129,28 +129,33 @@ public class TokenIssuer {
 
     /**
      * The tokens of a code redemption or refresh: the access token for {@code audience} (whose scope it carries) and,
-     * when {@code scope} (before narrowing to the audience) has openid, an ID token with the claims it allows.
+     * when {@code scope} (before narrowing to the audience) has openid, an ID token with the claims it allows. The
+     * user's groups follow {@code scope} too: narrowing to an API keeps the roles its backend maps from them.
      */
     private TokenResponse issue(TokenGrant grant, String scope, AccessTokenAudience audience, String nonce) {
         Instant now = clock.instant();
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
+        Set<String> scopes = Scopes.parse(scope);
+        Optional<User> user = Optional.empty();
+        if (scopes.contains(Scopes.OPENID) || scopes.contains(Scopes.GROUPS)) {
+            user = Optional.of(users.findCached(grant.userId()).filter(User::enabled)
+                    .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists or "
+                            + "is disabled")));
+        }
+        List<String> groups = scopes.contains(Scopes.GROUPS) ? user.get().groups() : null;
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
                 grant.clientId(), audience.scope(), grant.authTime(), now, accessExpiry, audience.audience(),
-                alg(audience)));
+                groups, alg(audience)));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), audience.scope(), now, accessExpiry,
                 accessToken));
         String refreshToken = grants.newRefreshToken(grant, now, grant.refreshTokenExpiry(now,
                 tokenSettings.refreshTokenTtl(), tokenSettings.refreshTokenMaxLifetime()));
-        Set<String> scopes = Scopes.parse(scope);
         Optional<String> idToken = Optional.empty();
         if (scopes.contains(Scopes.OPENID)) {
-            User user = users.findCached(grant.userId()).filter(User::enabled)
-                    .orElseThrow(() -> OAuthException.invalidGrant("The user of this grant no longer exists or "
-                            + "is disabled"));
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
                     grant.authTime(), AuthMethods.claim(grant.amr()), AuthMethods.acr(grant.amr()), nonce, accessToken, now,
-                    accessExpiry, UserClaims.of(user, scopes))));
+                    accessExpiry, UserClaims.of(user.get(), scopes))));
         }
         return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.of(refreshToken),
                 audience.scope(), now.getEpochSecond(), idToken);

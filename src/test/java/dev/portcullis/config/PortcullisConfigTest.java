@@ -121,6 +121,10 @@ class PortcullisConfigTest {
         "portcullis.code.ttl|601|PORTCULLIS_CODE_TTL",
         "portcullis.code.ttl|ten|PORTCULLIS_CODE_TTL",
         "portcullis.access-token.ttl|-1|PORTCULLIS_ACCESS_TOKEN_TTL",
+        "portcullis.access-token.signing-alg|HS256|PORTCULLIS_ACCESS_TOKEN_SIGNING_ALG",
+        "portcullis.access-token.signing-alg|none|PORTCULLIS_ACCESS_TOKEN_SIGNING_ALG",
+        "portcullis.access-token.signing-alg|rs256|PORTCULLIS_ACCESS_TOKEN_SIGNING_ALG",
+        "portcullis.access-token.signing-alg|EdDSA|PORTCULLIS_ACCESS_TOKEN_SIGNING_ALG",
         "portcullis.refresh-token.ttl|1.5|PORTCULLIS_REFRESH_TOKEN_TTL",
         "portcullis.refresh-token.max-lifetime|59|PORTCULLIS_REFRESH_TOKEN_MAX_LIFETIME",
         "portcullis.refresh-token.max-lifetime|315360001|PORTCULLIS_REFRESH_TOKEN_MAX_LIFETIME",
@@ -140,6 +144,26 @@ class PortcullisConfigTest {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, value)));
         assertTrue(e.getMessage().contains(key), e.getMessage());
         assertTrue(e.getMessage().contains(env), e.getMessage());
+    }
+
+    @Test
+    void accessTokensAreSignedWithRs256UnlessAnotherOfTheThreeAlgorithmsIsSet() {
+        assertEquals("RS256", load(Map.of()).tokens.accessTokenSigningAlg());
+        for (String alg : List.of("RS256", "PS256", "ES256")) {
+            assertEquals(alg, load(Map.of("portcullis.access-token.signing-alg", " " + alg + " "))
+                    .tokens.accessTokenSigningAlg());
+        }
+    }
+
+    @Test
+    void theEarlierAlgorithmKeyStopsTheStartNamingTheKeyThatReplacedIt() {
+        for (String value : List.of("ES256", "RS256", "anything")) {
+            ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(
+                    "portcullis.access-token.alg", value, "portcullis.access-token.signing-alg", "ES256")));
+            assertTrue(e.getMessage().contains("portcullis.access-token.alg (PORTCULLIS_ACCESS_TOKEN_ALG)")
+                    && e.getMessage().contains("set portcullis.access-token.signing-alg "
+                            + "(PORTCULLIS_ACCESS_TOKEN_SIGNING_ALG)"), e.getMessage());
+        }
     }
 
     @Test

@@ -69,6 +69,11 @@ class DiscoveryAndKeysIT extends TokenEndpointTestBase {
         JWKSet set = JWKSet.parse(r.body());
         assertTrue(set.getKeys().stream().anyMatch(k -> k instanceof RSAKey && JWSAlgorithm.RS256.equals(k.getAlgorithm())));
         assertTrue(set.getKeys().stream().anyMatch(k -> k instanceof ECKey && JWSAlgorithm.ES256.equals(k.getAlgorithm())));
+        // a key pair of its own for PS256, never the RS256 key under another name
+        RSAKey ps = (RSAKey) set.getKeys().stream().filter(k -> JWSAlgorithm.PS256.equals(k.getAlgorithm()))
+                .findFirst().orElseThrow();
+        assertTrue(set.getKeys().stream().filter(k -> JWSAlgorithm.RS256.equals(k.getAlgorithm()))
+                .noneMatch(k -> ((RSAKey) k).getModulus().equals(ps.getModulus())));
         set.getKeys().forEach(k -> assertFalse(k.isPrivate()));
     }
 

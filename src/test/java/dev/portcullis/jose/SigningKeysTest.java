@@ -13,6 +13,7 @@ import com.nimbusds.jose.JWSObject;
 import com.nimbusds.jose.Payload;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import dev.portcullis.audit.Actor;
@@ -113,7 +114,7 @@ class SigningKeysTest {
                     jcaProvider(), Path.of("data"));
         }
 
-        /** Sets the settings {@code k} reads: these keys, ES256 access tokens of an hour (the defaults). */
+        /** Sets the settings {@code k} reads: these keys, RS256 access tokens of an hour (the defaults). */
         void wire(SigningKeys k) {
             k.issuer = new IssuerSettings(URI.create("http://localhost:8080"));
             k.tokenSettings = TestSettings.tokens(Map.of());
@@ -149,8 +150,9 @@ class SigningKeysTest {
         } finally {
             pool.shutdownNow();
         }
-        assertEquals(List.of("rs256-1", "es256-1"), new ArrayList<>(store.rows.keySet()));
+        assertEquals(List.of("rs256-1", "ps256-1", "es256-1"), new ArrayList<>(store.rows.keySet()));
         assertTrue(store.failedInserts.get() >= 1, "the loser's insert collided on the primary key");
+        assertEquals(a.signingKey(JWSAlgorithm.PS256).kid(), b.signingKey(JWSAlgorithm.PS256).kid());
         assertEquals(a.signingKey(JWSAlgorithm.ES256).kid(), b.signingKey(JWSAlgorithm.ES256).kid());
     }
 
@@ -202,13 +204,14 @@ class SigningKeysTest {
         Actor actor = Actor.adminToken("192.0.2.1");
         ChangeRefused alg = assertThrows(ChangeRefused.class,
                 () -> keys.rotate(Optional.of(JWSAlgorithm.HS256), Duration.ZERO, actor));
-        assertEquals(new ChangeRefused.InvalidField("alg", "must be one of [RS256, ES256]"), alg.reason());
+        assertEquals(new ChangeRefused.InvalidField("alg", "must be one of [RS256, PS256, ES256]"), alg.reason());
         for (Duration delay : List.of(Duration.ofSeconds(-1), Duration.ofSeconds(604_801))) {
             ChangeRefused e = assertThrows(ChangeRefused.class, () -> keys.rotate(Optional.empty(), delay, actor));
             assertEquals("activation_delay_seconds: a whole number from 0 to 604800", e.getMessage());
             assertEquals(400, e.status());
         }
-        assertEquals(List.of("rs256-1", "es256-1"), new ArrayList<>(store.rows.keySet()), "nothing rotated");
+        assertEquals(List.of("rs256-1", "ps256-1", "es256-1"), new ArrayList<>(store.rows.keySet()),
+                "nothing rotated");
         assertTrue(audit.lines.isEmpty(), audit.lines::toString);
         assertEquals(1, keys.rotate(Optional.of(JWSAlgorithm.RS256), Duration.ofSeconds(604_800), actor).size());
         assertEquals(1, audit.lines.size());
@@ -218,9 +221,9 @@ class SigningKeysTest {
     void jwksHoldsPublicKeysOnly() {
         SigningKeys keys = instance(new FakeStore(), Clock.systemUTC());
         List<JWK> published = keys.publicJwks().getKeys();
-        assertEquals(2, published.size());
+        assertEquals(3, published.size());
         published.forEach(k -> assertFalse(k.isPrivate()));
-        assertNotEquals(published.get(0).getKeyID(), published.get(1).getKeyID());
+        assertEquals(3, published.stream().map(JWK::getKeyID).distinct().count());
     }
 
     @Test
@@ -234,6 +237,7 @@ class SigningKeysTest {
         }
         assertSame(rs.signer(), keys.signingKey(JWSAlgorithm.RS256).signer(), "one signer per key, not per token");
         assertSigns(keys, JWSAlgorithm.RS256);
+        assertSigns(keys, JWSAlgorithm.PS256);
         assertSigns(keys, JWSAlgorithm.ES256);
     }
 
@@ -284,8 +288,68 @@ class SigningKeysTest {
             assertNotEquals(sealedUnderOld.get(row.kid()), row.privateJwk());
             assertTrue(newOnly.isSealedUnderCurrentKey(row.privateJwk()), row.kid() + " re-encrypted");
         }
-        assertEquals(List.of("rs256-1", "es256-1"), new ArrayList<>(store.rows.keySet()), "the same keys");
+        assertEquals(List.of("rs256-1", "ps256-1", "es256-1"), new ArrayList<>(store.rows.keySet()), "the same keys");
         assertSigns(instance(store, Clock.systemUTC(), onlyNew), JWSAlgorithm.RS256);
+    }
+
+    @Test
+    void everyAlgorithmHasItsOwnKeyPairWhoseJwkNamesThatAlgorithmWhateverTheSettingSays() throws Exception {
+        for (String setting : List.of("RS256", "PS256", "ES256")) {
+            Config config = new Config() {
+                @Override
+                void wire(SigningKeys k) {
+                    super.wire(k);
+                    k.tokenSettings = TestSettings.tokens(Map.of("portcullis.access-token.signing-alg", setting));
+                }
+            };
+            SigningKeys keys = instance(new FakeStore(), Clock.systemUTC(), config);
+            Map<String, JWK> byAlg = new LinkedHashMap<>();
+            keys.publicJwks().getKeys().forEach(k -> byAlg.put(k.getAlgorithm().getName(), k));
+            assertEquals(java.util.Set.of("RS256", "PS256", "ES256"), byAlg.keySet(), setting);
+            assertEquals("ps256-1", byAlg.get("PS256").getKeyID());
+            assertEquals(KeyUse.SIGNATURE, byAlg.get("PS256").getKeyUse());
+            assertNotEquals(byAlg.get("RS256").toRSAKey().getModulus(), byAlg.get("PS256").toRSAKey().getModulus(),
+                    "a PS256 key is not the RS256 key under another name");
+            for (JWSAlgorithm alg : SigningKeys.ALGORITHMS) {
+                assertSigns(keys, alg);
+            }
+        }
+    }
+
+    @Test
+    void aKeyVerifiesOnlyTokensThatNameItsOwnAlgorithm() throws Exception {
+        SigningKeys keys = instance(new FakeStore(), Clock.systemUTC());
+        JWSObject ps = sign(keys, JWSAlgorithm.PS256);
+        String kid = ps.getHeader().getKeyID();
+        assertTrue(keys.verifier(kid, JWSAlgorithm.PS256).isPresent());
+        assertTrue(keys.verifier(kid, JWSAlgorithm.RS256).isEmpty(), "the PS256 key under RS256");
+        assertTrue(keys.verifier(keys.signingKey(JWSAlgorithm.RS256).kid(), JWSAlgorithm.PS256).isEmpty(),
+                "the RS256 key under PS256");
+        assertTrue(keys.verifier(kid, JWSAlgorithm.HS256).isEmpty());
+    }
+
+    @Test
+    void aRotationOfEveryAlgorithmGivesEachOfTheThreeANewKey() {
+        FakeStore store = new FakeStore();
+        SigningKeys keys = instance(store, Clock.systemUTC());
+        keys.refresh();
+        List<String> created = keys.rotate(Optional.empty(), Duration.ZERO).stream().map(SigningKey::kid).toList();
+        assertEquals(List.of("rs256-2", "ps256-2", "es256-2"), created);
+        assertEquals(List.of("ps256-3"), keys.rotate(Optional.of(JWSAlgorithm.PS256), Duration.ZERO).stream()
+                .map(SigningKey::kid).toList(), "PS256 alone");
+    }
+
+    @Test
+    void anExistingKeyTableWithoutAPs256KeyGetsOneAtTheNextLoad() throws Exception {
+        FakeStore store = new FakeStore();
+        Instant now = Instant.now();
+        EncryptionKeys kek = new EncryptionKeys(new Config().kek, List.of());
+        RSAKey rs = new RSAKeyGenerator(2048).keyID("rs256-1").algorithm(JWSAlgorithm.RS256).generate();
+        store.rows.put("rs256-1", new SigningKey("rs256-1", "RS256", kek.seal(rs.toJSONString(), "rs256-1"), now, now));
+        SigningKeys keys = instance(store, Clock.systemUTC());
+        keys.refresh();
+        assertEquals(List.of("rs256-1", "ps256-1", "es256-1"), new ArrayList<>(store.rows.keySet()));
+        assertEquals("rs256-1", keys.signingKey(JWSAlgorithm.RS256).kid(), "the existing key still signs");
     }
 
     private static JWSObject sign(SigningKeys keys, JWSAlgorithm alg) throws Exception {

@@ -1,5 +1,6 @@
 package dev.portcullis.testing;
 
+import dev.portcullis.backend.BackendWars;
 import dev.portcullis.config.ConfigurationException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -70,6 +71,7 @@ final class AppServer implements AutoCloseable {
      * directory of its own. The changes to the stock file are the one any WAR at "/" needs, the welcome-content
      * location at "/" goes, and Undertow's max-post-size rises above the largest body Portcullis drains to answer 413
      * (at its stock 10 MB Undertow cuts the connection instead); an operator runs the CLI commands of docs/servers.md.
+     * The MicroProfile JWT backend WARs of {@link BackendWars} are deployed beside it, configured for this issuer.
      */
     private static Started wildfly(Path home, Path war, Path dir, Map<String, String> settings) throws IOException {
         Path base = dir.resolve("standalone");
@@ -89,6 +91,9 @@ final class AppServer implements AutoCloseable {
         // every port of the stock socket-binding group moves by the offset (http 8080, management 9990, tx 4712/4713)
         int offset = freeOffset(8080, 8443, 9990, 9993, 4712, 4713, 8009);
         settings = withIssuer(settings, 8080 + offset);
+        // the backend of BackendTokenValidationIT beside Portcullis, so the run still starts one WildFly; stock
+        // standalone.xml has the microprofile-jwt-smallrye subsystem it needs
+        List<Path> backends = BackendWars.export(base.resolve("deployments"), settings.get("portcullis.issuer"), false);
         Path log = dir.resolve("server.log");
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/standalone.sh").toString(),
                 "-Djboss.server.base.dir=" + base, "-Djboss.socket.binding.port-offset=" + offset)
@@ -104,6 +109,12 @@ final class AppServer implements AutoCloseable {
             String why = Files.exists(failed) ? Files.readString(failed) : "not deployed";
             server.close();
             throw new IllegalStateException("WildFly refused the WAR: " + why + "\n" + server.tail());
+        }
+        for (Path backend : backends) {
+            if (!Files.exists(Path.of(backend + ".deployed"))) {
+                server.close();
+                throw new IllegalStateException("WildFly refused " + backend.getFileName() + "\n" + server.tail());
+            }
         }
         return new Started(server, 8080 + offset);
     }
@@ -121,13 +132,19 @@ final class AppServer implements AutoCloseable {
         int adminPort = portBase + 48;
         settings = withIssuer(settings, portBase + 80);
         Path log = dir.resolve("asadmin.log");
+        // the backend of BackendTokenValidationIT beside Portcullis, in the run's one domain
+        List<String> deployBackends = BackendWars.export(dir, settings.get("portcullis.issuer"), true).stream()
+                .map(backend -> {
+                    String name = backend.getFileName().toString().replaceFirst("\\.war$", "");
+                    return "deploy --contextroot /" + name + " --name " + name + " " + backend;
+                }).toList();
         run(log, settings, asadmin, "create-domain", "--nopassword", "--portbase", Integer.toString(portBase),
                 "--domaindir", domains.toString(), "portcullis");
         Path commands = dir.resolve("deploy.asadmin");
         Files.writeString(commands, String.join("\n",
                 "set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.xpowered-by=false",
                 "set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.server-header=false",
-                "deploy --contextroot / --name portcullis " + war) + "\n");
+                "deploy --contextroot / --name portcullis " + war, String.join("\n", deployBackends)) + "\n");
         run(log, settings, asadmin, "start-domain", "--domaindir", domains.toString(), "portcullis");
         List<String> stop = List.of(asadmin, "stop-domain", "--domaindir", domains.toString(), "portcullis");
         Path serverLog = domains.resolve("portcullis/logs/server.log");

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A Payara Micro process started directly, for tests about the server's own life cycle (refusing bad
  * configuration, restarts, several instances on one database) that Arquillian's one-deployment-per-class model
- * cannot express. Same jar, same WAR, same database settings as the Arquillian instances of this run.
+ * cannot express. Same jar, same WAR, same database settings as the Arquillian instances of this run; or, by
+ * {@link #startWars}, other WARs than Portcullis (a backend of its tokens).
  */
 public final class PayaraProcess implements ClassServer {
 
@@ -27,26 +28,35 @@ public final class PayaraProcess implements ClassServer {
     public final int port;
     public final String base;
 
-    private PayaraProcess(int port, List<String> systemProperties) throws IOException {
+    /** Portcullis's WAR at "/" with this run's settings plus {@code systemProperties}, or else {@code otherWars}. */
+    private PayaraProcess(int port, List<String> systemProperties, List<Path> otherWars) throws IOException {
         this.port = port;
         this.base = "http://localhost:" + port;
-        Path war = Path.of(System.getProperty("portcullis.war", "target/portcullis.war")).toAbsolutePath();
         Path dir = Files.createTempDirectory(Path.of("target"), "payara-process");
-        Path root = dir.resolve("ROOT.war");
-        Files.copy(war, root, StandardCopyOption.REPLACE_EXISTING);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-XX:+UseSerialGC");
         cmd.add(ItEnvironment.PAYARA_MICRO_SINGLE_THREADED_START);
-        cmd.add("-Dportcullis.issuer=" + base);
-        for (String opt : System.getProperty("portcullis.test.db-options", "").trim().split(" +")) {
-            if (!opt.isBlank()) {
-                cmd.add(opt);
+        List<String> deploy = new ArrayList<>();
+        if (otherWars.isEmpty()) {
+            Path war = Path.of(System.getProperty("portcullis.war", "target/portcullis.war")).toAbsolutePath();
+            Path root = dir.resolve("ROOT.war");
+            Files.copy(war, root, StandardCopyOption.REPLACE_EXISTING);
+            deploy.addAll(List.of("--deploy", root.toString()));
+            cmd.add("-Dportcullis.issuer=" + base);
+            for (String opt : System.getProperty("portcullis.test.db-options", "").trim().split(" +")) {
+                if (!opt.isBlank()) {
+                    cmd.add(opt);
+                }
             }
+        } else {
+            otherWars.forEach(w -> deploy.addAll(List.of("--deploy", w.toAbsolutePath().toString())));
         }
         cmd.addAll(systemProperties);
-        cmd.addAll(List.of("-jar", System.getProperty("payara.microJar"), "--deploy", root.toString(),
-                "--port", Integer.toString(port), "--nocluster", "--disablephonehome", "--rootdir", dir.resolve("rootdir").toString()));
+        cmd.addAll(List.of("-jar", System.getProperty("payara.microJar")));
+        cmd.addAll(deploy);
+        cmd.addAll(List.of("--port", Integer.toString(port), "--nocluster", "--disablephonehome", "--rootdir",
+                dir.resolve("rootdir").toString()));
         cmd.addAll(ItEnvironment.preBootCommands());
         log = dir.resolve("server.log");
         process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -77,8 +87,23 @@ public final class PayaraProcess implements ClassServer {
     }
 
     public static PayaraProcess start(int port, String... extraSystemProperties) {
+        return start(port, List.of(extraSystemProperties), List.of());
+    }
+
+    /**
+     * Starts Payara Micro with other WARs than Portcullis's (each at its file name as context root: a backend of its
+     * tokens, say) and none of this run's Portcullis settings.
+     */
+    public static PayaraProcess startWars(List<Path> wars) {
+        if (wars.isEmpty()) {
+            throw new IllegalArgumentException("no WAR to deploy");
+        }
+        return start(ItEnvironment.freePort(), List.of(), wars);
+    }
+
+    private static PayaraProcess start(int port, List<String> extraSystemProperties, List<Path> otherWars) {
         try {
-            PayaraProcess p = new PayaraProcess(port, List.of(extraSystemProperties));
+            PayaraProcess p = new PayaraProcess(port, extraSystemProperties, otherWars);
             if (!p.finished.await(300, TimeUnit.SECONDS) || !p.process.isAlive()) {
                 String out = p.output();
                 p.close();

@@ -1,10 +1,23 @@
 package dev.portcullis.token;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.BadJWTException;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.config.TestSettings;
@@ -36,7 +49,7 @@ class AccessTokenVerifierTest {
     static final String ISSUER = "https://id.example.com";
 
     static final IssuerSettings ISSUER_SETTINGS = new IssuerSettings(URI.create(ISSUER));
-    /** The defaults: ES256 access tokens of an hour for {@code <issuer>/api}. */
+    /** The defaults: RS256 access tokens of an hour for {@code <issuer>/api}. */
     static final TokenSettings TOKENS = TestSettings.tokens(Map.of("portcullis.issuer", ISSUER));
     static final KeySettings KEYS = TestSettings.keys(Map.of("portcullis.keys.encryption-key",
             Base64.getEncoder().encodeToString(new byte[32])));
@@ -71,11 +84,16 @@ class AccessTokenVerifierTest {
     }
 
     private String mint(String jti, boolean grantRevoked, boolean tokenRevoked, Instant expiresAt) throws Exception {
+        return mint(jti, grantRevoked, tokenRevoked, expiresAt, null);
+    }
+
+    private String mint(String jti, boolean grantRevoked, boolean tokenRevoked, Instant expiresAt,
+                        JWSAlgorithm alg) {
         Instant now = clock.instant();
         TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now,
                 Set.of("pwd"), java.util.List.of());
         String token = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user", now,
-                now.minusSeconds(1), expiresAt, java.util.List.of(TOKENS.accessTokenAudience()), null));
+                now.minusSeconds(1), expiresAt, java.util.List.of(TOKENS.accessTokenAudience()), null, alg));
         AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt, token);
         if (grantRevoked) {
             grant = new TokenGrant(grant.grantId(), grant.clientId(), grant.userId(), grant.scope(), grant.authTime(),
@@ -160,6 +178,94 @@ class AccessTokenVerifierTest {
         assertThrows(PersistenceException.class, () -> verifier.check(at));
         rows.failure = null;
         assertEquals("user-1", verifier.verify(at).subject(), "the same token is good once the database is back");
+    }
+
+    @Test
+    void tokensSignedWithAnyOfTheThreeAlgorithmsAreAcceptedWithAndWithoutTheirRecordedHash() throws Exception {
+        for (JWSAlgorithm alg : List.of(JWSAlgorithm.RS256, JWSAlgorithm.PS256, JWSAlgorithm.ES256)) {
+            String jti = "jti-" + alg;
+            String at = mint(jti, false, false, clock.instant().plusSeconds(600), alg);
+            SignedJWT jwt = SignedJWT.parse(at);
+            assertEquals(alg, jwt.getHeader().getAlgorithm());
+            assertEquals(alg, keys.publicJwks().getKeyByKeyId(jwt.getHeader().getKeyID()).getAlgorithm());
+            assertEquals("user-1", verifier.verify(at).subject(), alg + " by its hash");
+            forgetHash(jti);
+            assertEquals("user-1", verifier.verify(at).subject(), alg + " by its signature");
+        }
+    }
+
+    @Test
+    void withoutAnAlgorithmOfItsOwnATokenIsSignedWithTheConfiguredOne() throws Exception {
+        TokenSettings es = TestSettings.tokens(Map.of("portcullis.issuer", ISSUER,
+                "portcullis.access-token.signing-alg", "ES256"));
+        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, es);
+        assertEquals(JWSAlgorithm.ES256, SignedJWT.parse(mint("jti-es", false, false,
+                clock.instant().plusSeconds(600))).getHeader().getAlgorithm());
+        assertEquals(JWSAlgorithm.PS256, SignedJWT.parse(mint("jti-ps", false, false,
+                clock.instant().plusSeconds(600), JWSAlgorithm.PS256)).getHeader().getAlgorithm(), "its own wins");
+        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
+        assertEquals(JWSAlgorithm.RS256, SignedJWT.parse(mint("jti-rs", false, false,
+                clock.instant().plusSeconds(600))).getHeader().getAlgorithm(), "the default");
+        assertThrows(IllegalArgumentException.class, () -> mint("jti-hs", false, false,
+                clock.instant().plusSeconds(600), JWSAlgorithm.HS256));
+    }
+
+    @Test
+    void aTokenWhoseHeaderNamesAnotherAlgorithmThanItsKeysIsRefused() throws Exception {
+        String at = mint("jti-mix", false, false, clock.instant().plusSeconds(600), JWSAlgorithm.PS256);
+        forgetHash("jti-mix");
+        SignedJWT jwt = SignedJWT.parse(at);
+        String[] parts = at.split("\\.");
+        // the same PS256 signature under a header that claims RS256 for the PS256 key's kid
+        String rsHeader = new JWSHeader.Builder(JWSAlgorithm.RS256).type(TokenMinter.AT_JWT)
+                .keyID(jwt.getHeader().getKeyID()).build().toBase64URL().toString();
+        assertTrue(verifier.check(rsHeader + "." + parts[1] + "." + parts[2]).isEmpty(), "kid of another algorithm");
+        String unknownKid = new JWSHeader.Builder(JWSAlgorithm.PS256).type(TokenMinter.AT_JWT).keyID("ps256-99")
+                .build().toBase64URL().toString();
+        assertTrue(verifier.check(unknownKid + "." + parts[1] + "." + parts[2]).isEmpty(), "unknown kid");
+        for (String alg : List.of("HS256", "none", "EdDSA")) {
+            String header = Base64.getUrlEncoder().withoutPadding().encodeToString(("{\"alg\":\"" + alg
+                    + "\",\"typ\":\"at+jwt\",\"kid\":\"" + jwt.getHeader().getKeyID() + "\"}")
+                    .getBytes(StandardCharsets.UTF_8));
+            assertTrue(verifier.check(header + "." + parts[1] + "." + parts[2]).isEmpty(), alg);
+        }
+        assertEquals("user-1", verifier.verify(at).subject(), "the untouched token is still good");
+    }
+
+    @Test
+    void aBackendVerifiesTokensOfEachAlgorithmWithAJoseLibraryAndThePublishedJwksAlone() throws Exception {
+        // the JWKS as a backend downloads it: JSON, public keys only
+        JWKSet published = JWKSet.parse(keys.publicJwks().toString());
+        for (JWSAlgorithm alg : List.of(JWSAlgorithm.RS256, JWSAlgorithm.PS256, JWSAlgorithm.ES256)) {
+            Instant now = clock.instant();
+            String token = minter.accessToken(new TokenMinter.AccessTokenClaims("jti-b-" + alg, "user-1", "client-1",
+                    "openid groups", now, now, now.plusSeconds(600), List.of(ISSUER + "/api"), List.of("payroll"), alg));
+            DefaultJWTProcessor<SecurityContext> backend = new DefaultJWTProcessor<>();
+            backend.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(TokenMinter.AT_JWT));
+            backend.setJWSKeySelector(new JWSVerificationKeySelector<>(alg, new ImmutableJWKSet<>(published)));
+            backend.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(ISSUER + "/api",
+                    new JWTClaimsSet.Builder().issuer(ISSUER).subject("user-1").build(),
+                    Set.of("exp", "iat", "jti", "groups")));
+            JWTClaimsSet claims = backend.process(token, null);
+            assertEquals(List.of("payroll"), claims.getStringListClaim("groups"), alg.getName());
+            DefaultJWTProcessor<SecurityContext> otherAudience = new DefaultJWTProcessor<>();
+            otherAudience.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(TokenMinter.AT_JWT));
+            otherAudience.setJWSKeySelector(new JWSVerificationKeySelector<>(alg, new ImmutableJWKSet<>(published)));
+            otherAudience.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>("https://other.example.com",
+                    null, Set.of()));
+            assertThrows(BadJWTException.class, () -> otherAudience.process(token, null), alg + ": another aud");
+        }
+    }
+
+    @Test
+    void groupsAreInTheAccessTokenOnlyWhenGiven() throws Exception {
+        Instant now = clock.instant();
+        String with = minter.accessToken(new TokenMinter.AccessTokenClaims("jti-g1", "user-1", "client-1", "groups",
+                now, now, now.plusSeconds(60), List.of(ISSUER + "/api"), List.of("payroll", "staff"), null));
+        assertEquals(List.of("payroll", "staff"), SignedJWT.parse(with).getJWTClaimsSet().getStringListClaim("groups"));
+        String without = minter.accessToken(new TokenMinter.AccessTokenClaims("jti-g2", "user-1", "client-1",
+                "read_user", now, now, now.plusSeconds(60), List.of(ISSUER + "/api"), null, null));
+        assertNull(SignedJWT.parse(without).getJWTClaimsSet().getClaim("groups"));
     }
 
     @Test

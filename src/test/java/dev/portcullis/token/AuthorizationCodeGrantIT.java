@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.crypto.ECDSAVerifier;
-import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
@@ -98,10 +98,10 @@ class AuthorizationCodeGrantIT extends TokenEndpointTestBase {
         // RFC 9068 access token, verifiable from the JWKS alone
         SignedJWT at = SignedJWT.parse(accessToken);
         assertEquals(new JOSEObjectType("at+jwt"), at.getHeader().getType());
-        assertEquals(JWSAlgorithm.ES256, at.getHeader().getAlgorithm());
+        assertEquals(JWSAlgorithm.RS256, at.getHeader().getAlgorithm(), "portcullis.access-token.signing-alg's default");
         JWK key = jwks().getKeyByKeyId(at.getHeader().getKeyID());
         assertNotNull(key, "access token kid is published");
-        assertTrue(at.verify(new ECDSAVerifier((ECKey) key)));
+        assertTrue(at.verify(new RSASSAVerifier((RSAKey) key)));
         JWTClaimsSet c = at.getJWTClaimsSet();
         assertEquals(BASE, c.getIssuer());
         assertEquals(user.userId(), c.getSubject());

@@ -1,0 +1,162 @@
+package dev.portcullis.token;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.portcullis.backend.BackendWars;
+import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.CodeFixture;
+import dev.portcullis.testing.Http;
+import dev.portcullis.testing.PayaraProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Portcullis's access tokens as a backend nobody here wrote sees them: {@link dev.portcullis.backend.PayrollBackend},
+ * a MicroProfile JWT Auth WAR configured with the JWKS URL, issuer and audience only, on the server's own MP-JWT
+ * implementation: in a Payara Micro of its own on the Payara Micro pass, beside Portcullis in the run's one WildFly
+ * or Payara Server on the full-server passes (deployed by {@code AppServer}). It accepts a token for its audience
+ * with its roles from {@code groups}, refuses one for another audience, a missing or forged one, and a user outside
+ * the role; a JOSE library verifies the same token as a backend would.
+ */
+class BackendTokenValidationIT extends TokenEndpointTestBase {
+
+    private static final String PASSWORD = "correct horse battery";
+    private static final String SERVER = System.getProperty("portcullis.test.server", "payara-micro");
+
+    /** The backend's own Payara Micro on the Payara Micro pass; null on WildFly, where it runs beside Portcullis. */
+    private static PayaraProcess backendProcess;
+    private static Http backend;
+    private static Admin.TestClient groupsClient;
+
+    @BeforeAll
+    static void startTheBackend() throws IOException {
+        switch (SERVER) {
+            case "payara-micro" -> {
+                Path dir = Files.createTempDirectory(Path.of("target"), "mp-backend");
+                backendProcess = PayaraProcess.startWars(BackendWars.export(dir, BASE, true));
+                backend = new Http(backendProcess.base());
+            }
+            case "wildfly", "payara-server" -> backend = new Http(BASE);
+            default -> throw new IllegalStateException("unknown server " + SERVER);
+        }
+        groupsClient = null;
+    }
+
+    @AfterAll
+    static void stopTheBackend() {
+        if (backendProcess != null) {
+            backendProcess.close();
+        }
+    }
+
+    private Admin.TestUser userInGroups(String... groups) {
+        String username = "backend" + Long.toHexString(System.nanoTime());
+        String list = String.join(",", List.of(groups).stream().map(Http::q).toList());
+        Http.Res r = admin.post("/admin/users", "{\"username\":" + Http.q(username) + ",\"password\":"
+                + Http.q(PASSWORD) + ",\"groups\":[" + list + "]}");
+        assertEquals(201, r.status(), r::toString);
+        return new Admin.TestUser(username, PASSWORD, r.jsonString("user_id"));
+    }
+
+    /** An access token of {@code user} from a code exchange of a confidential client granted {@code scope}. */
+    private String accessToken(Admin.TestUser user, String scope) {
+        synchronized (BackendTokenValidationIT.class) {
+            if (groupsClient == null) {
+                groupsClient = admin.confidentialClient("openid groups", REDIRECT);
+            }
+        }
+        String code = CodeFixture.issue(groupsClient.clientId(), user.userId(), REDIRECT, scope, null, null);
+        Http.Res r = form(codeForm(groupsClient, code, REDIRECT));
+        assertEquals(200, r.status(), r::toString);
+        return r.jsonString("access_token");
+    }
+
+    private static Http.Res whoAmI(String war, String accessToken) {
+        return accessToken == null ? backend.get("/" + war + "/whoami")
+                : backend.get("/" + war + "/whoami", "Authorization", "Bearer " + accessToken);
+    }
+
+    @Test
+    void theBackendAcceptsATokenForItsAudienceWithItsRolesFromGroups() {
+        Admin.TestUser clerk = userInGroups("payroll", "staff");
+        Http.Res r = whoAmI(BackendWars.FOR_PORTCULLIS_API, accessToken(clerk, "openid groups"));
+        assertEquals(200, r.status(), () -> r + backendLog());
+        assertEquals("principal=" + clerk.userId() + " payroll=true auditors=false", r.body().trim());
+    }
+
+    @Test
+    void aBackendOfAnotherAudienceRefusesTheSameToken() {
+        String token = accessToken(userInGroups("payroll"), "openid groups");
+        assertEquals(401, whoAmI(BackendWars.FOR_ANOTHER_API, token).status(), this::backendLog);
+        assertEquals(200, whoAmI(BackendWars.FOR_PORTCULLIS_API, token).status(), "the token itself is good");
+    }
+
+    @Test
+    void noTokenOrAForgedOneIsRefused() {
+        // WildFly leaves a caller without a token anonymous, and RESTEasy's role check answers 403 (README)
+        Http.Res none = whoAmI(BackendWars.FOR_PORTCULLIS_API, null);
+        assertEquals(SERVER.equals("wildfly") ? 403 : 401, none.status(), none::toString);
+        String[] parts = accessToken(userInGroups("payroll"), "openid groups").split("\\.");
+        String forged = parts[2].substring(0, 10) + (parts[2].charAt(10) == 'A' ? 'B' : 'A') + parts[2].substring(11);
+        Http.Res r = whoAmI(BackendWars.FOR_PORTCULLIS_API, parts[0] + "." + parts[1] + "." + forged);
+        assertEquals(401, r.status(), r::toString);
+        assertFalse(r.body().contains("principal="), r::toString);
+    }
+
+    @Test
+    void aUserOutsideTheGroupOrATokenWithoutScopeGroupsIsForbidden() {
+        assertEquals(403, whoAmI(BackendWars.FOR_PORTCULLIS_API, accessToken(userInGroups("staff"),
+                "openid groups")).status(), "authenticated, not in role payroll");
+        assertEquals(403, whoAmI(BackendWars.FOR_PORTCULLIS_API, accessToken(userInGroups("payroll"),
+                "openid")).status(), "the groups are released under scope groups only");
+    }
+
+    @Test
+    void withOnlyTheThreeStandardSettingsPayaraRefusesTheAtJwtTypeAndWildFlyAccepts() {
+        String token = accessToken(userInGroups("payroll"), "openid groups");
+        if (SERVER.startsWith("payara")) {
+            assertEquals(401, whoAmI(BackendWars.WITHOUT_VENDOR_FILE, token).status(),
+                    "Payara's MP-JWT wants typ JWT unless payara-mp-jwt.properties disables the check");
+        } else {
+            assertEquals(200, whoAmI(BackendWars.FOR_PORTCULLIS_API, token).status(),
+                    "WildFly's SmallRye JWT does not check typ");
+        }
+    }
+
+    @Test
+    void aJoseLibraryVerifiesSignatureAudienceSubjectAndGroupsFromTheJwks() throws Exception {
+        Admin.TestUser clerk = userInGroups("payroll", "staff");
+        String token = accessToken(clerk, "openid groups");
+        DefaultJWTProcessor<SecurityContext> verifier = new DefaultJWTProcessor<>();
+        verifier.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(new JOSEObjectType("at+jwt")));
+        // RS256 only, as a backend with its library's default would
+        verifier.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, new ImmutableJWKSet<>(jwks())));
+        verifier.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(BASE + "/api",
+                new JWTClaimsSet.Builder().issuer(BASE).subject(clerk.userId()).build(),
+                Set.of("exp", "iat", "jti", "groups")));
+        JWTClaimsSet claims = verifier.process(token, null);
+        assertEquals(List.of("payroll", "staff"), claims.getStringListClaim("groups"));
+        assertNull(claims(accessToken(clerk, "openid")).getClaim("groups"), "not without scope groups");
+    }
+
+    private String backendLog() {
+        return backendProcess == null ? "" : "\n" + backendProcess.output();
+    }
+}
