@@ -14,7 +14,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * RESTEasy honour {@code @RolesAllowed}), and served at its name:
  * <ul>
  * <li>{@value #FOR_PORTCULLIS_API}: accepts Portcullis's default audience {@code <issuer>/api};</li>
- * <li>{@value #FOR_ANOTHER_API}: accepts another audience only, so it must refuse the same tokens;</li>
+ * <li>{@value #FOR_ANOTHER_API}: accepts another audience only, so it must refuse the same tokens, and accept a
+ * token asked for that audience once it is a registered API;</li>
  * <li>on Payara, {@value #WITHOUT_VENDOR_FILE}: like the first without Payara's {@code payara-mp-jwt.properties},
  * whose {@code disable.type.verification=true} the first two carry there, because Payara's MP-JWT refuses every
  * token whose {@code typ} is not {@code JWT}, RFC 9068's {@code at+jwt} included (docs/servers.md).</li>
@@ -25,7 +26,10 @@ public final class BackendWars {
     public static final String FOR_PORTCULLIS_API = "mp-backend";
     public static final String FOR_ANOTHER_API = "mp-backend-other";
     public static final String WITHOUT_VENDOR_FILE = "mp-backend-plain";
-    /** The audience {@value #FOR_ANOTHER_API} accepts; no Portcullis token carries it. */
+    /**
+     * The audience {@value #FOR_ANOTHER_API} accepts: no Portcullis token carries it until BackendTokenValidationIT
+     * registers it as an API and asks for a token with {@code resource}.
+     */
     public static final String ANOTHER_AUDIENCE = "https://another-api.example.com";
 
     private static final String WEB_XML = """

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -106,6 +107,32 @@ class BackendTokenValidationIT extends TokenEndpointTestBase {
         String token = accessToken(userInGroups("payroll"), "openid groups");
         assertEquals(401, whoAmI(BackendWars.FOR_ANOTHER_API, token).status(), this::backendLog);
         assertEquals(200, whoAmI(BackendWars.FOR_PORTCULLIS_API, token).status(), "the token itself is good");
+    }
+
+    @Test
+    void aTokenForARegisteredApiIsAcceptedByThatApisBackendOnlyWithItsRoles() {
+        // the other backend's audience registered as an API: a token asked for it with resource carries it as aud
+        String scope = "another" + Long.toHexString(System.nanoTime()) + ".read";
+        Http.Res api = admin.post("/admin/apis", "{\"identifier\":" + Http.q(BackendWars.ANOTHER_AUDIENCE)
+                + ",\"name\":\"Another API\",\"scopes\":[" + Http.q(scope) + "]}");
+        assertEquals(201, api.status(), api::toString);
+        Admin.TestClient client = admin.confidentialClient("openid groups " + scope, REDIRECT);
+        Admin.TestUser clerk = userInGroups("payroll");
+        String code = CodeFixture.issue(client.clientId(), clerk.userId(), REDIRECT, "openid groups " + scope, null,
+                null);
+        Map<String, String> request = codeForm(client, code, REDIRECT);
+        request.put("resource", BackendWars.ANOTHER_AUDIENCE);
+        Http.Res r = form(request);
+        assertEquals(200, r.status(), r::toString);
+        assertEquals(scope, r.jsonString("scope"), "narrowed to the API's scope");
+        String token = r.jsonString("access_token");
+
+        Http.Res accepted = whoAmI(BackendWars.FOR_ANOTHER_API, token);
+        assertEquals(200, accepted.status(), () -> accepted + backendLog());
+        assertEquals("principal=" + clerk.userId() + " payroll=true auditors=false", accepted.body().trim(),
+                "the groups survive the narrowing to the API");
+        assertEquals(401, whoAmI(BackendWars.FOR_PORTCULLIS_API, token).status(),
+                "the backend of Portcullis's own audience refuses a token for the API");
     }
 
     @Test
