@@ -188,6 +188,27 @@ class AdminApiIT extends ServerTestBase {
     }
 
     @Test
+    void everyApiCallWithoutTheAdminTokenIs401AndChangesNothing() {
+        String identifier = "https://unauthorised-" + Long.toHexString(System.nanoTime()) + ".example.com";
+        String body = "{\"identifier\":" + Http.q(identifier) + ",\"name\":\"X\",\"scopes\":[\"x"
+                + Long.toHexString(System.nanoTime()) + ".read\"]}";
+        long before = Db.count("SELECT COUNT(*) FROM apis");
+        for (String[] headers : List.of(new String[0], new String[] {"Authorization", "Bearer wrong-token"})) {
+            List<Http.Res> answers = List.of(http.get("/admin/apis", headers),
+                    http.postJson("/admin/apis", body, headers),
+                    http.get("/admin/apis/some-id", headers),
+                    http.patch("/admin/apis/some-id", "application/merge-patch+json", "{\"name\":\"Y\"}", headers),
+                    http.delete("/admin/apis/some-id", headers));
+            for (Http.Res r : answers) {
+                assertEquals(401, r.status(), r::toString);
+                assertEquals("invalid_token", r.jsonString("error"));
+            }
+        }
+        assertEquals(before, Db.count("SELECT COUNT(*) FROM apis"));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM apis WHERE identifier = ?", identifier));
+    }
+
+    @Test
     void missingOrWrongAdminTokenIs401WithChallenge() {
         for (String[] headers : List.of(new String[0], new String[] {"Authorization", "Bearer wrong-token"},
                 new String[] {"Authorization", "Basic YWRtaW46YWRtaW4="})) {
