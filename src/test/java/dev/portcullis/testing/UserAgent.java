@@ -45,7 +45,9 @@ public final class UserAgent {
     private UserAgent(String base, CookieManager cookies) {
         this.base = base;
         this.cookies = cookies;
-        this.http = new Http(base, HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+        // HTTP/1.1, as browsers speak to an http:// origin; the JDK client would otherwise try an h2c upgrade
+        this.http = new Http(base, HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
                 .cookieHandler(cookies).connectTimeout(Duration.ofSeconds(10)).build());
     }
 
