@@ -4,6 +4,7 @@ import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.client.BuiltInClients;
 import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.signin.SignedInUser;
@@ -50,6 +51,7 @@ public class ConsoleClients {
     private String createdSecret;
     private Optional<Client> shown;
     private String rotatedSecret;
+    private long rotatedOverlap;
     private boolean confirmingDelete;
 
     public List<Client> getClients() {
@@ -121,15 +123,25 @@ public class ConsoleClients {
         return BuiltInClients.isBuiltIn(clientId);
     }
 
-    /** Issues a new secret for the shown confidential client, shown once on this answer; the old one stops at once. */
+    /** The overlaps the rotate form offers, in seconds: 0 (the old secret stops at once), an hour, a day, 7, 30 days. */
+    static final List<Long> OVERLAPS = List.of(0L, 3_600L, 86_400L, 604_800L, 2_592_000L);
+
+    /**
+     * Issues a new secret for the shown confidential client, shown once on this answer; the old one keeps working for
+     * the overlap the form's {@code overlap} chose (one of {@link #OVERLAPS}; absent or 0: it stops at once).
+     */
     public String rotateSecret() {
         Client c = getShown().orElse(null);
         Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
         if (actor.isEmpty()) {
             return null;
         }
+        String overlap = signedIn.parameter("overlap", 8);
+        long seconds = OVERLAPS.stream().filter(o -> String.valueOf(o).equals(overlap)).findFirst().orElse(0L);
         try {
-            rotatedSecret = clients.rotateSecret(c.clientId(), actor.get()).orElse(null);
+            rotatedSecret = clients.rotateSecret(c.clientId(), seconds == 0 ? null : java.time.Duration.ofSeconds(seconds),
+                    actor.get()).orElse(null);
+            rotatedOverlap = seconds;
         } catch (ChangeRefused e) {
             fail(e);
         }
@@ -184,6 +196,16 @@ public class ConsoleClients {
 
     public String getRotatedSecret() {
         return rotatedSecret;
+    }
+
+    /** The overlap of the rotation just made, seconds (0: the old secret stopped at once). */
+    public long getRotatedOverlap() {
+        return rotatedOverlap;
+    }
+
+    /** Whether the client authenticates with a secret (so the rotate form is offered). */
+    public boolean usesSecret(Client c) {
+        return c.confidential() && !ClientAuthMethods.PRIVATE_KEY_JWT.equals(c.authMethod());
     }
 
     /** The administrator acting on this form, decided before any change; none: 403 and the reason shown. */
