@@ -46,6 +46,10 @@ public class ConsoleClients {
     private boolean skipConsent;
     /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
     private String grantTypes;
+    /** The registration form's token_endpoint_auth_method; blank: not chosen (the checkbox decides the type). */
+    private String authMethod;
+    private String jwks;
+    private String jwksUri;
     private String errorText;
     private Client created;
     private String createdSecret;
@@ -65,10 +69,16 @@ public class ConsoleClients {
             return null;
         }
         try {
-            ClientService.Registered r = clients.register(ClientService.Registration.builder()
+            ClientService.Registration.Builder b = ClientService.Registration.builder()
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
-                    .postLogoutRedirectUris(lines(postLogoutRedirectUris)).confidential(confidential).scopes(scopes)
-                    .skipConsent(skipConsent).grantTypes(words(grantTypes)).build(), actor.get());
+                    .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
+                    .skipConsent(skipConsent).grantTypes(words(grantTypes))
+                    .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
+            // a chosen method decides the type itself (none is public); the checkbox only when none is chosen
+            if (blankAsNull(authMethod) == null) {
+                b.confidential(confidential);
+            }
+            ClientService.Registered r = clients.register(b.build(), actor.get());
             created = r.client();
             createdSecret = r.secret().orElse(null);
             name = null;
@@ -219,6 +229,39 @@ public class ConsoleClients {
 
     private void fail(ChangeRefused e) {
         errorText = ConsolePage.refusal(signedIn, e);
+    }
+
+    private static String blankAsNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    /** The methods the registration form offers. */
+    public List<String> getAuthMethods() {
+        return ClientAuthMethods.ALL;
+    }
+
+    public String getAuthMethod() {
+        return authMethod;
+    }
+
+    public void setAuthMethod(String authMethod) {
+        this.authMethod = authMethod;
+    }
+
+    public String getJwks() {
+        return jwks;
+    }
+
+    public void setJwks(String jwks) {
+        this.jwks = jwks;
+    }
+
+    public String getJwksUri() {
+        return jwksUri;
+    }
+
+    public void setJwksUri(String jwksUri) {
+        this.jwksUri = jwksUri;
     }
 
     /** One URI a line; blank lines ignored. */
