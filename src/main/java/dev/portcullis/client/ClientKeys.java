@@ -52,6 +52,10 @@ public final class ClientKeys {
         }
         Set<String> kids = new HashSet<>();
         for (JWK key : set.getKeys()) {
+            if (!(key instanceof RSAKey) && !(key instanceof ECKey)) {
+                throw new Unusable("holds a " + key.getKeyType() + " key; only public RSA and EC (P-256) keys are "
+                        + "accepted, never symmetric ones");
+            }
             if (key.isPrivate()) {
                 throw new Unusable("holds private key material; register the public keys only");
             }
@@ -59,13 +63,8 @@ public final class ClientKeys {
                 if (rsa.size() < 2048) {
                     throw new Unusable("holds an RSA key shorter than 2048 bits");
                 }
-            } else if (key instanceof ECKey ec) {
-                if (!Curve.P_256.equals(ec.getCurve())) {
-                    throw new Unusable("holds an EC key not on P-256 (ES256 is the EC algorithm accepted)");
-                }
-            } else {
-                throw new Unusable("holds a " + key.getKeyType() + " key; only public RSA and EC (P-256) keys are "
-                        + "accepted, never symmetric ones");
+            } else if (!Curve.P_256.equals(((ECKey) key).getCurve())) {
+                throw new Unusable("holds an EC key not on P-256 (ES256 is the EC algorithm accepted)");
             }
             if (key.getKeyID() != null && !kids.add(key.getKeyID())) {
                 throw new Unusable("holds two keys with the kid " + (key.getKeyID().length() <= 40
