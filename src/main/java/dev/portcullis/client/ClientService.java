@@ -201,7 +201,8 @@ public class ClientService {
                 return this;
             }
 
-            public Builder confidential(boolean confidential) {
+            /** Null: not named (a named method then decides the type, else confidential). */
+            public Builder confidential(Boolean confidential) {
                 this.confidential = confidential;
                 return this;
             }
