@@ -148,7 +148,8 @@ class ArchitectureTest {
             Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactors"),
             Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactors"),
             Map.entry("webauthn_credentials", "dev.portcullis.mfa.Passkeys"),
-            Map.entry("webauthn_challenges", "dev.portcullis.mfa.Passkeys"));
+            Map.entry("webauthn_challenges", "dev.portcullis.mfa.Passkeys"),
+            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtis"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(

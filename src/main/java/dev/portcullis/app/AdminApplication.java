@@ -94,6 +94,14 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     "authorization_code, refresh_token, client_credentials, "
                     + "urn:ietf:params:oauth:grant-type:token-exchange",
                     implementation = String.class),
+            @SchemaProperty(name = "token_endpoint_auth_method", type = SchemaType.STRING, description =
+                    "client_secret_basic, client_secret_post, private_key_jwt or none"),
+            @SchemaProperty(name = "jwks", type = SchemaType.OBJECT,
+                    description = "private_key_jwt: inline JWK set of public RSA or P-256 keys"),
+            @SchemaProperty(name = "jwks_uri", type = SchemaType.STRING,
+                    description = "private_key_jwt: https URL of the JWK set"),
+            @SchemaProperty(name = "previous_secret_expires_at", type = SchemaType.INTEGER,
+                    description = "epoch seconds until which a rotated-out secret still works"),
             @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN),
             @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds"),
             @SchemaProperty(name = "client_secret", type = SchemaType.STRING,
@@ -111,7 +119,13 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN, description = "default false"),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description = "default "
                     + "authorization_code, refresh_token; client_credentials only for confidential clients",
-                    implementation = String.class)}),
+                    implementation = String.class),
+            @SchemaProperty(name = "token_endpoint_auth_method", type = SchemaType.STRING, description =
+                    "client_secret_basic, client_secret_post, private_key_jwt or none; without it, confidential clients may use either secret method"),
+            @SchemaProperty(name = "jwks", type = SchemaType.OBJECT,
+                    description = "private_key_jwt: inline JWK set of public RSA or P-256 keys; or jwks_uri"),
+            @SchemaProperty(name = "jwks_uri", type = SchemaType.STRING,
+                    description = "private_key_jwt: https URL of the JWK set; or jwks")}),
         @Schema(name = "ClientPatch", type = SchemaType.OBJECT,
                 description = "JSON merge patch of a client (RFC 7396); absent fields stay", properties = {
             @SchemaProperty(name = "client_name", type = SchemaType.STRING),
@@ -123,6 +137,13 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description = "replaces the set",
                     implementation = String.class),
+            @SchemaProperty(name = "token_endpoint_auth_method", type = SchemaType.STRING, description =
+                    "client_secret_basic, client_secret_post, private_key_jwt or none; decides the type"),
+            @SchemaProperty(name = "jwks", type = SchemaType.OBJECT,
+                    description = "private_key_jwt: inline JWK set of public RSA or P-256 keys; null removes it"),
+            @SchemaProperty(name = "jwks_uri", type = SchemaType.STRING,
+                    description = "private_key_jwt: https URL of the JWK set; null removes it"),
+
             @SchemaProperty(name = "enabled", type = SchemaType.BOOLEAN,
                     description = "false refuses the client and revokes its tokens"),
             @SchemaProperty(name = "confidential", type = SchemaType.BOOLEAN,
@@ -133,7 +154,13 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
         @Schema(name = "ClientSecret", type = SchemaType.OBJECT, description = "A new client secret, shown once",
                 properties = {
             @SchemaProperty(name = "client_id", type = SchemaType.STRING),
-            @SchemaProperty(name = "client_secret", type = SchemaType.STRING)}),
+            @SchemaProperty(name = "client_secret", type = SchemaType.STRING),
+            @SchemaProperty(name = "previous_secret_expires_at", type = SchemaType.INTEGER,
+                    description = "epoch seconds until which the old secret still works, when an overlap was asked")}),
+        @Schema(name = "SecretRotation", type = SchemaType.OBJECT, description = "Optional body of a secret rotation",
+                properties = {
+            @SchemaProperty(name = "previous_secret_valid_for", type = SchemaType.INTEGER,
+                    description = "seconds (1-2592000) the old secret keeps working; absent: it stops at once")}),
         @Schema(name = "Session", type = SchemaType.OBJECT, description = "A live SSO session (never its cookie)",
                 properties = {
             @SchemaProperty(name = "session_id", type = SchemaType.STRING, description = "administrative id"),

@@ -48,6 +48,23 @@ public class Client {
     @Column(name = "secret_hash")
     private String secretHash;
 
+    /** Null: not chosen (a confidential client may then use either secret method, a public one is none). */
+    @Column(name = "token_endpoint_auth_method")
+    private String authMethod;
+
+    /** A private_key_jwt client's inline public JWK set, or null. */
+    private String jwks;
+
+    @Column(name = "jwks_uri")
+    private String jwksUri;
+
+    /** A rotated-out secret's hash, accepted until {@link #previousSecretExpiresAt}; null when there is none. */
+    @Column(name = "previous_secret_hash")
+    private String previousSecretHash;
+
+    @Column(name = "previous_secret_expires_at")
+    private Long previousSecretExpiresAt;
+
     @Column(name = "redirect_uris")
     @Convert(converter = UriListConverter.class)
     private List<String> redirectUris;
@@ -159,9 +176,68 @@ public class Client {
         return Instant.ofEpochSecond(createdAt);
     }
 
-    /** Constant-time check of a presented client secret against the stored hash (one SHA-256, no slow hash). */
-    public boolean secretMatches(String presented) {
-        return confidential && secretHash != null && Secrets.matchesHash(presented, secretHash);
+    /**
+     * Constant-time check of a presented client secret against the stored hash and, until it expires at
+     * {@code now}, the previous secret's (one SHA-256, no slow hash; both compared whichever matches).
+     */
+    public boolean secretMatches(String presented, Instant now) {
+        if (!confidential || presented == null) {
+            return false;
+        }
+        String hash = Secrets.hash(presented);
+        boolean current = Secrets.constantTimeEquals(hash, secretHash);
+        boolean previous = Secrets.constantTimeEquals(hash, previousSecretHash);
+        return current | (previous && previousSecretExpiresAt != null && now.getEpochSecond() < previousSecretExpiresAt);
+    }
+
+    /**
+     * How the client authenticates: the method it registered, or when it chose none, {@code none} for a public client
+     * and {@code client_secret_basic} (RFC 7591's default) for a confidential one, which may then also use
+     * {@code client_secret_post} ({@link #authMethodChosen()}).
+     */
+    public String authMethod() {
+        if (authMethod != null) {
+            return authMethod;
+        }
+        return confidential ? ClientAuthMethods.CLIENT_SECRET_BASIC : ClientAuthMethods.NONE;
+    }
+
+    /** Whether the method was named at registration or in a change; if not, either secret method is accepted. */
+    public boolean authMethodChosen() {
+        return authMethod != null;
+    }
+
+    /** The inline JWK set of a private_key_jwt client, or null. */
+    public String jwks() {
+        return jwks;
+    }
+
+    /** Where a private_key_jwt client publishes its keys, or null. */
+    public String jwksUri() {
+        return jwksUri;
+    }
+
+    /** Until when the previous secret is accepted; empty when there is none. */
+    public java.util.Optional<Instant> previousSecretExpiresAt() {
+        return previousSecretExpiresAt == null ? java.util.Optional.empty()
+                : java.util.Optional.of(Instant.ofEpochSecond(previousSecretExpiresAt));
+    }
+
+    /** Sets the method (null: not chosen) and the keys; a method without a secret drops the secrets. */
+    void changeAuthentication(String authMethod, String jwks, String jwksUri, Instant now) {
+        this.authMethod = authMethod;
+        this.jwks = jwks;
+        this.jwksUri = jwksUri;
+        if (ClientAuthMethods.PRIVATE_KEY_JWT.equals(authMethod)) {
+            this.secretHash = null;
+            dropPreviousSecret();
+        }
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    private void dropPreviousSecret() {
+        this.previousSecretHash = null;
+        this.previousSecretExpiresAt = null;
     }
 
     void changeSettings(String name, List<String> redirectUris, List<String> postLogoutRedirectUris, String scopes,
@@ -183,10 +259,20 @@ public class Client {
     void changeConfidential(boolean confidential, String secretHash, Instant now) {
         this.confidential = confidential;
         this.secretHash = confidential ? secretHash : null;
+        dropPreviousSecret();
         this.updatedAt = now.getEpochSecond();
     }
 
     void replaceSecretHash(String hash, Instant now) {
+        this.secretHash = hash;
+        dropPreviousSecret();
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    /** A new secret's hash; the one it replaces is accepted until {@code previousValidUntil}. */
+    void replaceSecretHash(String hash, Instant previousValidUntil, Instant now) {
+        this.previousSecretHash = secretHash;
+        this.previousSecretExpiresAt = previousValidUntil.getEpochSecond();
         this.secretHash = hash;
         this.updatedAt = now.getEpochSecond();
     }

@@ -24,8 +24,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.StringReader;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -47,11 +50,16 @@ public class ClientAdminResource {
             + BuiltInClients.CONSOLE + ")";
 
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", "grant_types");
+            "confidential", "scopes", "skip_consent", "require_mfa", "grant_types", "token_endpoint_auth_method",
+            "jwks", "jwks_uri");
 
     /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
     private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", "enabled", "grant_types");
+            "confidential", "scopes", "skip_consent", "require_mfa", "enabled", "grant_types",
+            "token_endpoint_auth_method", "jwks", "jwks_uri");
+
+    /** The optional body of a secret rotation. */
+    private static final Set<String> ROTATION_FIELDS = Set.of("previous_secret_valid_for");
 
     @Inject
     ClientService service;
@@ -76,11 +84,14 @@ public class ClientAdminResource {
                 .name(json.requiredString("client_name", 1000))
                 .redirectUris(json.stringList("redirect_uris", 100, 4000).orElse(List.of()))
                 .postLogoutRedirectUris(json.stringList("post_logout_redirect_uris", 100, 4000).orElse(List.of()))
-                .confidential(json.bool("confidential").orElse(true))
+                .confidential(json.bool("confidential").orElse(null))
                 .scopes(json.requiredString("scopes", 1000))
                 .skipConsent(json.bool("skip_consent").orElse(false))
                 .requireMfa(json.bool("require_mfa").orElse(false))
-                .grantTypes(json.stringList("grant_types", 10, 100).orElse(null)).build(), actor());
+                .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
+                .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
+                .jwks(json.objectText("jwks", ClientKeys.MAX_JWKS_CHARS).orElse(null))
+                .jwksUri(json.string("jwks_uri", 4000).orElse(null)).build(), actor());
         JsonObjectBuilder out = describe(registered.client());
         registered.secret().ifPresent(s -> out.add("client_secret", s));
         return NoStoreJson.of(201, out.build().toString())
@@ -128,7 +139,7 @@ public class ClientAdminResource {
     public Response patch(@PathParam("client_id") String clientId, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
-                "enabled", "require_mfa", "grant_types")) {
+                "enabled", "require_mfa", "grant_types", "token_endpoint_auth_method")) {
             if (json.has(field) && json.isNull(field)) {
                 throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
             }
@@ -144,6 +155,9 @@ public class ClientAdminResource {
                 .enabled(json.bool("enabled").orElse(null))
                 .requireMfa(json.bool("require_mfa").orElse(null))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
+                .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
+                .jwks(json.has("jwks") ? json.objectText("jwks", ClientKeys.MAX_JWKS_CHARS).orElse("") : null)
+                .jwksUri(json.has("jwks_uri") ? json.string("jwks_uri", 4000).orElse("") : null)
                 .build();
         return service.update(clientId, patch, actor())
                 .map(u -> {
@@ -170,15 +184,34 @@ public class ClientAdminResource {
 
     @POST
     @Path("{client_id}/secret")
-    @Operation(summary = "Rotate a confidential client's secret; returns the new secret once")
+    @Operation(summary = "Rotate a confidential client's secret; returns the new secret once",
+            description = "Optional JSON body {\"previous_secret_valid_for\": seconds} (1 to 2592000): the old "
+                    + "secret keeps working that long; without it, the old secret stops at once. Unknown fields "
+                    + "answer 400.")
+    @RequestBody(required = false, content = @Content(schema = @Schema(ref = "SecretRotation")))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "ClientSecret")))
-    @APIResponse(responseCode = "400", description = "A public client has no secret",
+    @APIResponse(responseCode = "400", description = "A public or private_key_jwt client has no secret; a bad body",
             content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
-    public Response rotateSecret(@PathParam("client_id") String clientId) {
-        return service.rotateSecret(clientId, actor())
-                .map(s -> NoStoreJson.of(200, JsonSupport.JSON.createObjectBuilder().add("client_id", clientId)
-                        .add("client_secret", s).build().toString()).build())
+    public Response rotateSecret(@PathParam("client_id") String clientId, @Context HttpHeaders headers, String body) {
+        Duration overlap = null;
+        if (body != null && !body.isBlank()) {
+            MediaType type = headers.getMediaType();
+            if (type == null || !type.isCompatible(MediaType.APPLICATION_JSON_TYPE)) {
+                return ErrorBody.response(415, "invalid_request", "The body must be application/json");
+            }
+            overlap = JsonObjects.parse(body, ROTATION_FIELDS)
+                    .integer("previous_secret_valid_for", 1, ClientService.MAX_PREVIOUS_SECRET_VALIDITY.toSeconds())
+                    .map(Duration::ofSeconds).orElse(null);
+        }
+        return service.rotateSecret(clientId, overlap, actor())
+                .map(s -> {
+                    JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder().add("client_id", clientId)
+                            .add("client_secret", s);
+                    service.find(clientId).flatMap(Client::previousSecretExpiresAt)
+                            .ifPresent(t -> out.add("previous_secret_expires_at", t.getEpochSecond()));
+                    return NoStoreJson.of(200, out.build().toString()).build();
+                })
                 .orElseGet(() -> notFound());
     }
 
@@ -189,7 +222,7 @@ public class ClientAdminResource {
         c.postLogoutRedirectUris().forEach(logout::add);
         JsonArrayBuilder grantTypes = JsonSupport.JSON.createArrayBuilder();
         c.grantTypes().forEach(grantTypes::add);
-        return JsonSupport.JSON.createObjectBuilder()
+        JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder()
                 .add("client_id", c.clientId())
                 .add("client_name", c.name())
                 .add("confidential", c.confidential())
@@ -200,7 +233,16 @@ public class ClientAdminResource {
                 .add("enabled", c.enabled())
                 .add("require_mfa", c.requireMfa())
                 .add("grant_types", grantTypes)
+                .add("token_endpoint_auth_method", c.authMethod())
                 .add("created_at", c.createdAt().getEpochSecond());
+        if (c.jwks() != null) {
+            out.add("jwks", JsonSupport.JSON.createReader(new StringReader(c.jwks())).readObject());
+        }
+        if (c.jwksUri() != null) {
+            out.add("jwks_uri", c.jwksUri());
+        }
+        c.previousSecretExpiresAt().ifPresent(t -> out.add("previous_secret_expires_at", t.getEpochSecond()));
+        return out;
     }
 
     private Actor actor() {

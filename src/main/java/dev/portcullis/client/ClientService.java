@@ -11,6 +11,7 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -51,6 +52,9 @@ public class ClientService {
         List<String> postLogoutRedirectUris;
         String scopes;
         List<String> grantTypes;
+        String authMethod;
+        String jwks;
+        String jwksUri;
 
         ClientFieldsBuilder() {
         }
@@ -83,6 +87,24 @@ public class ClientService {
             this.grantTypes = grantTypes;
             return self();
         }
+
+        /** {@code token_endpoint_auth_method}; at registration, none named means not chosen. */
+        public B authMethod(String authMethod) {
+            this.authMethod = authMethod;
+            return self();
+        }
+
+        /** A private_key_jwt client's inline JWK set; in a patch, an empty string removes it. */
+        public B jwks(String jwks) {
+            this.jwks = jwks;
+            return self();
+        }
+
+        /** A private_key_jwt client's key set URL; in a patch, an empty string removes it. */
+        public B jwksUri(String jwksUri) {
+            this.jwksUri = jwksUri;
+            return self();
+        }
     }
 
     /**
@@ -92,7 +114,8 @@ public class ClientService {
      */
     public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
-                              Boolean requireMfa, List<String> grantTypes) {
+                              Boolean requireMfa, List<String> grantTypes, String authMethod, String jwks,
+                              String jwksUri) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -136,7 +159,7 @@ public class ClientService {
 
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
-                        enabled, requireMfa, grantTypes);
+                        enabled, requireMfa, grantTypes, authMethod, jwks, jwksUri);
             }
         }
     }
@@ -152,16 +175,19 @@ public class ClientService {
     /** What the admin asked for; validated by {@link #register}. Built by {@link #builder()}, naming each field. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
-                               List<String> grantTypes) {
+                               List<String> grantTypes, String authMethod, String jwks, String jwksUri) {
 
-        /** A confidential client without URIs, consent or a required second factor until a field is named. */
+        /**
+         * A confidential client without URIs, consent or a required second factor until a field is named; a
+         * {@code token_endpoint_auth_method} named without {@code confidential} decides the type.
+         */
         public static Builder builder() {
             return new Builder();
         }
 
         /** Names the fields of a {@link Registration}. */
         public static final class Builder extends ClientFieldsBuilder<Builder> {
-            private boolean confidential = true;
+            private Boolean confidential;
             private boolean skipConsent;
             private boolean requireMfa;
 
@@ -175,7 +201,8 @@ public class ClientService {
                 return this;
             }
 
-            public Builder confidential(boolean confidential) {
+            /** Null: not named (a named method then decides the type, else confidential). */
+            public Builder confidential(Boolean confidential) {
                 this.confidential = confidential;
                 return this;
             }
@@ -191,8 +218,11 @@ public class ClientService {
             }
 
             public Registration build() {
-                return new Registration(name, redirectUris, postLogoutRedirectUris, confidential, scopes, skipConsent,
-                        requireMfa, grantTypes == null ? GrantTypes.DEFAULT : grantTypes);
+                boolean isConfidential = confidential != null ? confidential
+                        : !ClientAuthMethods.NONE.equals(authMethod);
+                return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
+                        skipConsent, requireMfa, grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod,
+                        jwks, jwksUri);
             }
         }
     }
@@ -209,8 +239,8 @@ public class ClientService {
     public Registered register(Registration r, Actor actor) {
         Registered registered = register(Secrets.newId(), r);
         audit.change(AuditEvent.Type.CLIENT_CREATED, actor, registered.client().clientId(), null,
-                (registered.client().confidential() ? "confidential" : "public")
-                        + (actor.where() == null ? "" : ", " + actor.where()));
+                (registered.client().confidential() ? "confidential" : "public") + ", "
+                        + registered.client().authMethod() + (actor.where() == null ? "" : ", " + actor.where()));
         return registered;
     }
 
@@ -228,12 +258,17 @@ public class ClientService {
         List<String> logoutUris = checkUris("post_logout_redirect_uris", r.postLogoutRedirectUris(), r.confidential(), false);
         String scopes = checkScopes(r.scopes());
         String grantTypes = GrantTypes.check(r.grantTypes(), r.confidential());
+        String method = r.authMethod() == null ? null : ClientAuthMethods.check(r.authMethod(), r.confidential());
+        String jwks = checkedJwks(method, r.jwks());
+        String jwksUri = checkedJwksUri(method, r.jwksUri());
+        checkKeysPresent(method, jwks, jwksUri);
         Client client = new Client(clientId, name, r.confidential(), redirectUris, logoutUris, scopes,
                 r.skipConsent(), clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
+        client.changeAuthentication(method, jwks, jwksUri, clock.instant());
         Optional<String> secret = Optional.empty();
-        if (r.confidential()) {
+        if (r.confidential() && !ClientAuthMethods.PRIVATE_KEY_JWT.equals(method)) {
             String s = Secrets.newSecret();
             client.replaceSecretHash(Secrets.hash(s), clock.instant());
             secret = Optional.of(s);
@@ -254,8 +289,10 @@ public class ClientService {
         if (c == null) {
             return Optional.empty();
         }
+        boolean confidential = p.confidential() != null ? p.confidential()
+                : p.authMethod() != null ? !ClientAuthMethods.NONE.equals(p.authMethod()) : c.confidential();
         if (BuiltInClients.isBuiltIn(clientId)
-                && (Boolean.FALSE.equals(p.enabled()) || Boolean.TRUE.equals(p.confidential()))) {
+                && (Boolean.FALSE.equals(p.enabled()) || confidential)) {
             throw builtIn(clientId, Boolean.FALSE.equals(p.enabled()) ? ChangeRefused.BuiltInChange.DISABLE
                     : ChangeRefused.BuiltInChange.MAKE_CONFIDENTIAL);
         }
@@ -266,7 +303,6 @@ public class ClientService {
         }
         Instant now = clock.instant();
         List<String> changed = new ArrayList<>();
-        boolean confidential = p.confidential() == null ? c.confidential() : p.confidential();
         String name = p.name() == null ? c.name() : checkName(p.name());
         List<String> redirectUris = checkUris("redirect_uris",
                 p.redirectUris() == null ? c.redirectUris() : p.redirectUris(), confidential, true);
@@ -278,12 +314,26 @@ public class ClientService {
         // checked against the type after the patch, so making a client_credentials client public is refused too
         String grantTypes = GrantTypes.check(p.grantTypes() == null ? List.copyOf(c.grantTypes()) : p.grantTypes(),
                 confidential);
+        // a type change without a method named leaves the method unchosen, as for a client registered without one
+        String storedMethod = c.authMethodChosen() ? c.authMethod() : null;
+        String method = p.authMethod() != null ? ClientAuthMethods.check(p.authMethod(), confidential)
+                : confidential == c.confidential() ? storedMethod : null;
+        boolean keys = ClientAuthMethods.PRIVATE_KEY_JWT.equals(method);
+        String jwks = checkedJwks(method, p.jwks() == null ? (keys ? c.jwks() : null) : emptyAsNull(p.jwks()));
+        String jwksUri = checkedJwksUri(method,
+                p.jwksUri() == null ? (keys ? c.jwksUri() : null) : emptyAsNull(p.jwksUri()));
+        checkKeysPresent(method, jwks, jwksUri);
+        boolean hadSecret = c.confidential() && !ClientAuthMethods.PRIVATE_KEY_JWT.equals(c.authMethod());
+        boolean needsSecret = confidential && !keys;
         noteChange(changed, "client_name", c.name(), name);
         noteChange(changed, "redirect_uris", c.redirectUris(), redirectUris);
         noteChange(changed, "post_logout_redirect_uris", c.postLogoutRedirectUris(), logoutUris);
         noteChange(changed, "scopes", c.scopes(), scopes);
         noteChange(changed, "skip_consent", c.skipConsent(), skipConsent);
         noteChange(changed, "grant_types", GrantTypes.format(c.grantTypes()), grantTypes);
+        noteChange(changed, "token_endpoint_auth_method", String.valueOf(storedMethod), String.valueOf(method));
+        noteChange(changed, "jwks", String.valueOf(c.jwks()), String.valueOf(jwks));
+        noteChange(changed, "jwks_uri", String.valueOf(c.jwksUri()), String.valueOf(jwksUri));
         c.changeSettings(name, redirectUris, logoutUris, scopes, skipConsent, now);
         c.changeGrantTypes(grantTypes, now);
         if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
@@ -292,13 +342,20 @@ public class ClientService {
         }
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();
+        if (needsSecret && !hadSecret) {
+            secret = Optional.of(Secrets.newSecret());
+        }
         if (confidential != c.confidential()) {
-            if (confidential) {
-                secret = Optional.of(Secrets.newSecret());
-            }
             c.changeConfidential(confidential, secret.map(Secrets::hash).orElse(null), now);
-            changed.add(confidential ? "made confidential (new secret)" : "made public (secret deleted)");
+            changed.add(confidential ? "made confidential" : "made public (secret deleted)");
             tokensEnd = !confidential;
+        }
+        c.changeAuthentication(method, jwks, jwksUri, now);
+        if (secret.isPresent()) {
+            c.replaceSecretHash(Secrets.hash(secret.get()), now);
+            changed.add("new secret");
+        } else if (hadSecret && keys) {
+            changed.add("secret deleted");
         }
         if (p.enabled() != null && p.enabled() != c.enabled()) {
             c.changeEnabled(p.enabled(), now);
@@ -321,13 +378,25 @@ public class ClientService {
         }
     }
 
+    /** The longest a rotated-out secret may keep working: 30 days. */
+    public static final Duration MAX_PREVIOUS_SECRET_VALIDITY = Duration.ofDays(30);
+
     /**
      * Issues a new secret for a confidential client as {@code actor}'s change, audited as
-     * {@code CLIENT_SECRET_ROTATED}; the old one stops working at once. Empty when there is no such client.
+     * {@code CLIENT_SECRET_ROTATED} with the overlap. Without {@code previousValidFor} the old secret stops working
+     * at once; with it, the old one keeps working that long (1 s to 30 days), so the client's deployments can move to
+     * the new one one by one. Only one previous secret is kept: a rotation during an overlap ends the older one.
+     * Empty when there is no such client.
      *
-     * @throws ChangeRefused for a public client (it has no secret)
+     * @throws ChangeRefused for a public client or a private_key_jwt client (neither has a secret), or an overlap
+     *                       out of range
      */
-    public Optional<String> rotateSecret(String clientId, Actor actor) {
+    public Optional<String> rotateSecret(String clientId, Duration previousValidFor, Actor actor) {
+        if (previousValidFor != null && (previousValidFor.compareTo(Duration.ofSeconds(1)) < 0
+                || previousValidFor.compareTo(MAX_PREVIOUS_SECRET_VALIDITY) > 0)) {
+            throw ChangeRefused.invalid("previous_secret_valid_for", "must be 1 to "
+                    + MAX_PREVIOUS_SECRET_VALIDITY.toSeconds() + " seconds");
+        }
         Client client = clients.findForChange(clientId).orElse(null);
         if (client == null) {
             return Optional.empty();
@@ -335,9 +404,23 @@ public class ClientService {
         if (!client.confidential()) {
             throw new ChangeRefused(new ChangeRefused.NoSecret(clientId));
         }
+        if (ClientAuthMethods.PRIVATE_KEY_JWT.equals(client.authMethod())) {
+            throw ChangeRefused.invalid("token_endpoint_auth_method", "a private_key_jwt client authenticates with "
+                    + "its keys and has no secret to rotate");
+        }
         String s = Secrets.newSecret();
-        client.replaceSecretHash(Secrets.hash(s), clock.instant());
-        audit.change(AuditEvent.Type.CLIENT_SECRET_ROTATED, actor, clientId, null, actor.where());
+        Instant now = clock.instant();
+        String overlap;
+        if (previousValidFor == null) {
+            client.replaceSecretHash(Secrets.hash(s), now);
+            overlap = "previous secret ended at once";
+        } else {
+            Instant until = now.plus(previousValidFor);
+            client.replaceSecretHash(Secrets.hash(s), until, now);
+            overlap = "previous secret valid for " + previousValidFor.toSeconds() + " s, until " + until;
+        }
+        audit.change(AuditEvent.Type.CLIENT_SECRET_ROTATED, actor, clientId, null,
+                overlap + (actor.where() == null ? "" : ", " + actor.where()));
         return Optional.of(s);
     }
 
@@ -388,6 +471,38 @@ public class ClientService {
 
     public List<Client> list(int offset, int limit) {
         return clients.list(offset, limit);
+    }
+
+    private static String emptyAsNull(String s) {
+        return s.isEmpty() ? null : s;
+    }
+
+    private static String checkedJwks(String method, String jwks) {
+        if (jwks == null) {
+            return null;
+        }
+        if (!ClientAuthMethods.PRIVATE_KEY_JWT.equals(method)) {
+            throw ChangeRefused.invalid("jwks", "only for a private_key_jwt client");
+        }
+        return ClientKeys.checkJwks(jwks);
+    }
+
+    private static String checkedJwksUri(String method, String jwksUri) {
+        if (jwksUri == null) {
+            return null;
+        }
+        if (!ClientAuthMethods.PRIVATE_KEY_JWT.equals(method)) {
+            throw ChangeRefused.invalid("jwks_uri", "only for a private_key_jwt client");
+        }
+        return ClientKeys.checkJwksUri(jwksUri);
+    }
+
+    /** A private_key_jwt client has its keys in exactly one place. */
+    private static void checkKeysPresent(String method, String jwks, String jwksUri) {
+        if (ClientAuthMethods.PRIVATE_KEY_JWT.equals(method) && (jwks == null) == (jwksUri == null)) {
+            throw ChangeRefused.invalid(jwks == null ? "jwks" : "jwks_uri",
+                    "a private_key_jwt client registers either jwks or jwks_uri, exactly one");
+        }
     }
 
     private static String checkName(String raw) {

@@ -4,6 +4,7 @@ import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.client.BuiltInClients;
 import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.signin.SignedInUser;
@@ -45,11 +46,16 @@ public class ConsoleClients {
     private boolean skipConsent;
     /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
     private String grantTypes;
+    /** The registration form's token_endpoint_auth_method; blank: not chosen (the checkbox decides the type). */
+    private String authMethod;
+    private String jwks;
+    private String jwksUri;
     private String errorText;
     private Client created;
     private String createdSecret;
     private Optional<Client> shown;
     private String rotatedSecret;
+    private long rotatedOverlap;
     private boolean confirmingDelete;
 
     public List<Client> getClients() {
@@ -63,10 +69,16 @@ public class ConsoleClients {
             return null;
         }
         try {
-            ClientService.Registered r = clients.register(ClientService.Registration.builder()
+            ClientService.Registration.Builder b = ClientService.Registration.builder()
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
-                    .postLogoutRedirectUris(lines(postLogoutRedirectUris)).confidential(confidential).scopes(scopes)
-                    .skipConsent(skipConsent).grantTypes(words(grantTypes)).build(), actor.get());
+                    .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
+                    .skipConsent(skipConsent).grantTypes(words(grantTypes))
+                    .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
+            // a chosen method decides the type itself (none is public); the checkbox only when none is chosen
+            if (blankAsNull(authMethod) == null) {
+                b.confidential(confidential);
+            }
+            ClientService.Registered r = clients.register(b.build(), actor.get());
             created = r.client();
             createdSecret = r.secret().orElse(null);
             name = null;
@@ -121,15 +133,25 @@ public class ConsoleClients {
         return BuiltInClients.isBuiltIn(clientId);
     }
 
-    /** Issues a new secret for the shown confidential client, shown once on this answer; the old one stops at once. */
+    /** The overlaps the rotate form offers, in seconds: 0 (the old secret stops at once), an hour, a day, 7, 30 days. */
+    static final List<Long> OVERLAPS = List.of(0L, 3_600L, 86_400L, 604_800L, 2_592_000L);
+
+    /**
+     * Issues a new secret for the shown confidential client, shown once on this answer; the old one keeps working for
+     * the overlap the form's {@code overlap} chose (one of {@link #OVERLAPS}; absent or 0: it stops at once).
+     */
     public String rotateSecret() {
         Client c = getShown().orElse(null);
         Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
         if (actor.isEmpty()) {
             return null;
         }
+        String overlap = signedIn.parameter("overlap", 8);
+        long seconds = OVERLAPS.stream().filter(o -> String.valueOf(o).equals(overlap)).findFirst().orElse(0L);
         try {
-            rotatedSecret = clients.rotateSecret(c.clientId(), actor.get()).orElse(null);
+            rotatedSecret = clients.rotateSecret(c.clientId(), seconds == 0 ? null : java.time.Duration.ofSeconds(seconds),
+                    actor.get()).orElse(null);
+            rotatedOverlap = seconds;
         } catch (ChangeRefused e) {
             fail(e);
         }
@@ -186,6 +208,16 @@ public class ConsoleClients {
         return rotatedSecret;
     }
 
+    /** The overlap of the rotation just made, seconds (0: the old secret stopped at once). */
+    public long getRotatedOverlap() {
+        return rotatedOverlap;
+    }
+
+    /** Whether the client authenticates with a secret (so the rotate form is offered). */
+    public boolean usesSecret(Client c) {
+        return c.confidential() && !ClientAuthMethods.PRIVATE_KEY_JWT.equals(c.authMethod());
+    }
+
     /** The administrator acting on this form, decided before any change; none: 403 and the reason shown. */
     private Optional<Actor> authorizedActor() {
         Optional<Actor> actor = ConsolePage.actor(signedIn);
@@ -197,6 +229,39 @@ public class ConsoleClients {
 
     private void fail(ChangeRefused e) {
         errorText = ConsolePage.refusal(signedIn, e);
+    }
+
+    private static String blankAsNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    /** The methods the registration form offers. */
+    public List<String> getAuthMethods() {
+        return ClientAuthMethods.ALL;
+    }
+
+    public String getAuthMethod() {
+        return authMethod;
+    }
+
+    public void setAuthMethod(String authMethod) {
+        this.authMethod = authMethod;
+    }
+
+    public String getJwks() {
+        return jwks;
+    }
+
+    public void setJwks(String jwks) {
+        this.jwks = jwks;
+    }
+
+    public String getJwksUri() {
+        return jwksUri;
+    }
+
+    public void setJwksUri(String jwksUri) {
+        this.jwksUri = jwksUri;
     }
 
     /** One URI a line; blank lines ignored. */

@@ -1,11 +1,14 @@
 package dev.portcullis.discovery;
 
+import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.config.HttpSettings;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.session.AuthMethods;
+import dev.portcullis.token.ClientAssertions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -49,7 +52,8 @@ public class DiscoveryResource {
 
     /** Built per request: {@code scopes_supported} lists the registered APIs' scopes as they are now. */
     String document() {
-        List<String> authMethods = List.of("client_secret_basic", "client_secret_post", "none");
+        List<String> authMethods = ClientAuthMethods.ALL;
+        List<String> algs = ClientAssertions.ALGORITHMS.stream().map(JWSAlgorithm::getName).toList();
         return JsonSupport.JSON.createObjectBuilder()
                 .add("issuer", issuer.issuerString())
                 .add("authorization_endpoint", issuer.endpoint("/oauth/authorize"))
@@ -66,10 +70,13 @@ public class DiscoveryResource {
                 .add("subject_types_supported", array(List.of("public")))
                 .add("id_token_signing_alg_values_supported", array(List.of("RS256")))
                 .add("token_endpoint_auth_methods_supported", array(authMethods))
+                .add("token_endpoint_auth_signing_alg_values_supported", array(algs))
                 .add("revocation_endpoint_auth_methods_supported", array(authMethods))
+                .add("revocation_endpoint_auth_signing_alg_values_supported", array(algs))
                 // introspection is for confidential clients only (a public client cannot prove who asks)
-                .add("introspection_endpoint_auth_methods_supported",
-                        array(List.of("client_secret_basic", "client_secret_post")))
+                .add("introspection_endpoint_auth_methods_supported", array(authMethods.stream()
+                        .filter(m -> !ClientAuthMethods.NONE.equals(m)).toList()))
+                .add("introspection_endpoint_auth_signing_alg_values_supported", array(algs))
                 .add("code_challenge_methods_supported", array(List.of("S256")))
                 .add("scopes_supported", array(List.copyOf(resourceIndicators.directory().allScopes())))
                 .add("claims_supported", array(CLAIMS))

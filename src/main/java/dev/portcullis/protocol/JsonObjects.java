@@ -110,6 +110,38 @@ public final class JsonObjects {
         return Optional.of(v == JsonValue.TRUE);
     }
 
+    /** A member that must be a JSON object, as its JSON text (at most {@code maxLength} characters). */
+    public Optional<String> objectText(String field, int maxLength) {
+        JsonValue v = object.get(field);
+        if (v == null || v == JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (v.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw OAuthException.invalidRequest(field + ": must be a JSON object");
+        }
+        String text = v.toString();
+        if (text.length() > maxLength) {
+            throw OAuthException.invalidRequest(field + ": must be at most " + maxLength + " characters");
+        }
+        return Optional.of(text);
+    }
+
+    /** A whole number from {@code min} to {@code max}. */
+    public Optional<Long> integer(String field, long min, long max) {
+        JsonValue v = object.get(field);
+        if (v == null || v == JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (v.getValueType() != JsonValue.ValueType.NUMBER || !((jakarta.json.JsonNumber) v).isIntegral()) {
+            throw OAuthException.invalidRequest(field + ": must be a whole number");
+        }
+        java.math.BigDecimal n = ((jakarta.json.JsonNumber) v).bigDecimalValue();
+        if (n.compareTo(java.math.BigDecimal.valueOf(min)) < 0 || n.compareTo(java.math.BigDecimal.valueOf(max)) > 0) {
+            throw OAuthException.invalidRequest(field + ": must be from " + min + " to " + max);
+        }
+        return Optional.of(n.longValueExact());
+    }
+
     public Optional<List<String>> stringList(String field, int maxItems, int maxLength) {
         JsonValue v = object.get(field);
         if (v == null || v == JsonValue.NULL) {

@@ -76,7 +76,7 @@ public class IntrospectionEndpoint {
     public Response introspect(String body) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION),
-                clientAddress.of(request));
+                clientAddress.of(request), "/oauth/introspect");
         if (!client.confidential()) {
             throw OAuthException.invalidClient("Introspection is for confidential clients: authenticate with the "
                     + "client secret");

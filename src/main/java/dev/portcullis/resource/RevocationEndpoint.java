@@ -63,7 +63,8 @@ public class RevocationEndpoint {
     public Response revoke(String body) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         String ip = clientAddress.of(request);
-        Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
+        Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip,
+                "/oauth/revoke");
         String token = p.require("token");
         Optional<PresentedToken.Found> found = tokens.find(token, p.get("token_type_hint"));
         if (found.isPresent()) {

@@ -8,6 +8,8 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCodes;
 import dev.portcullis.config.RetentionSettings;
 import dev.portcullis.session.SsoSessions;
+import dev.portcullis.token.ClientAssertionJtis;
+import dev.portcullis.token.ClientAssertions;
 import dev.portcullis.token.TokenGrants;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -33,7 +35,7 @@ import java.util.logging.Logger;
 /**
  * Deletes rows that can no longer be used, so no table grows with the server's age: expired SSO sessions, stale
  * sign-in counters, authorization codes, access-token records and refresh tokens a day past expiry, grants with no
- * token left, and audit events past {@code portcullis.audit.retention-days}.
+ * token left, the jtis of expired client assertions, and audit events past {@code portcullis.audit.retention-days}.
  *
  * <p>Every instance runs it every 10 minutes, on the server's default managed scheduled executor (Jakarta
  * Concurrency: nothing persistent, nothing to coordinate; not an EJB timer, whose service Payara keeps in its
@@ -51,10 +53,10 @@ public class ExpiredRowsCleanup {
 
     /** What one run deleted, per table. */
     public record Purged(int ssoSessions, int throttleCounters, int authorizationCodes, int accessTokens,
-                         int refreshTokens, int tokenGrants, int auditEvents) {
+                         int refreshTokens, int tokenGrants, int clientAssertionJtis, int auditEvents) {
         public int total() {
             return ssoSessions + throttleCounters + authorizationCodes + accessTokens + refreshTokens + tokenGrants
-                    + auditEvents;
+                    + clientAssertionJtis + auditEvents;
         }
 
         /** The counts under the names of the admin API's answer. */
@@ -66,6 +68,7 @@ public class ExpiredRowsCleanup {
             m.put("access_tokens", accessTokens);
             m.put("refresh_tokens", refreshTokens);
             m.put("token_grants", tokenGrants);
+            m.put("client_assertion_jtis", clientAssertionJtis);
             m.put("audit_events", auditEvents);
             return m;
         }
@@ -109,6 +112,9 @@ public class ExpiredRowsCleanup {
 
     @Inject
     TokenGrants grants;
+
+    @Inject
+    ClientAssertionJtis assertionJtis;
 
     @Inject
     AuditLog audit;
@@ -165,7 +171,9 @@ public class ExpiredRowsCleanup {
         int a = grants.purgeExpiredAccessTokens(graceOver);
         int r = grants.purgeExpiredRefreshTokens(graceOver);
         int g = grants.purgeEmptyGrants(graceOver);
+        // an assertion past exp (and the skew) is refused for that alone, so its jti need not be kept
+        int j = assertionJtis.purgeExpired(now.minus(ClientAssertions.SKEW));
         int e = retentionSettings.auditRetention().map(keep -> audit.purgeOlderThan(now.minus(keep))).orElse(0);
-        return new Purged(s, t, c, a, r, g, e);
+        return new Purged(s, t, c, a, r, g, j, e);
     }
 }

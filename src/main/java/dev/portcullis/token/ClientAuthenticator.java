@@ -3,6 +3,7 @@ package dev.portcullis.token;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
@@ -10,22 +11,26 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
 
 /**
  * Client authentication at the token, revocation and introspection endpoints (RFC 6749 2.3). The rules depend on
- * the client's Confidential flag, never on the body format:
+ * the client's registered {@code token_endpoint_auth_method}, never on the body format:
  * <ul>
- * <li>confidential client: must authenticate with its secret, either {@code client_secret_basic} (HTTP Basic with
- * form-url-encoded id and secret, RFC 6749 2.3.1) or {@code client_secret_post} ({@code client_secret} in the
- * body);</li>
- * <li>public client: identifies with {@code client_id} in the body and sends no secret ({@code none}); a secret
- * from a public client is {@code invalid_client};</li>
- * <li>both methods at once: {@code invalid_request}.</li>
+ * <li>{@code client_secret_basic}: HTTP Basic with form-url-encoded id and secret (RFC 6749 2.3.1) only;
+ * {@code client_secret_post}: {@code client_secret} in the body only; a confidential client that chose neither
+ * (registered without the field) may use either;</li>
+ * <li>{@code private_key_jwt}: a client assertion (RFC 7523 2.2, {@link ClientAssertions}) only, its {@code jti}
+ * spent at once;</li>
+ * <li>{@code none} (public client): identifies with {@code client_id} in the body and sends no credentials;</li>
+ * <li>two methods at once: {@code invalid_request}.</li>
  * </ul>
  * Failures are {@code invalid_client} (401, with {@code WWW-Authenticate: Basic} when Basic was tried) and are
- * audited. The secret check is one SHA-256 and a constant-time compare.
+ * audited. The secret check is one SHA-256 and a constant-time compare, against the previous secret too during a
+ * rotation's overlap.
  */
 @ApplicationScoped
 public class ClientAuthenticator {
@@ -42,15 +47,26 @@ public class ClientAuthenticator {
     @Inject
     AuditLog audit;
 
+    @Inject
+    ClientAssertions assertions;
+
+    @Inject
+    ClientAssertionJtis jtis;
+
+    @Inject
+    Clock clock;
+
     /**
      * Authenticates the client of a request and returns it.
      *
      * @param params              the request's protocol parameters ({@code client_id}, {@code client_secret})
      * @param authorizationHeader the raw {@code Authorization} header, or null
      * @param ip                  the caller's address, for the audit log
+     * @param endpointPath        the endpoint's path ({@code /oauth/token}), which an assertion's aud may name
      * @throws OAuthException invalid_client (401) or invalid_request (400)
      */
-    public Client authenticate(ProtocolParameters params, String authorizationHeader, String ip) {
+    public Client authenticate(ProtocolParameters params, String authorizationHeader, String ip,
+                               String endpointPath) {
         Optional<BasicCredentials> basic;
         try {
             basic = parseAuthorization(authorizationHeader);
@@ -62,8 +78,15 @@ public class ClientAuthenticator {
         Optional<String> bodySecret = params.get("client_secret");
         boolean usedBasic = basic.isPresent();
 
-        if (usedBasic && bodySecret.isPresent()) {
-            throw OAuthException.invalidRequest("Use one client authentication method: HTTP Basic or client_secret");
+        Optional<String> assertionType = params.get("client_assertion_type");
+        Optional<String> assertion = params.get("client_assertion");
+        boolean usedAssertion = assertionType.isPresent() || assertion.isPresent();
+        if ((usedBasic && bodySecret.isPresent()) || (usedAssertion && (usedBasic || bodySecret.isPresent()))) {
+            throw OAuthException.invalidRequest(
+                    "Use one client authentication method: HTTP Basic, client_secret or client_assertion");
+        }
+        if (usedAssertion) {
+            return authenticateByAssertion(bodyId, assertionType, assertion, ip, endpointPath);
         }
         if (usedBasic && bodyId.isPresent() && !bodyId.get().equals(basic.get().clientId())) {
             throw OAuthException.invalidRequest("client_id in the body differs from the one in the Authorization header");
@@ -75,12 +98,13 @@ public class ClientAuthenticator {
         }
         Optional<String> secret = usedBasic ? Optional.of(basic.get().secret()) : bodySecret;
         Client client = clients.findCached(clientId).orElse(null);
-        String refusal = refusal(client, usedBasic, secret);
+        Instant now = clock.instant();
+        String refusal = refusal(client, usedBasic, secret, now);
         if (refusal != null) {
             // a refusal is decided on the row as it is now: the cached copy may predate a change made on another
             // instance, such as a secret rotated a moment ago
             client = clients.find(clientId).orElse(null);
-            refusal = refusal(client, usedBasic, secret);
+            refusal = refusal(client, usedBasic, secret, now);
         }
         if (refusal != null) {
             throw fail(clientId, ip, refusal);
@@ -89,7 +113,7 @@ public class ClientAuthenticator {
     }
 
     /** Why {@code client} does not authenticate with these credentials, or null when it does. */
-    private static String refusal(Client client, boolean usedBasic, Optional<String> secret) {
+    private static String refusal(Client client, boolean usedBasic, Optional<String> secret, Instant now) {
         if (client == null) {
             return "Unknown client";
         }
@@ -99,10 +123,73 @@ public class ClientAuthenticator {
         if (!client.confidential()) {
             return usedBasic || secret.isPresent() ? "This is a public client: it must not send a client secret" : null;
         }
+        if (ClientAuthMethods.PRIVATE_KEY_JWT.equals(client.authMethod())) {
+            return "This client authenticates with private_key_jwt (client_assertion)";
+        }
         if (secret.isEmpty()) {
             return "Client authentication required: this client is confidential";
         }
-        return client.secretMatches(secret.get()) ? null : "Client authentication failed";
+        if (client.authMethodChosen() && usedBasic != ClientAuthMethods.CLIENT_SECRET_BASIC.equals(client.authMethod())) {
+            return "This client is registered for " + client.authMethod();
+        }
+        return client.secretMatches(secret.get(), now) ? null : "Client authentication failed";
+    }
+
+    /**
+     * private_key_jwt: the assertion names its client ({@code iss}); a {@code client_id} sent as well must be the same.
+     * The checks run on the cached client and, when they refuse, once more on the row as it is now (keys or method
+     * changed on another instance); only then is the {@code jti} spent.
+     */
+    private Client authenticateByAssertion(Optional<String> bodyId, Optional<String> type, Optional<String> assertion,
+                                           String ip, String endpointPath) {
+        if (!type.filter(ClientAssertions.ASSERTION_TYPE::equals).isPresent() || assertion.isEmpty()) {
+            throw fail(bodyId.orElse(null), ip, "client_assertion_type must be " + ClientAssertions.ASSERTION_TYPE
+                    + ", with client_assertion");
+        }
+        String clientId;
+        try {
+            clientId = ClientAssertions.claimedIssuer(assertion.get());
+        } catch (ClientAssertions.Refused e) {
+            throw fail(bodyId.orElse(null), ip, e.getMessage());
+        }
+        if (clientId == null || clientId.isEmpty() || clientId.length() > 64) {
+            throw fail(bodyId.orElse(null), ip, "client_assertion: iss must be the client id");
+        }
+        if (bodyId.isPresent() && !bodyId.get().equals(clientId)) {
+            throw fail(bodyId.get(), ip, "client_id differs from the client_assertion's iss");
+        }
+        Client client = clients.findCached(clientId).orElse(null);
+        ClientAssertions.Checked checked;
+        try {
+            checked = checkAssertion(client, assertion.get(), endpointPath);
+        } catch (ClientAssertions.Refused first) {
+            client = clients.find(clientId).orElse(null);
+            try {
+                checked = checkAssertion(client, assertion.get(), endpointPath);
+            } catch (ClientAssertions.Refused again) {
+                // the first reason: a second look at a key set URL within the minute only says it was just tried
+                throw fail(clientId, ip, first.getMessage());
+            }
+        }
+        if (!jtis.use(clientId, checked.jti(), checked.expiresAt())) {
+            throw fail(clientId, ip, "client_assertion was used before (its jti)");
+        }
+        return client;
+    }
+
+    private ClientAssertions.Checked checkAssertion(Client client, String assertion, String endpointPath)
+            throws ClientAssertions.Refused {
+        if (client == null) {
+            throw new ClientAssertions.Refused("Unknown client");
+        }
+        if (!client.enabled()) {
+            throw new ClientAssertions.Refused("The client is disabled");
+        }
+        if (!ClientAuthMethods.PRIVATE_KEY_JWT.equals(client.authMethod())) {
+            throw new ClientAssertions.Refused("This client is registered for " + client.authMethod()
+                    + ", not private_key_jwt");
+        }
+        return assertions.check(client, assertion, endpointPath);
     }
 
     private OAuthException fail(String clientId, String ip, String description) {

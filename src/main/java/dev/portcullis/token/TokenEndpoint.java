@@ -70,7 +70,8 @@ public class TokenEndpoint {
             throw OAuthException.unsupportedGrantType(supported);
         }
         String ip = clientAddress.of(request);
-        Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip);
+        Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip,
+                "/oauth/token");
         if (!client.mayUse(handler.grantType())) {
             throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "The client may not use grant_type "
                     + handler.grantType());

@@ -64,7 +64,8 @@ class AdminApiIT extends ServerTestBase {
         for (int offset = 0; !listed; offset += 500) {
             Http.Res r = admin.get("/admin/clients?limit=500&offset=" + offset);
             assertEquals(200, r.status());
-            assertFalse(r.body().contains("client_secret"));
+            // a field named client_secret, not the value client_secret_basic of token_endpoint_auth_method
+            assertFalse(r.body().contains("\"client_secret\""));
             assertFalse(r.body().contains(c.secret()));
             listed = r.body().contains(c.clientId());
             if (!listed && !r.body().contains("\"client_id\"")) {

@@ -40,4 +40,35 @@ public final class TestClients {
         c.changeEnabled(false, Instant.EPOCH);
         return c;
     }
+
+    /** A private_key_jwt client with the inline key set {@code jwks} (checked as at registration). */
+    public static Client privateKeyJwt(String clientId, String jwks) {
+        Client c = new Client(clientId, "Backend", true, List.of("https://backend.example.com/cb"), List.of(), "openid",
+                false, Instant.EPOCH);
+        c.changeAuthentication(ClientAuthMethods.PRIVATE_KEY_JWT, ClientKeys.checkJwks(jwks), null, Instant.EPOCH);
+        return c;
+    }
+
+    /** A private_key_jwt client whose keys are at {@code jwksUri}. */
+    public static Client privateKeyJwtAt(String clientId, String jwksUri) {
+        Client c = new Client(clientId, "Backend", true, List.of("https://backend.example.com/cb"), List.of(), "openid",
+                false, Instant.EPOCH);
+        c.changeAuthentication(ClientAuthMethods.PRIVATE_KEY_JWT, null, ClientKeys.checkJwksUri(jwksUri),
+                Instant.EPOCH);
+        return c;
+    }
+
+    /** A confidential client registered for {@code method} (a secret method) with {@code secret}. */
+    public static Client withSecretMethod(String method, String secret) {
+        Client c = confidentialWithSecret(secret, "openid", "https://app.example.com/cb");
+        c.changeAuthentication(method, null, null, Instant.EPOCH);
+        return c;
+    }
+
+    /** A confidential client whose secret {@code previous} was rotated out to {@code current}, kept until {@code until}. */
+    public static Client rotated(String previous, String current, Instant until) {
+        Client c = confidentialWithSecret(previous, "openid", "https://app.example.com/cb");
+        c.replaceSecretHash(Secrets.hash(current), until, Instant.EPOCH);
+        return c;
+    }
 }

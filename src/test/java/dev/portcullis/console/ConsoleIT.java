@@ -335,6 +335,31 @@ class ConsoleIT extends OwnPagesTestBase {
     }
 
     @Test
+    void rotatingWithAnOverlapInTheConsoleKeepsTheOldSecretWorkingUntilTheChosenTime() {
+        Admin.TestUser boss = administrator();
+        Admin.TestClient app = admin.confidentialClient("openid", REDIRECT);
+        browser.forget(BASE);
+        browser.open(BASE + "/admin/console/client.xhtml?id=" + app.clientId());
+        browser.signIn(boss.username(), PASSWORD);
+        assertEquals("client_secret_basic", browser.visible("auth-method").getText());
+        new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("overlap")))
+                .selectByValue("86400");
+        long before = java.time.Instant.now().getEpochSecond();
+        browser.visible("rotate:submit").click();
+        String fresh = browser.visible("new-secret").getText();
+        assertEquals(43, fresh.length());
+
+        Admin.TestUser u = admin.user(PASSWORD);
+        assertEquals(200, tokens(app, u, "openid").status(), "the old secret during the overlap");
+        Admin.TestClient rotated = new Admin.TestClient(app.clientId(), fresh, app.redirectUri(), app.name());
+        assertEquals(200, tokens(rotated, u, "openid").status());
+        long until = ((Number) admin.get("/admin/clients/" + app.clientId()).json().get("previous_secret_expires_at"))
+                .longValue();
+        assertTrue(until >= before + 86_400 && until <= java.time.Instant.now().getEpochSecond() + 86_400,
+                "a day from the rotation: " + until);
+    }
+
+    @Test
     void aClientIsDeletedOnlyAfterTheConfirmationAndBuiltInClientsCannotBe() {
         Admin.TestUser boss = administrator();
         Admin.TestClient app = admin.confidentialClient("openid", REDIRECT);

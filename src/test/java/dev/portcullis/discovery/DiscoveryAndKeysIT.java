@@ -45,8 +45,15 @@ class DiscoveryAndKeysIT extends TokenEndpointTestBase {
         assertEquals(BASE + "/oauth/logout", d.get("end_session_endpoint"));
         assertEquals(List.of("code"), d.get("response_types_supported"));
         assertEquals(List.of("S256"), d.get("code_challenge_methods_supported"));
-        assertEquals(List.of("client_secret_basic", "client_secret_post", "none"),
+        assertEquals(List.of("client_secret_basic", "client_secret_post", "private_key_jwt", "none"),
                 d.get("token_endpoint_auth_methods_supported"));
+        assertEquals(d.get("token_endpoint_auth_methods_supported"), d.get("revocation_endpoint_auth_methods_supported"));
+        assertEquals(List.of("client_secret_basic", "client_secret_post", "private_key_jwt"),
+                d.get("introspection_endpoint_auth_methods_supported"));
+        for (String endpoint : List.of("token", "revocation", "introspection")) {
+            assertEquals(List.of("RS256", "PS256", "ES256"), d.get(endpoint + "_endpoint_auth_signing_alg_values_supported"),
+                    endpoint);
+        }
         assertEquals(List.of("RS256"), d.get("id_token_signing_alg_values_supported"));
         assertEquals(true, d.get("authorization_response_iss_parameter_supported"));
         assertEquals(false, d.get("request_parameter_supported"));

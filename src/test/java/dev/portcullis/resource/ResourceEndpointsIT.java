@@ -687,7 +687,7 @@ class ResourceEndpointsIT extends ServerTestBase {
             int status = http.get(url.substring(BASE.length())).status();
             assertTrue(status != 404, k + " answers 404");
         }
-        assertEquals(List.of("client_secret_basic", "client_secret_post"),
+        assertEquals(List.of("client_secret_basic", "client_secret_post", "private_key_jwt"),
                 d.get("introspection_endpoint_auth_methods_supported"), "no public clients at introspection");
     }
 }

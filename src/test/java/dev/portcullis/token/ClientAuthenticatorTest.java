@@ -85,6 +85,7 @@ class ClientAuthenticatorTest {
         Client current = TestClients.confidentialWithSecret("new secret", "openid", "https://app.example.com/cb");
         ClientAuthenticator authenticator = new ClientAuthenticator();
         authenticator.audit = new GrantFakes.Audit();
+        authenticator.clock = java.time.Clock.systemUTC();
         authenticator.clients = new ClientRepository() {
             @Override
             public Optional<Client> findCached(String clientId) {
@@ -97,12 +98,15 @@ class ClientAuthenticatorTest {
             }
         };
 
-        assertSame(current, authenticator.authenticate(credentials(current.clientId(), "new secret"), null, "192.0.2.1"),
+        assertSame(current, authenticator.authenticate(credentials(current.clientId(), "new secret"), null, "192.0.2.1",
+                "/oauth/token"),
                 "the new secret works at once");
-        assertSame(cached, authenticator.authenticate(credentials(cached.clientId(), "old secret"), null, "192.0.2.1"),
+        assertSame(cached, authenticator.authenticate(credentials(cached.clientId(), "old secret"), null, "192.0.2.1",
+                "/oauth/token"),
                 "the cached copy still takes the old secret (for at most the cache's bound)");
         OAuthException wrong = assertThrows(OAuthException.class,
-                () -> authenticator.authenticate(credentials(current.clientId(), "neither"), null, "192.0.2.1"));
+                () -> authenticator.authenticate(credentials(current.clientId(), "neither"), null, "192.0.2.1",
+                        "/oauth/token"));
         assertEquals(OAuthError.INVALID_CLIENT, wrong.error());
     }
 
