@@ -99,7 +99,8 @@ public class ApiService implements RegisteredApiScopes {
             throw new ChangeRefused(new ChangeRefused.ApiIdentifierTaken(identifier)); // a concurrent registration
         }
         audit.change(AuditEvent.Type.API_CREATED, actor, null, api.apiId(), identifier + ", scopes "
-                + String.join(" ", scopes) + (backend == null ? "" : ", backend client " + backend) + (actor.where() == null ? "" : ", " + actor.where()));
+                + String.join(" ", scopes) + (backend == null ? "" : ", backend client " + backend)
+                + (actor.where() == null ? "" : ", " + actor.where()));
         return api;
     }
 

@@ -124,12 +124,17 @@ public class TokenIssuer {
      * subject token's user, with its sign-in ({@code subject}'s auth_time and amr), {@code scope} (what the user
      * authorized, within this client's scopes) and {@code resources}, linked to {@code rootGrantId} so that revoking
      * the user's original authorization revokes it too; one access token for {@code audience} that expires at the
-     * latest with the subject token ({@code notAfter}); the audit event. No refresh token, no ID token.
+     * latest with the subject token ({@code notAfter}); the audit event. No refresh token, no ID token. The root grant
+     * is locked and must still be live ({@link TokenGrants#lockIfLive}): a revocation racing this exchange ends the
+     * new token too.
      */
     @Transactional
     public TokenResponse exchange(Client client, TokenGrant subject, String rootGrantId, String scope,
                                   AccessTokenAudience audience, List<String> resources, Instant notAfter,
                                   List<String> groups, Map<String, Object> act, String ip) {
+        if (!grants.lockIfLive(rootGrantId)) {
+            throw OAuthException.invalidRequest("subject_token is invalid, expired or revoked");
+        }
         Instant now = clock.instant();
         TokenGrant grant = grants.createGrant(Secrets.newTimeOrderedId(), client.clientId(), subject.userId(), scope,
                 subject.authTime(), subject.amr(), resources, rootGrantId);

@@ -219,9 +219,18 @@ class TokenExchangeIT extends TokenEndpointTestBase {
                 claims(expired).getJWTID());
         assertError(exchange(c.ordersBackend(), expired, "resource", c.payroll()), 400, "invalid_request");
 
+        // both tokens before the user is disabled: a code is not redeemed for a disabled user
+        String ofUnrevoked = frontendToken(c, c.orders());
         String ofDisabled = frontendToken(c, c.orders());
+        // disabled where no revocation followed (as a directory user is until the next re-check): the exchange
+        // reads the user itself
+        assertEquals(1, Db.update("UPDATE users SET enabled = FALSE WHERE user_id = ?", c.user().userId()));
+        assertError(exchange(c.ordersBackend(), ofUnrevoked, "resource", c.payroll()), 400, "invalid_request");
+        assertEquals(1, Db.update("UPDATE users SET enabled = TRUE WHERE user_id = ?", c.user().userId()));
+
         Http.Res disabled = admin.patch("/admin/users/" + c.user().username(), "{\"enabled\":false}");
         assertEquals(200, disabled.status(), disabled::toString);
+        assertTrue(accessTokenRevoked(ofDisabled), "disabling through the admin API revokes the user's tokens");
         assertError(exchange(c.ordersBackend(), ofDisabled, "resource", c.payroll()), 400, "invalid_request");
 
         assertError(exchange(c.ordersBackend(), "not-a-token", "resource", c.payroll()), 400, "invalid_request");

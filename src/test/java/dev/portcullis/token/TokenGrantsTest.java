@@ -146,4 +146,15 @@ class TokenGrantsTest {
         assertEquals(1, grants.revokeGrantsOf("u1", "c1"));
         assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
     }
+
+    @Test
+    void anExchangeLocksTheRootGrantOnlyWhileItIsLive() {
+        grant("g1", "c1");
+        assertTrue(grants.lockIfLive("g1"));
+        assertFalse(grants.lockIfLive("no-such-grant"));
+        grants.revokeGrant("g1");
+        assertFalse(grants.lockIfLive("g1"), "a revoked grant is not exchanged from");
+        db.inTransaction = false;
+        assertThrows(IllegalStateException.class, () -> grants.lockIfLive("g1"), "the lock lasts the transaction");
+    }
 }
