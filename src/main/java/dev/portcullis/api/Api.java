@@ -34,6 +34,10 @@ public class Api {
     @Column(name = "access_token_signing_alg")
     private String accessTokenSigningAlg;
 
+    /** The client the API's backend authenticates as, the one that may exchange its tokens (RFC 8693); or null. */
+    @Column(name = "backend_client_id")
+    private String backendClientId;
+
     @Column(name = "created_at")
     private long createdAt;
 
@@ -72,6 +76,16 @@ public class Api {
     /** The algorithm its access tokens are signed with; empty: the global default. */
     public Optional<String> accessTokenSigningAlg() {
         return Optional.ofNullable(accessTokenSigningAlg);
+    }
+
+    /** The client that may exchange tokens issued for this API (RFC 8693); empty: none may. */
+    public Optional<String> backendClientId() {
+        return Optional.ofNullable(backendClientId);
+    }
+
+    void changeBackendClient(String backendClientId, Instant now) {
+        this.backendClientId = backendClientId;
+        this.updatedAt = now.getEpochSecond();
     }
 
     public Instant createdAt() {

@@ -38,7 +38,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 @SecurityRequirement(name = "adminToken")
 public class ApiAdminResource {
 
-    private static final Set<String> FIELDS = Set.of("identifier", "name", "scopes", "access_token_signing_alg");
+    private static final Set<String> FIELDS = Set.of("identifier", "name", "scopes", "access_token_signing_alg",
+            "backend_client_id");
 
     @Inject
     ApiService service;
@@ -53,8 +54,9 @@ public class ApiAdminResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Register an API",
             description = "identifier (absolute https URI, the tokens' aud), name, scopes (given to clients like the "
-                    + "built-in scopes) and access_token_signing_alg (RS256, PS256, ES256; absent: the global "
-                    + "default). Unknown fields and wrong types answer 400; a taken identifier 409.")
+                    + "built-in scopes), access_token_signing_alg (RS256, PS256, ES256; absent: the global "
+                    + "default) and backend_client_id (the confidential client the API's backend authenticates as, "
+                    + "which may exchange the API's tokens; absent: none). Unknown fields and wrong types answer 400; a taken identifier 409.")
     @RequestBody(content = @Content(schema = @Schema(ref = "NewApi")))
     @APIResponse(responseCode = "201", content = @Content(schema = @Schema(ref = "Api")))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
@@ -63,7 +65,8 @@ public class ApiAdminResource {
         JsonObjects json = JsonObjects.parse(body, FIELDS);
         Api api = service.register(new ApiService.Registration(json.requiredString("identifier", 1000),
                 json.requiredString("name", 1000), json.stringList("scopes", 100, 200).orElse(List.of()),
-                json.string("access_token_signing_alg", 20).orElse(null)), actor());
+                json.string("access_token_signing_alg", 20).orElse(null),
+                json.string("backend_client_id", 64).orElse(null)), actor());
         return Response.status(201).entity(describe(api).build().toString())
                 .header("Location", "/admin/apis/" + api.apiId()).build();
     }
@@ -92,7 +95,7 @@ public class ApiAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change an API (JSON merge patch)",
             description = "Fields: identifier, name, scopes (replaces the list), access_token_signing_alg (null: the "
-                    + "global default); validated as at registration. Removing scopes that clients hold answers 409.")
+                    + "global default), backend_client_id (null: none); validated as at registration. Removing scopes that clients hold answers 409.")
     @RequestBody(content = @Content(mediaType = JsonObjects.MERGE_PATCH, schema = @Schema(ref = "ApiPatch")))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "Api")))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
@@ -108,7 +111,9 @@ public class ApiAdminResource {
         ApiService.ApiPatch patch = new ApiService.ApiPatch(json.string("identifier", 1000).orElse(null),
                 json.string("name", 1000).orElse(null), json.stringList("scopes", 100, 200).orElse(null),
                 json.string("access_token_signing_alg", 20).orElse(null),
-                json.has("access_token_signing_alg") && json.isNull("access_token_signing_alg"));
+                json.has("access_token_signing_alg") && json.isNull("access_token_signing_alg"),
+                json.string("backend_client_id", 64).orElse(null),
+                json.has("backend_client_id") && json.isNull("backend_client_id"));
         return service.update(id, patch, actor())
                 .map(api -> Response.ok(describe(api).build().toString()).build())
                 .orElseGet(ApiAdminResource::notFound);
@@ -136,6 +141,8 @@ public class ApiAdminResource {
                 .add("scopes", scopes);
         api.accessTokenSigningAlg().ifPresentOrElse(alg -> b.add("access_token_signing_alg", alg),
                 () -> b.addNull("access_token_signing_alg"));
+        api.backendClientId().ifPresentOrElse(c -> b.add("backend_client_id", c),
+                () -> b.addNull("backend_client_id"));
         return b.add("created_at", api.createdAt().getEpochSecond());
     }
 

@@ -166,6 +166,20 @@ public final class ApiDirectory {
         return only;
     }
 
+    /**
+     * RFC 8693's audience rule: whether {@code audience} (a subject token's {@code aud}) names a registered API whose
+     * backend is {@code clientId}, so that the client received the token as that API.
+     */
+    public boolean isAudienceOf(List<String> audience, String clientId) {
+        for (String identifier : audience) {
+            RegisteredApi api = byIdentifier.get(identifier);
+            if (api != null && api.isServedBy(clientId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Identifiers of {@code apis}, in order, as the resources columns store them. */
     public static List<String> identifiers(List<RegisteredApi> apis) {
         List<String> ids = new ArrayList<>();

@@ -51,16 +51,30 @@ public class ApiService implements RegisteredApiScopes {
     @Inject
     TokenSettings tokenSettings;
 
-    /** What an API is registered with; {@code accessTokenSigningAlg} null means the global default. */
-    public record Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg) {
+    /**
+     * What an API is registered with; {@code accessTokenSigningAlg} null means the global default,
+     * {@code backendClientId} null that no client may exchange its tokens.
+     */
+    public record Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
+                               String backendClientId) {
+
+        public Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg) {
+            this(identifier, name, scopes, accessTokenSigningAlg, null);
+        }
     }
 
     /**
      * A merge patch (RFC 7396): a null field is left as it is, except {@code accessTokenSigningAlg}, which
-     * {@code clearSigningAlg} sets back to the global default.
+     * {@code clearSigningAlg} sets back to the global default, and {@code backendClientId}, which
+     * {@code clearBackendClient} removes.
      */
     public record ApiPatch(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
-                           boolean clearSigningAlg) {
+                           boolean clearSigningAlg, String backendClientId, boolean clearBackendClient) {
+
+        public ApiPatch(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
+                        boolean clearSigningAlg) {
+            this(identifier, name, scopes, accessTokenSigningAlg, clearSigningAlg, null, false);
+        }
     }
 
     /**
@@ -73,15 +87,20 @@ public class ApiService implements RegisteredApiScopes {
         String name = ApiRules.name(r.name());
         Set<String> scopes = ApiRules.scopes(r.scopes(), scopesOfOtherApis(null));
         String alg = ApiRules.signingAlg(r.accessTokenSigningAlg());
+        String backend = r.backendClientId() == null ? null : backendClient(r.backendClientId());
         identifierIsFree(identifier, null);
         Api api = new Api(Secrets.newId(), identifier, name, scopes, alg, clock.instant());
+        if (backend != null) {
+            api.changeBackendClient(backend, clock.instant());
+        }
         try {
             apis.add(api);
         } catch (PersistenceException e) {
             throw new ChangeRefused(new ChangeRefused.ApiIdentifierTaken(identifier)); // a concurrent registration
         }
         audit.change(AuditEvent.Type.API_CREATED, actor, null, api.apiId(), identifier + ", scopes "
-                + String.join(" ", scopes) + (actor.where() == null ? "" : ", " + actor.where()));
+                + String.join(" ", scopes) + (backend == null ? "" : ", backend client " + backend)
+                + (actor.where() == null ? "" : ", " + actor.where()));
         return api;
     }
 
@@ -101,6 +120,8 @@ public class ApiService implements RegisteredApiScopes {
         Set<String> scopes = p.scopes() == null ? api.scopes() : ApiRules.scopes(p.scopes(), scopesOfOtherApis(apiId));
         String alg = p.clearSigningAlg() ? null : p.accessTokenSigningAlg() == null
                 ? api.accessTokenSigningAlg().orElse(null) : ApiRules.signingAlg(p.accessTokenSigningAlg());
+        String backend = p.clearBackendClient() ? null : p.backendClientId() == null
+                ? api.backendClientId().orElse(null) : backendClient(p.backendClientId());
         if (!identifier.equals(api.identifier())) {
             identifierIsFree(identifier, apiId);
         }
@@ -112,7 +133,9 @@ public class ApiService implements RegisteredApiScopes {
         noteChange(changed, "name", api.name(), name);
         noteChange(changed, "scopes", String.join(" ", api.scopes()), String.join(" ", scopes));
         noteChange(changed, "access_token_signing_alg", api.accessTokenSigningAlg().orElse(null), alg);
+        noteChange(changed, "backend_client_id", api.backendClientId().orElse(null), backend);
         api.change(identifier, name, scopes, alg, clock.instant());
+        api.changeBackendClient(backend, clock.instant());
         try {
             apis.flush();
         } catch (PersistenceException e) {
@@ -167,6 +190,17 @@ public class ApiService implements RegisteredApiScopes {
             }
         }
         return taken;
+    }
+
+    /**
+     * The client an API's backend authenticates as must be a registered confidential client: only such a client can
+     * prove at the token endpoint that it is that backend.
+     */
+    private String backendClient(String clientId) {
+        if (clients.find(clientId).filter(Client::confidential).isEmpty()) {
+            throw ChangeRefused.invalid("backend_client_id", "names no registered confidential client");
+        }
+        return clientId;
     }
 
     private void identifierIsFree(String identifier, String apiId) {

@@ -5,16 +5,28 @@ import java.util.Set;
 /**
  * An audience a token can be issued for, as the token path sees it: a registered {@link Api}, or Portcullis's own
  * API (the built-in scopes, identified by {@code portcullis.access-token.audience}). {@code signingAlg} null means
- * {@code portcullis.access-token.signing-alg}.
+ * {@code portcullis.access-token.signing-alg}; {@code backendClientId} is the client that may exchange the API's
+ * tokens (RFC 8693), null for none.
  */
-public record RegisteredApi(String identifier, Set<String> scopes, String signingAlg) {
+public record RegisteredApi(String identifier, Set<String> scopes, String signingAlg, String backendClientId) {
 
     public RegisteredApi {
         scopes = Set.copyOf(scopes);
     }
 
+    /** An API whose tokens nobody may exchange. */
+    public RegisteredApi(String identifier, Set<String> scopes, String signingAlg) {
+        this(identifier, scopes, signingAlg, null);
+    }
+
     static RegisteredApi of(Api api) {
-        return new RegisteredApi(api.identifier(), api.scopes(), api.accessTokenSigningAlg().orElse(null));
+        return new RegisteredApi(api.identifier(), api.scopes(), api.accessTokenSigningAlg().orElse(null),
+                api.backendClientId().orElse(null));
+    }
+
+    /** Whether {@code clientId} is the client this API's backend authenticates as. */
+    public boolean isServedBy(String clientId) {
+        return backendClientId != null && backendClientId.equals(clientId);
     }
 
     /** Whether a client holding {@code clientScopes} may ask for this API: it holds at least one of its scopes. */

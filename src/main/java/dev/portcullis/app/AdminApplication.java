@@ -195,7 +195,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "scopes", type = SchemaType.ARRAY, implementation = String.class,
                     description = "RFC 6749 3.3 names, unique across APIs and the built-in scopes"),
             @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true,
-                    description = "RS256, PS256 or ES256; absent or null: portcullis.access-token.signing-alg")}),
+                    description = "RS256, PS256 or ES256; absent or null: portcullis.access-token.signing-alg"),
+            @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true,
+                    description = "the confidential client the API's backend authenticates as: it may exchange "
+                            + "tokens issued for the API (RFC 8693); absent or null: none")}),
         @Schema(name = "ApiPatch", type = SchemaType.OBJECT, description = "A merge patch of an API",
                 properties = {
             @SchemaProperty(name = "identifier", type = SchemaType.STRING),
@@ -203,13 +206,16 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "scopes", type = SchemaType.ARRAY, implementation = String.class,
                     description = "replaces the list; removing a scope a client holds answers 409"),
             @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true,
-                    description = "null: back to the global default")}),
+                    description = "null: back to the global default"),
+            @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true,
+                    description = "null: no client may exchange the API's tokens")}),
         @Schema(name = "Api", type = SchemaType.OBJECT, description = "A registered API", properties = {
             @SchemaProperty(name = "id", type = SchemaType.STRING),
             @SchemaProperty(name = "identifier", type = SchemaType.STRING),
             @SchemaProperty(name = "name", type = SchemaType.STRING),
             @SchemaProperty(name = "scopes", type = SchemaType.ARRAY, implementation = String.class),
             @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true),
+            @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true),
             @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds")}),
         @Schema(name = "ApiList", type = SchemaType.OBJECT, description = "Registered APIs", properties = {
             @SchemaProperty(name = "apis", type = SchemaType.ARRAY, description = "oldest first; items: Api objects")}),

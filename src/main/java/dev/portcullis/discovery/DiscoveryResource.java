@@ -3,6 +3,7 @@ package dev.portcullis.discovery;
 import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.api.ResourceIndicators;
 import dev.portcullis.client.ClientAuthMethods;
+import dev.portcullis.client.GrantTypes;
 import dev.portcullis.config.HttpSettings;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.protocol.CrossOrigin;
@@ -66,7 +67,7 @@ public class DiscoveryResource {
                 .add("response_types_supported", array(List.of("code")))
                 .add("response_modes_supported", array(List.of("query")))
                 .add("grant_types_supported",
-                        array(List.of("authorization_code", "refresh_token", "client_credentials")))
+                        array(GrantTypes.ALL))
                 .add("subject_types_supported", array(List.of("public")))
                 .add("id_token_signing_alg_values_supported", array(List.of("RS256")))
                 .add("token_endpoint_auth_methods_supported", array(authMethods))

@@ -44,11 +44,19 @@ public class TokenMinter {
      * {@code audience} is its {@code aud} (the APIs it is for); {@code groups} is null unless scope {@code groups}
      * releases the user's groups (RFC 9068 2.2.3.1), which MicroProfile JWT and Jakarta Security backends map to
      * roles; {@code signingAlg} is null for {@code portcullis.access-token.signing-alg}, else one of
-     * {@link SigningKeys#ALGORITHMS}.
+     * {@link SigningKeys#ALGORITHMS}; {@code act} is the RFC 8693 4.1 actor claim of an exchanged token (who acts
+     * for the subject, nested for a chain), null for every other token.
      */
     public record AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
                                     Instant issuedAt, Instant expiresAt, List<String> audience, List<String> groups,
-                                    JWSAlgorithm signingAlg) {
+                                    JWSAlgorithm signingAlg, Map<String, Object> act) {
+
+        /** A token nobody acts in: every grant but token exchange. */
+        public AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
+                                 Instant issuedAt, Instant expiresAt, List<String> audience, List<String> groups,
+                                 JWSAlgorithm signingAlg) {
+            this(jti, subject, clientId, scope, authTime, issuedAt, expiresAt, audience, groups, signingAlg, null);
+        }
     }
 
     /**
@@ -72,6 +80,9 @@ public class TokenMinter {
         }
         if (c.groups() != null) {
             b.claim("groups", c.groups());
+        }
+        if (c.act() != null) {
+            b.claim("act", c.act());
         }
         JWTClaimsSet claims = b.issueTime(Date.from(c.issuedAt()))
                 .expirationTime(Date.from(c.expiresAt()))

@@ -42,13 +42,43 @@ public class TokenGrants {
 
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
                            Set<String> amr, List<String> resources) {
+        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, null);
+    }
+
+    /**
+     * A new grant; {@code subjectGrantId} is, for the grant of an exchanged token, the grant of the user's original
+     * authorization that the chain of exchanges started from (null for every other grant).
+     */
+    TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
+                           Set<String> amr, List<String> resources, String subjectGrantId) {
         jdbc.requireTransaction();
         TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr, resources);
         jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at, "
-                + "amr, resources) VALUES (?,?,?,?,?,?,NULL,?,?)", grantId, clientId, userId, scope,
-                g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(), Jdbc.words(amr),
-                resources.isEmpty() ? null : String.join(" ", resources));
+                + "amr, resources, subject_grant_id) VALUES (?,?,?,?,?,?,NULL,?,?,?)", grantId, clientId, userId,
+                scope, g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(), Jdbc.words(amr),
+                resources.isEmpty() ? null : String.join(" ", resources), subjectGrantId);
         return g;
+    }
+
+    /**
+     * The grant a chain of token exchanges started from: {@code grantId}'s own subject grant, or {@code grantId}
+     * itself when it was not made by an exchange.
+     */
+    String rootGrantOf(String grantId) {
+        return jdbc.one("SELECT COALESCE(subject_grant_id, grant_id) AS root FROM token_grants WHERE grant_id = ?",
+                row -> row.string("root"), grantId).orElse(grantId);
+    }
+
+    /**
+     * Locks the grant's row until the caller's transaction ends and says whether it is live. A token exchange takes
+     * this lock on the grant its chain started from before it links a new grant to it, so that a concurrent
+     * revocation of that grant either comes first (and the exchange sees it) or waits and then revokes the new grant
+     * too ({@link #revokeGrants}).
+     */
+    boolean lockIfLive(String grantId) {
+        jdbc.requireTransaction();
+        return jdbc.one("SELECT revoked_at FROM token_grants WHERE grant_id = ? FOR UPDATE",
+                row -> row.nullableInstant("revoked_at") == null, grantId).orElse(false);
     }
 
     void recordAccessToken(AccessTokenRecord r) {
@@ -186,15 +216,27 @@ public class TokenGrants {
         return n + (n == 1 ? " token grant" : " token grants") + " revoked";
     }
 
-    /** Revokes the grants that {@code condition} (a constant over token_grants) selects, and their access tokens. */
+    /**
+     * Revokes the grants that {@code condition} (a constant over token_grants) selects, and their access tokens, and
+     * after them the grants of the tokens exchanged from them (RFC 8693), whose tokens carry on their authorization.
+     * The selected grants go first: their UPDATE waits for an exchange holding the lock of {@link #lockIfLive}, so the
+     * statements after it see the grant that exchange committed. Returns the number of selected grants that were
+     * active (the exchanged ones not counted).
+     */
     private int revokeGrants(String condition, String... params) {
         Object[] withTime = new Object[params.length + 1];
         withTime[0] = clock.instant().getEpochSecond();
         System.arraycopy(params, 0, withTime, 1, params.length);
         jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND grant_id IN "
                 + "(SELECT grant_id FROM token_grants WHERE " + condition + ")", withTime);
-        return jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE " + condition + " AND revoked_at IS NULL",
+        int revoked = jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE " + condition
+                + " AND revoked_at IS NULL", withTime);
+        String exchanged = "subject_grant_id IN (SELECT grant_id FROM token_grants WHERE " + condition + ")";
+        jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND grant_id IN "
+                + "(SELECT grant_id FROM token_grants WHERE " + exchanged + ")", withTime);
+        jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE " + exchanged + " AND revoked_at IS NULL",
                 withTime);
+        return revoked;
     }
 
     /** Deletes access-token records that expired before {@code expiredBefore}: their tokens fail on expiry anyway. */

@@ -9,16 +9,23 @@ import java.util.Optional;
 /**
  * A successful token response, exactly these fields (access_token, token_type "Bearer", expires_in,
  * refresh_token, scope, created_at) plus id_token when the scope has openid; a client-credentials answer has no
- * refresh_token (RFC 6749 4.4.3). Never cached by anyone.
+ * refresh_token (RFC 6749 4.4.3); a token exchange answer has issued_token_type (RFC 8693 2.2.1) and no refresh
+ * token. Never cached by anyone.
  */
 public record TokenResponse(String accessToken, long expiresIn, Optional<String> refreshToken, String scope,
-                            long createdAt, Optional<String> idToken) {
+                            long createdAt, Optional<String> idToken, Optional<String> issuedTokenType) {
+
+    /** The answer of every grant but token exchange. */
+    public TokenResponse(String accessToken, long expiresIn, Optional<String> refreshToken, String scope,
+                         long createdAt, Optional<String> idToken) {
+        this(accessToken, expiresIn, refreshToken, scope, createdAt, idToken, Optional.empty());
+    }
 
     public String toJson() {
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
-                .add("access_token", accessToken)
-                .add("token_type", "Bearer")
-                .add("expires_in", expiresIn);
+                .add("access_token", accessToken);
+        issuedTokenType.ifPresent(t -> b.add("issued_token_type", t));
+        b.add("token_type", "Bearer").add("expires_in", expiresIn);
         refreshToken.ifPresent(t -> b.add("refresh_token", t));
         b.add("scope", scope).add("created_at", createdAt);
         idToken.ifPresent(t -> b.add("id_token", t));

@@ -121,4 +121,40 @@ class TokenGrantsTest {
         db.inTransaction = false;
         assertThrows(IllegalStateException.class, () -> grants.revokeAllGrantsOf("u1"), "joins the password change");
     }
+
+    @Test
+    void revokingTheOriginalGrantRevokesTheGrantsExchangedFromIt() {
+        TokenGrant root = grant("g1", "c1");
+        accessToken(root, "j1");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), "g1"), "j2");
+        accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), "g1"), "j3");
+        accessToken(grant("g4", "c2"), "j4");
+        assertEquals("g1", grants.rootGrantOf("g1"));
+        assertEquals("g1", grants.rootGrantOf("g2"), "an exchanged grant names the grant its chain started from");
+        assertTrue(grants.revokeGrant("g1"), "counts the grant itself only");
+        for (String jti : List.of("j1", "j2", "j3")) {
+            assertFalse(grants.accessTokenStatus(jti).orElseThrow().isActive(NOW), jti);
+            assertTrue(grants.accessTokenStatus(jti).orElseThrow().grant().isRevoked(), jti);
+        }
+        assertTrue(grants.accessTokenStatus("j4").orElseThrow().isActive(NOW), "an unrelated grant stays");
+    }
+
+    @Test
+    void revokingTheClientOfTheOriginalGrantRevokesTheExchangedGrantsOfOtherClients() {
+        accessToken(grant("g1", "c1"), "j1");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), "g1"), "j2");
+        assertEquals(1, grants.revokeGrantsOf("u1", "c1"));
+        assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
+    }
+
+    @Test
+    void anExchangeLocksTheRootGrantOnlyWhileItIsLive() {
+        grant("g1", "c1");
+        assertTrue(grants.lockIfLive("g1"));
+        assertFalse(grants.lockIfLive("no-such-grant"));
+        grants.revokeGrant("g1");
+        assertFalse(grants.lockIfLive("g1"), "a revoked grant is not exchanged from");
+        db.inTransaction = false;
+        assertThrows(IllegalStateException.class, () -> grants.lockIfLive("g1"), "the lock lasts the transaction");
+    }
 }

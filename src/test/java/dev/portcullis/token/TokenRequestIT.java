@@ -130,8 +130,7 @@ class TokenRequestIT extends TokenEndpointTestBase {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"password", "implicit", "urn:ietf:params:oauth:grant-type:device_code",
-        "urn:ietf:params:oauth:grant-type:token-exchange"})
+    @ValueSource(strings = {"password", "implicit", "urn:ietf:params:oauth:grant-type:device_code"})
     void otherGrantTypesAreUnsupported(String grantType) {
         fixtures();
         assertError(form(Map.of("grant_type", grantType, "client_id", confidential.clientId(),

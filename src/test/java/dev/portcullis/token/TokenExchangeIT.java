@@ -1,0 +1,308 @@
+package dev.portcullis.token;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.CodeFixture;
+import dev.portcullis.testing.Db;
+import dev.portcullis.testing.Http;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * RFC 8693 token exchange over HTTP: a user's token for the orders API, issued to a frontend from a real code
+ * redemption, exchanged by the orders API's backend for a token for the payroll API, and that one exchanged again by
+ * the payroll backend for the ledger API. Every issued token is verified as a backend would, with Nimbus against the
+ * published JWKS (signature, typ, iss, aud, sub, act, scope); refusals answer the RFC's errors and issue nothing.
+ */
+class TokenExchangeIT extends TokenEndpointTestBase {
+
+    private static final String EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+    private static final String AT = "urn:ietf:params:oauth:token-type:access_token";
+
+    /** Three APIs, the frontend, the backends of orders and payroll, and a user, all new for one test. */
+    private record Chain(String orders, String payroll, String ledger, String ordersScope, String payrollRead,
+                         String payrollWrite, String ledgerScope, Admin.TestClient frontend,
+                         Admin.TestClient ordersBackend, Admin.TestClient payrollBackend, Admin.TestUser user) {
+    }
+
+    private String api(String identifier, String... scopes) {
+        StringBuilder list = new StringBuilder();
+        for (String s : scopes) {
+            list.append(list.length() == 0 ? "" : ",").append(Http.q(s));
+        }
+        Http.Res r = admin.post("/admin/apis", "{\"identifier\":" + Http.q(identifier) + ",\"name\":\"API\","
+                + "\"scopes\":[" + list + "]}");
+        assertEquals(201, r.status(), r::toString);
+        return r.jsonString("id");
+    }
+
+    private Admin.TestClient client(String scopes, String... grantTypes) {
+        StringBuilder list = new StringBuilder();
+        for (String g : grantTypes) {
+            list.append(list.length() == 0 ? "" : ",").append(Http.q(g));
+        }
+        Http.Res r = admin.post("/admin/clients", "{\"client_name\":\"Exchange test\",\"redirect_uris\":["
+                + Http.q(REDIRECT) + "],\"scopes\":" + Http.q(scopes) + ",\"skip_consent\":true,\"grant_types\":["
+                + list + "]}");
+        assertEquals(201, r.status(), r::toString);
+        return new Admin.TestClient(r.jsonString("client_id"), r.jsonString("client_secret"), REDIRECT, "Exchange");
+    }
+
+    private void backendOf(String apiId, Admin.TestClient backend) {
+        Http.Res r = admin.patch("/admin/apis/" + apiId, "{\"backend_client_id\":" + Http.q(backend.clientId()) + "}");
+        assertEquals(200, r.status(), r::toString);
+        assertEquals(backend.clientId(), r.jsonString("backend_client_id"));
+    }
+
+    private Chain chain() {
+        String n = Long.toHexString(System.nanoTime());
+        String orders = "https://orders-" + n + ".corp.example";
+        String payroll = "https://payroll-" + n + ".corp.example";
+        String ledger = "https://ledger-" + n + ".corp.example";
+        String ordersId = api(orders, "orders-" + n + ".read");
+        String payrollId = api(payroll, "payroll-" + n + ".read", "payroll-" + n + ".write");
+        api(ledger, "ledger-" + n + ".read");
+        Admin.TestClient frontend = client("openid orders-" + n + ".read payroll-" + n + ".read ledger-" + n
+                + ".read groups", "authorization_code", "refresh_token");
+        Admin.TestClient ordersBackend = client("orders-" + n + ".read payroll-" + n + ".read payroll-" + n
+                + ".write ledger-" + n + ".read", EXCHANGE);
+        Admin.TestClient payrollBackend = client("payroll-" + n + ".read ledger-" + n + ".read", EXCHANGE);
+        backendOf(ordersId, ordersBackend);
+        backendOf(payrollId, payrollBackend);
+        return new Chain(orders, payroll, ledger, "orders-" + n + ".read", "payroll-" + n + ".read",
+                "payroll-" + n + ".write", "ledger-" + n + ".read", frontend, ordersBackend, payrollBackend,
+                admin.user("correct horse battery"));
+    }
+
+    /** The frontend redeems a code the user authorized for every API, asking for a token for {@code resource}. */
+    private String frontendToken(Chain c, String resource) {
+        String code = CodeFixture.issue(c.frontend().clientId(), c.user().userId(), REDIRECT, "openid "
+                + c.ordersScope() + " " + c.payrollRead() + " " + c.ledgerScope(), null, null);
+        Http.Res r = http.post("/oauth/token", "application/x-www-form-urlencoded", Http.form(Map.of("grant_type",
+                "authorization_code", "code", code, "redirect_uri", REDIRECT)) + "&resource=" + Http.enc(resource),
+                "Authorization", basic(c.frontend()));
+        assertEquals(200, r.status(), r::toString);
+        return r.jsonString("access_token");
+    }
+
+    /** A token exchange by {@code backend}: {@code extra} pairs added to the usual parameters, null removes one. */
+    private Http.Res exchange(Admin.TestClient backend, String subjectToken, String... extra) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("grant_type", EXCHANGE);
+        p.put("subject_token", subjectToken);
+        p.put("subject_token_type", AT);
+        for (int i = 0; i < extra.length; i += 2) {
+            if (extra[i + 1] == null) {
+                p.remove(extra[i]);
+            } else {
+                p.put(extra[i], extra[i + 1]);
+            }
+        }
+        return http.post("/oauth/token", "application/x-www-form-urlencoded", Http.form(p), "Authorization",
+                basic(backend));
+    }
+
+    private static String basic(Admin.TestClient c) {
+        return "Basic " + Base64.getEncoder().encodeToString((Http.enc(c.clientId()) + ":" + Http.enc(c.secret()))
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The token as the backend of {@code audience} checks it with Nimbus: JWKS signature, typ, iss, aud, sub. */
+    private static JWTClaimsSet backendAccepts(String accessToken, String audience, String subject) throws Exception {
+        DefaultJWTProcessor<SecurityContext> backend = new DefaultJWTProcessor<>();
+        backend.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(new JOSEObjectType("at+jwt")));
+        backend.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256,
+                JWSAlgorithm.PS256), new ImmutableJWKSet<>(jwks())));
+        backend.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audience, new JWTClaimsSet.Builder()
+                .issuer(BASE).subject(subject).build(), Set.of("exp", "iat", "jti", "scope", "client_id")));
+        return backend.process(accessToken, null);
+    }
+
+    private Map<String, Object> introspect(Admin.TestClient c, String token) {
+        Http.Res r = http.postForm("/oauth/introspect", Map.of("token", token), "Authorization", basic(c));
+        assertEquals(200, r.status(), r::toString);
+        return r.json();
+    }
+
+    private static long issuedTo(Admin.TestClient c) {
+        return Db.count("SELECT COUNT(*) FROM token_grants WHERE client_id = ?", c.clientId());
+    }
+
+    @Test
+    void aBackendExchangesTheUsersTokenForADownstreamApiAndThatBackendExchangesItAgain() throws Exception {
+        Chain c = chain();
+        String subject = frontendToken(c, c.orders());
+
+        Http.Res r = exchange(c.ordersBackend(), subject, "resource", c.payroll());
+        assertEquals(200, r.status(), r::toString);
+        assertNoStore(r);
+        assertEquals(AT, r.jsonString("issued_token_type"));
+        assertEquals("Bearer", r.jsonString("token_type"));
+        assertEquals(c.payrollRead(), r.jsonString("scope"), "what the user authorized, narrowed to payroll");
+        assertNull(r.jsonString("refresh_token"));
+        assertNull(r.jsonString("id_token"));
+        String payrollToken = r.jsonString("access_token");
+        JWTClaimsSet claims = backendAccepts(payrollToken, c.payroll(), c.user().userId());
+        assertEquals(List.of(c.payroll()), claims.getAudience());
+        assertEquals(c.ordersBackend().clientId(), claims.getStringClaim("client_id"));
+        assertEquals(Map.of("sub", c.ordersBackend().clientId()), claims.getJSONObjectClaim("act"));
+        assertEquals(c.payrollRead(), claims.getStringClaim("scope"));
+        assertFalse(claims.getExpirationTime().after(claims(subject).getExpirationTime()),
+                "never outlives the subject token");
+        assertTrue(((Number) r.json().get("expires_in")).longValue() > 0, r::toString);
+
+        Map<String, Object> introspected = introspect(c.ordersBackend(), payrollToken);
+        assertEquals(true, introspected.get("active"), introspected::toString);
+        assertEquals(c.ordersBackend().clientId(), introspected.get("client_id"));
+        assertEquals(c.user().userId(), introspected.get("sub"));
+        assertEquals(c.payroll(), introspected.get("aud"));
+
+        Http.Res again = exchange(c.payrollBackend(), payrollToken, "audience", c.ledger());
+        assertEquals(200, again.status(), again::toString);
+        JWTClaimsSet nested = backendAccepts(again.jsonString("access_token"), c.ledger(), c.user().userId());
+        assertEquals(Map.of("sub", c.payrollBackend().clientId(), "act", Map.of("sub", c.ordersBackend().clientId())),
+                nested.getJSONObjectClaim("act"), "the earlier actor nested inside");
+        assertEquals(c.ledgerScope(), nested.getStringClaim("scope"));
+        assertEquals(c.payrollBackend().clientId(), nested.getStringClaim("client_id"));
+
+        assertEquals(2, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'TOKEN_EXCHANGED' AND "
+                + "subject = ?", c.user().userId()), "each exchange audited");
+        assertTrue(discovery().getGrantTypes().stream().anyMatch(g -> g.getValue().equals(EXCHANGE)));
+    }
+
+    @Test
+    void revokingTheUsersOriginalAuthorizationEndsTheExchangedTokens() throws Exception {
+        Chain c = chain();
+        String subject = frontendToken(c, c.orders());
+        String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll()).jsonString("access_token");
+        String ledgerToken = exchange(c.payrollBackend(), payrollToken, "resource", c.ledger())
+                .jsonString("access_token");
+        assertEquals(true, introspect(c.payrollBackend(), ledgerToken).get("active"));
+
+        Http.Res withdrawn = admin.delete("/admin/users/" + c.user().username() + "/grants/"
+                + c.frontend().clientId());
+        assertEquals(204, withdrawn.status(), withdrawn::toString);
+        assertEquals(false, introspect(c.ordersBackend(), payrollToken).get("active"));
+        assertEquals(false, introspect(c.payrollBackend(), ledgerToken).get("active"));
+        assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()), 400, "invalid_request");
+    }
+
+    @Test
+    void aSubjectTokenThatIsRevokedExpiredOrOfADisabledUserIsRefused() throws Exception {
+        Chain c = chain();
+        String revoked = frontendToken(c, c.orders());
+        Http.Res rv = http.postForm("/oauth/revoke", Map.of("token", revoked), "Authorization", basic(c.frontend()));
+        assertEquals(200, rv.status(), rv::toString);
+        assertError(exchange(c.ordersBackend(), revoked, "resource", c.payroll()), 400, "invalid_request");
+
+        String expired = frontendToken(c, c.orders());
+        Db.update("UPDATE access_tokens SET expires_at = ? WHERE jti = ?", Instant.now().getEpochSecond() - 1,
+                claims(expired).getJWTID());
+        assertError(exchange(c.ordersBackend(), expired, "resource", c.payroll()), 400, "invalid_request");
+
+        // both tokens before the user is disabled: a code is not redeemed for a disabled user
+        String ofUnrevoked = frontendToken(c, c.orders());
+        String ofDisabled = frontendToken(c, c.orders());
+        // disabled where no revocation followed (as a directory user is until the next re-check): the exchange
+        // reads the user itself
+        assertEquals(1, Db.update("UPDATE users SET enabled = FALSE WHERE user_id = ?", c.user().userId()));
+        assertError(exchange(c.ordersBackend(), ofUnrevoked, "resource", c.payroll()), 400, "invalid_request");
+        assertEquals(1, Db.update("UPDATE users SET enabled = TRUE WHERE user_id = ?", c.user().userId()));
+
+        Http.Res disabled = admin.patch("/admin/users/" + c.user().username(), "{\"enabled\":false}");
+        assertEquals(200, disabled.status(), disabled::toString);
+        assertTrue(accessTokenRevoked(ofDisabled), "disabling through the admin API revokes the user's tokens");
+        assertError(exchange(c.ordersBackend(), ofDisabled, "resource", c.payroll()), 400, "invalid_request");
+
+        assertError(exchange(c.ordersBackend(), "not-a-token", "resource", c.payroll()), 400, "invalid_request");
+        assertEquals(0, issuedTo(c.ordersBackend()), "nothing issued");
+    }
+
+    @Test
+    void aSubjectTokenForAnotherAudienceIsRefused() throws Exception {
+        Chain c = chain();
+        String forPayroll = frontendToken(c, c.payroll());
+        Http.Res r = exchange(c.ordersBackend(), forPayroll, "resource", c.ledger());
+        assertError(r, 400, "invalid_request");
+        assertTrue(r.jsonString("error_description").contains("backend"), r::toString);
+        assertError(exchange(c.ordersBackend(), frontendToken(c, BASE + "/api"), "resource", c.payroll()), 400,
+                "invalid_request");
+        String forOrders = frontendToken(c, c.orders());
+        assertError(exchange(c.payrollBackend(), forOrders, "resource", c.ledger()), 400, "invalid_request");
+        assertEquals(0, issuedTo(c.ordersBackend()) + issuedTo(c.payrollBackend()), "nothing issued");
+    }
+
+    @Test
+    void theTargetAndTheScopeMustBeAllowed() throws Exception {
+        Chain c = chain();
+        String subject = frontendToken(c, c.orders());
+        Admin.TestClient ordersOnly = client(c.ordersScope(), EXCHANGE);
+        String ordersId = (String) Db.rows("SELECT api_id FROM apis WHERE identifier = ?", c.orders()).get(0)
+                .get("api_id");
+        backendOf(ordersId, ordersOnly);
+        assertError(exchange(ordersOnly, subject, "resource", c.payroll()), 400, "invalid_target");
+        backendOf(ordersId, c.ordersBackend());
+
+        assertError(exchange(c.ordersBackend(), subject, "resource", "https://unknown.corp.example"), 400,
+                "invalid_target");
+        assertError(exchange(c.ordersBackend(), subject, "audience", "payroll"), 400, "invalid_target");
+        assertError(exchange(c.ordersBackend(), subject), 400, "invalid_request");
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.payroll(), "scope", c.payrollWrite()), 400,
+                "invalid_scope");
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.payroll(), "scope", "openid " + c.payrollRead()),
+                400, "invalid_scope");
+        assertEquals(0, issuedTo(c.ordersBackend()) + issuedTo(ordersOnly), "nothing issued");
+
+        Http.Res narrowed = exchange(c.ordersBackend(), subject, "resource", c.payroll(), "scope", c.payrollRead());
+        assertEquals(200, narrowed.status(), narrowed::toString);
+        assertEquals(c.payrollRead(), narrowed.jsonString("scope"));
+    }
+
+    @Test
+    void onlyAConfidentialClientWithTheGrantTypeAndAccessTokensInAndOut() throws Exception {
+        Chain c = chain();
+        String subject = frontendToken(c, c.orders());
+        fixtures();
+        Http.Res pub = http.postForm("/oauth/token", Map.of("grant_type", EXCHANGE, "client_id",
+                publicClient.clientId(), "subject_token", subject, "subject_token_type", AT, "resource",
+                c.payroll()));
+        assertError(pub, 400, "unauthorized_client");
+        assertError(exchange(c.frontend(), subject, "resource", c.payroll()), 400, "unauthorized_client");
+
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.payroll(), "subject_token_type",
+                "urn:ietf:params:oauth:token-type:id_token"), 400, "invalid_request");
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.payroll(), "subject_token_type", null), 400,
+                "invalid_request");
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.payroll(), "requested_token_type",
+                "urn:ietf:params:oauth:token-type:refresh_token"), 400, "invalid_request");
+        Http.Res actor = exchange(c.ordersBackend(), subject, "resource", c.payroll(), "actor_token", subject,
+                "actor_token_type", AT);
+        assertError(actor, 400, "invalid_request");
+        assertTrue(actor.jsonString("error_description").contains("actor_token"), actor::toString);
+        assertEquals(0, issuedTo(c.ordersBackend()), "nothing issued");
+
+        Http.Res unknownBackend = admin.patch("/admin/apis/" + Db.rows("SELECT api_id FROM apis WHERE identifier = ?",
+                c.ledger()).get(0).get("api_id"), "{\"backend_client_id\":\"no-such-client\"}");
+        assertEquals(400, unknownBackend.status(), unknownBackend::toString);
+        assertEquals("invalid_request", unknownBackend.jsonString("error"), unknownBackend::toString);
+    }
+}
