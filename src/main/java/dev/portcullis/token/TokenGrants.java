@@ -41,13 +41,14 @@ public class TokenGrants {
     }
 
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                           Set<String> amr, List<String> resources) {
+                           Set<String> amr, List<String> resources, String sid) {
         jdbc.requireTransaction();
-        TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr, resources);
+        TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr, resources,
+                sid);
         jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at, "
-                + "amr, resources) VALUES (?,?,?,?,?,?,NULL,?,?)", grantId, clientId, userId, scope,
+                + "amr, resources, sid) VALUES (?,?,?,?,?,?,NULL,?,?,?)", grantId, clientId, userId, scope,
                 g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(), Jdbc.words(amr),
-                resources.isEmpty() ? null : String.join(" ", resources));
+                resources.isEmpty() ? null : String.join(" ", resources), sid);
         return g;
     }
 
@@ -114,12 +115,13 @@ public class TokenGrants {
     /** The grant's columns (table alias {@code g}) of the two JOIN lookups, under the names {@link #grant} reads. */
     private static final String GRANT_COLUMNS =
             "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at, g.amr, "
-            + "g.resources";
+            + "g.resources, g.sid";
 
     static TokenGrant grant(Jdbc.Row row) throws SQLException {
         return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
                 row.string("scope"), row.instant("auth_time"), row.instant("created_at"),
-                row.nullableInstant("revoked_at"), row.words("amr"), List.copyOf(row.words("resources")));
+                row.nullableInstant("revoked_at"), row.words("amr"), List.copyOf(row.words("resources")),
+                row.string("sid"));
     }
 
     /** How many token grants (refresh-token families) are not revoked (the console's dashboard). */

@@ -40,7 +40,7 @@ class TokenGrantsTest {
 
     private TokenGrant grant(String id, String client) {
         return grants.createGrant(id, client, "u1", "openid profile", NOW.minusSeconds(30),
-                AuthMethods.of("pwd", "otp"), List.of());
+                AuthMethods.of("pwd", "otp"), List.of(), null);
     }
 
     private String accessToken(TokenGrant g, String jti) {
@@ -111,7 +111,7 @@ class TokenGrantsTest {
     void revokingEveryGrantOfAUserLeavesOtherUsers() {
         accessToken(grant("g1", "c1"), "j1");
         accessToken(grant("g2", "c2"), "j2");
-        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW, Set.of("pwd"), List.of()), "j3");
+        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW, Set.of("pwd"), List.of(), null), "j3");
         assertEquals(2, grants.revokeAllGrantsOf("u1"));
         assertEquals(0, grants.revokeAllGrantsOf("u1"));
         assertFalse(grants.accessTokenStatus("j1").orElseThrow().isActive(NOW));
