@@ -46,12 +46,20 @@ public class ClientAdminResource {
     private static final String BUILT_IN_CLIENT = "A built-in client (" + BuiltInClients.ACCOUNT + ", "
             + BuiltInClients.CONSOLE + ")";
 
+    /** The client metadata of Back-Channel and Front-Channel Logout 1.0, by their registration names. */
+    private static final String BACKCHANNEL_URI = "backchannel_logout_uri";
+    private static final String BACKCHANNEL_SESSION = "backchannel_logout_session_required";
+    private static final String FRONTCHANNEL_URI = "frontchannel_logout_uri";
+    private static final String FRONTCHANNEL_SESSION = "frontchannel_logout_session_required";
+
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", "grant_types");
+            "confidential", "scopes", "skip_consent", "require_mfa", "grant_types", BACKCHANNEL_URI,
+            BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
 
     /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
     private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", "enabled", "grant_types");
+            "confidential", "scopes", "skip_consent", "require_mfa", "enabled", "grant_types", BACKCHANNEL_URI,
+            BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
 
     @Inject
     ClientService service;
@@ -80,7 +88,8 @@ public class ClientAdminResource {
                 .scopes(json.requiredString("scopes", 1000))
                 .skipConsent(json.bool("skip_consent").orElse(false))
                 .requireMfa(json.bool("require_mfa").orElse(false))
-                .grantTypes(json.stringList("grant_types", 10, 100).orElse(null)).build(), actor());
+                .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
+                .logout(logoutFields(json)).build(), actor());
         JsonObjectBuilder out = describe(registered.client());
         registered.secret().ifPresent(s -> out.add("client_secret", s));
         return NoStoreJson.of(201, out.build().toString())
@@ -114,7 +123,9 @@ public class ClientAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change a client application (JSON merge patch)",
             description = "Fields: client_name, redirect_uris, post_logout_redirect_uris (null removes them), scopes, "
-                    + "skip_consent, enabled, confidential, grant_types; validated as at registration. enabled=false "
+                    + "skip_consent, enabled, confidential, grant_types, backchannel_logout_uri and "
+                    + "frontchannel_logout_uri (null removes them), backchannel_logout_session_required, "
+                    + "frontchannel_logout_session_required; validated as at registration. enabled=false "
                     + "refuses the client at the authorization and token endpoints and revokes every token issued to "
                     + "it. The type changes only when confidential is sent with the other value: made confidential, "
                     + "the answer carries the new client_secret, once; made public, the secret is deleted and every "
@@ -128,7 +139,7 @@ public class ClientAdminResource {
     public Response patch(@PathParam("client_id") String clientId, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
-                "enabled", "require_mfa", "grant_types")) {
+                "enabled", "require_mfa", "grant_types", BACKCHANNEL_SESSION, FRONTCHANNEL_SESSION)) {
             if (json.has(field) && json.isNull(field)) {
                 throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
             }
@@ -144,6 +155,7 @@ public class ClientAdminResource {
                 .enabled(json.bool("enabled").orElse(null))
                 .requireMfa(json.bool("require_mfa").orElse(null))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
+                .logout(logoutFields(json))
                 .build();
         return service.update(clientId, patch, actor())
                 .map(u -> {
@@ -189,7 +201,7 @@ public class ClientAdminResource {
         c.postLogoutRedirectUris().forEach(logout::add);
         JsonArrayBuilder grantTypes = JsonSupport.JSON.createArrayBuilder();
         c.grantTypes().forEach(grantTypes::add);
-        return JsonSupport.JSON.createObjectBuilder()
+        JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder()
                 .add("client_id", c.clientId())
                 .add("client_name", c.name())
                 .add("confidential", c.confidential())
@@ -201,6 +213,23 @@ public class ClientAdminResource {
                 .add("require_mfa", c.requireMfa())
                 .add("grant_types", grantTypes)
                 .add("created_at", c.createdAt().getEpochSecond());
+        LogoutNotifications n = c.logoutNotifications();
+        if (n.backchannelUri() != null) {
+            out.add(BACKCHANNEL_URI, n.backchannelUri());
+        }
+        out.add(BACKCHANNEL_SESSION, n.backchannelSessionRequired());
+        if (n.frontchannelUri() != null) {
+            out.add(FRONTCHANNEL_URI, n.frontchannelUri());
+        }
+        return out.add(FRONTCHANNEL_SESSION, n.frontchannelSessionRequired());
+    }
+
+    /** The logout notification members of a registration or merge patch (a URI's null removes it). */
+    private static LogoutNotifications.Change logoutFields(JsonObjects json) {
+        return new LogoutNotifications.Change(json.removableString(BACKCHANNEL_URI, RedirectUriPolicy.MAX_LENGTH),
+                json.bool(BACKCHANNEL_SESSION).orElse(null),
+                json.removableString(FRONTCHANNEL_URI, RedirectUriPolicy.MAX_LENGTH),
+                json.bool(FRONTCHANNEL_SESSION).orElse(null));
     }
 
     private Actor actor() {

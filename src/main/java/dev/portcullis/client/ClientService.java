@@ -51,6 +51,7 @@ public class ClientService {
         List<String> postLogoutRedirectUris;
         String scopes;
         List<String> grantTypes;
+        LogoutNotifications.Change logout = LogoutNotifications.Change.NONE;
 
         ClientFieldsBuilder() {
         }
@@ -78,6 +79,12 @@ public class ClientService {
             return self();
         }
 
+        /** The logout notification fields named; at registration, those not named are not registered. */
+        public B logout(LogoutNotifications.Change logout) {
+            this.logout = logout;
+            return self();
+        }
+
         /** At registration, none named means {@link GrantTypes#DEFAULT}. */
         public B grantTypes(List<String> grantTypes) {
             this.grantTypes = grantTypes;
@@ -92,7 +99,7 @@ public class ClientService {
      */
     public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
-                              Boolean requireMfa, List<String> grantTypes) {
+                              Boolean requireMfa, List<String> grantTypes, LogoutNotifications.Change logout) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -136,7 +143,7 @@ public class ClientService {
 
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
-                        enabled, requireMfa, grantTypes);
+                        enabled, requireMfa, grantTypes, logout);
             }
         }
     }
@@ -152,7 +159,7 @@ public class ClientService {
     /** What the admin asked for; validated by {@link #register}. Built by {@link #builder()}, naming each field. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
-                               List<String> grantTypes) {
+                               List<String> grantTypes, LogoutNotifications.Change logout) {
 
         /** A confidential client without URIs, consent or a required second factor until a field is named. */
         public static Builder builder() {
@@ -192,7 +199,7 @@ public class ClientService {
 
             public Registration build() {
                 return new Registration(name, redirectUris, postLogoutRedirectUris, confidential, scopes, skipConsent,
-                        requireMfa, grantTypes == null ? GrantTypes.DEFAULT : grantTypes);
+                        requireMfa, grantTypes == null ? GrantTypes.DEFAULT : grantTypes, logout);
             }
         }
     }
@@ -228,8 +235,11 @@ public class ClientService {
         List<String> logoutUris = checkUris("post_logout_redirect_uris", r.postLogoutRedirectUris(), r.confidential(), false);
         String scopes = checkScopes(r.scopes());
         String grantTypes = GrantTypes.check(r.grantTypes(), r.confidential());
+        LogoutNotifications notifications = LogoutNotifications.NONE.with(r.logout());
+        notifications.check(clientSettings.redirectAllowHttp());
         Client client = new Client(clientId, name, r.confidential(), redirectUris, logoutUris, scopes,
                 r.skipConsent(), clock.instant());
+        client.changeLogoutNotifications(notifications, clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         Optional<String> secret = Optional.empty();
@@ -278,6 +288,8 @@ public class ClientService {
         // checked against the type after the patch, so making a client_credentials client public is refused too
         String grantTypes = GrantTypes.check(p.grantTypes() == null ? List.copyOf(c.grantTypes()) : p.grantTypes(),
                 confidential);
+        LogoutNotifications notifications = c.logoutNotifications().with(p.logout());
+        notifications.check(clientSettings.redirectAllowHttp());
         noteChange(changed, "client_name", c.name(), name);
         noteChange(changed, "redirect_uris", c.redirectUris(), redirectUris);
         noteChange(changed, "post_logout_redirect_uris", c.postLogoutRedirectUris(), logoutUris);
@@ -286,6 +298,10 @@ public class ClientService {
         noteChange(changed, "grant_types", GrantTypes.format(c.grantTypes()), grantTypes);
         c.changeSettings(name, redirectUris, logoutUris, scopes, skipConsent, now);
         c.changeGrantTypes(grantTypes, now);
+        if (!notifications.equals(c.logoutNotifications())) {
+            changed.add("logout notifications");
+            c.changeLogoutNotifications(notifications, now);
+        }
         if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
             noteChange(changed, "require_mfa", c.requireMfa(), p.requireMfa());
             c.requireMfa(p.requireMfa(), now);
