@@ -13,6 +13,8 @@ import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ServerTestBase;
 import dev.portcullis.testing.UserAgent;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Single logout end to end: the SSO session's {@code sid} in ID tokens and the discovery flags; the clients' logout
- * notification URIs in the admin API and the console.
+ * notification URIs in the admin API and the console; RP-initiated logout by POST beside the page's own confirmation
+ * form, and a client's logout with its refresh token.
  */
 class SingleLogoutIT extends ServerTestBase {
 
@@ -113,6 +116,8 @@ class SingleLogoutIT extends ServerTestBase {
         assertEquals(FRONT, shown.get("frontchannel_logout_uri"));
         assertEquals(Boolean.FALSE, shown.get("frontchannel_logout_session_required"));
 
+        assertEquals(400, admin.patch("/admin/clients/" + id, "{\"frontchannel_logout_session_required\":null}")
+                .status(), "a flag cannot be removed");
         assertEquals(200, admin.patch("/admin/clients/" + id, "{\"backchannel_logout_uri\":null}").status());
         shown = admin.get("/admin/clients/" + id).json();
         assertFalse(shown.containsKey("backchannel_logout_uri"), "null removes it");
@@ -127,8 +132,7 @@ class SingleLogoutIT extends ServerTestBase {
         "\"frontchannel_logout_uri\":\"/relative\"",
         "\"frontchannel_logout_uri\":\"com.example.app:/fc\"",
         "\"backchannel_logout_uri\":42",
-        "\"backchannel_logout_session_required\":\"yes\"",
-        "\"frontchannel_logout_session_required\":null"})
+        "\"backchannel_logout_session_required\":\"yes\""})
     void badLogoutFieldsAnswer400AndChangeNothing(String field) {
         long clients = Db.count("SELECT COUNT(*) FROM clients");
         Http.Res refused = register("," + field);
@@ -180,5 +184,151 @@ class SingleLogoutIT extends ServerTestBase {
         assertEquals(400, refused.status(), refused::toString);
         assertTrue(refused.body().contains("Back-channel logout address"), "the form says which field");
         assertEquals(BACK, admin.get("/admin/clients/" + app.clientId()).json().get("backchannel_logout_uri"));
+    }
+
+    // ---- the end-session endpoint by POST ----
+
+    private static final String SIGNED_OUT = "https://rp.example.com/signed-out";
+
+    /** A confidential client that skips consent, with a post-logout redirect URI. */
+    private Admin.TestClient logoutClient() {
+        Http.Res r = admin.post("/admin/clients", "{\"client_name\":\"Logout RP\",\"redirect_uris\":[" + Http.q(REDIRECT)
+                + "],\"post_logout_redirect_uris\":[" + Http.q(SIGNED_OUT) + "],\"confidential\":true,"
+                + "\"scopes\":\"openid\",\"skip_consent\":true}");
+        assertEquals(201, r.status(), r::toString);
+        return new Admin.TestClient(r.jsonString("client_id"), r.jsonString("client_secret"), REDIRECT, "Logout RP");
+    }
+
+    private boolean signedIn(UserAgent ua, Admin.TestClient rp) {
+        Http.Res r = ua.authorize(Map.of("client_id", rp.clientId(), "redirect_uri", REDIRECT, "response_type", "code",
+                "scope", "openid", "state", "s"));
+        assertEquals(302, r.status(), r::toString);
+        return !r.header("Location").contains("/login.xhtml");
+    }
+
+    @Test
+    void aRelyingPartyPostsItsLogoutRequestAsAForm() {
+        Admin.TestClient rp = logoutClient();
+        Admin.TestUser user = admin.user("correct horse battery");
+        UserAgent ua = new UserAgent(BASE);
+        String idToken = (String) codeFlow(ua, rp, user).get("id_token");
+
+        Http.Res out = ua.http().postForm("/oauth/logout", Map.of("id_token_hint", idToken,
+                "post_logout_redirect_uri", SIGNED_OUT, "state", "by post"));
+        assertEquals(303, out.status(), out::toString);
+        assertEquals(SIGNED_OUT + "?state=by+post", out.header("Location"));
+        assertFalse(signedIn(ua, rp), "the session ended");
+    }
+
+    @Test
+    void aPostWithoutHintAsksForConfirmationWhoseFormStaysCsrfProtected() {
+        Admin.TestClient rp = logoutClient();
+        Admin.TestUser user = admin.user("correct horse battery");
+        UserAgent ua = new UserAgent(BASE);
+        codeFlow(ua, rp, user);
+
+        Http.Res page = ua.http().postForm("/oauth/logout", Map.of("client_id", rp.clientId(),
+                "post_logout_redirect_uri", SIGNED_OUT, "state", "s2"));
+        assertEquals(200, page.status(), page::toString);
+        assertTrue(page.body().contains("id=\"logout\""), page::toString);
+        assertTrue(signedIn(ua, rp), "asking ends nothing");
+
+        Map<String, String> fields = UserAgent.formFields(page.body(), "logout");
+        Map<String, String> forged = new LinkedHashMap<>(fields);
+        forged.put("csrf", "forged-value-forged-value-forged-value-forg");
+        Http.Res refused = ua.http().postForm("/oauth/logout", forged);
+        assertEquals(403, refused.status(), refused::toString);
+        assertTrue(signedIn(ua, rp), "a forged confirmation ends nothing");
+        forged.put("csrf", "");
+        assertEquals(403, ua.http().postForm("/oauth/logout", forged).status(), "an empty token is no token");
+        assertTrue(signedIn(ua, rp));
+
+        Http.Res done = ua.submit(page.body(), "logout", fields);
+        assertEquals(303, done.status(), done::toString);
+        assertEquals(SIGNED_OUT + "?state=s2", done.header("Location"));
+        assertFalse(signedIn(ua, rp));
+    }
+
+    // ---- a client's logout with its refresh token ----
+
+    private static String basic(Admin.TestClient c) {
+        return "Basic " + Base64.getEncoder().encodeToString((c.clientId() + ":" + c.secret())
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private Http.Res refresh(Admin.TestClient c, String refreshToken) {
+        return http.postForm("/oauth/token", Map.of("grant_type", "refresh_token", "refresh_token", refreshToken,
+                "client_id", c.clientId(), "client_secret", c.secret()));
+    }
+
+    @Test
+    void anAuthenticatedClientEndsTheSessionOfItsRefreshToken() {
+        Admin.TestClient rp = logoutClient();
+        Admin.TestUser user = admin.user("correct horse battery");
+        UserAgent ua = new UserAgent(BASE);
+        String refreshToken = (String) codeFlow(ua, rp, user).get("refresh_token");
+        UserAgent elsewhere = new UserAgent(BASE);
+        codeFlow(elsewhere, rp, user);
+
+        Http.Res out = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken),
+                "Authorization", basic(rp));
+        assertEquals(204, out.status(), out::toString);
+        assertEquals("no-store", out.header("Cache-Control"));
+        assertFalse(signedIn(ua, rp), "the token's session ended");
+        assertTrue(signedIn(elsewhere, rp), "the user's other session did not");
+        Http.Res after = refresh(rp, refreshToken);
+        assertEquals(400, after.status(), after::toString);
+        assertEquals("invalid_grant", after.jsonString("error"), "its family ended with it");
+        assertTrue(Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'SIGN_OUT' AND outcome = 'success' "
+                + "AND client_id = ? AND detail LIKE 'refresh-token logout%1 SSO session ended'", rp.clientId()) == 1);
+
+        Http.Res again = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken),
+                "Authorization", basic(rp));
+        assertEquals(400, again.status(), again::toString);
+        assertEquals("invalid_grant", again.jsonString("error"));
+    }
+
+    @Test
+    void aRefreshTokenLogoutThatIsNotTheClientsOwnLiveTokenIsRefusedAsJsonAndEndsNothing() {
+        Admin.TestClient rp = logoutClient();
+        Admin.TestClient other = logoutClient();
+        Admin.TestUser user = admin.user("correct horse battery");
+        UserAgent ua = new UserAgent(BASE);
+        Map<String, Object> tokens = codeFlow(ua, rp, user);
+        String refreshToken = (String) tokens.get("refresh_token");
+
+        Http.Res notItsOwn = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken),
+                "Authorization", basic(other));
+        assertEquals(400, notItsOwn.status(), notItsOwn::toString);
+        assertEquals("invalid_grant", notItsOwn.jsonString("error"));
+        Http.Res wrongSecret = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken,
+                "client_id", rp.clientId(), "client_secret", "not-the-secret"));
+        assertEquals(401, wrongSecret.status(), wrongSecret::toString);
+        assertEquals("invalid_client", wrongSecret.jsonString("error"));
+        Http.Res anonymous = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken));
+        assertEquals(401, anonymous.status(), anonymous::toString);
+        Http.Res empty = http.postForm("/oauth/logout", Map.of("refresh_token", ""), "Authorization", basic(rp));
+        assertEquals(400, empty.status(), empty::toString);
+        assertEquals("invalid_request", empty.jsonString("error"));
+        Http.Res twice = http.send(http.request("/oauth/logout").header("Authorization", basic(rp))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("refresh_token=" + refreshToken
+                        + "&refresh_token=" + refreshToken)).build());
+        assertEquals(400, twice.status(), twice::toString);
+        assertEquals("invalid_request", twice.jsonString("error"));
+        Http.Res unknown = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken + "x"),
+                "Authorization", basic(rp));
+        assertEquals(400, unknown.status(), unknown::toString);
+        assertEquals("invalid_grant", unknown.jsonString("error"));
+        assertTrue(signedIn(ua, rp), "no refusal ended the session");
+
+        Http.Res rotated = refresh(rp, refreshToken);
+        assertEquals(200, rotated.status(), "no refusal ended the family: " + rotated);
+        Http.Res used = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken),
+                "Authorization", basic(rp));
+        assertEquals(400, used.status(), used::toString);
+        assertEquals("invalid_grant", used.jsonString("error"), "a used refresh token is no longer held");
+        assertTrue(signedIn(ua, rp));
+        assertEquals(200, refresh(rp, rotated.jsonString("refresh_token")).status(), "and it revoked nothing");
     }
 }
