@@ -216,6 +216,12 @@ public class SsoSessions {
         return userId.filter(u -> jdbc.update("DELETE FROM sso_sessions WHERE session_id = ?", sessionId) == 1);
     }
 
+    /** Ends the session with this {@code sid} (the ID tokens'); how many there were (0 or 1). */
+    public int endBySid(String sid) {
+        return sid == null || sid.isEmpty() || sid.length() > 64 ? 0
+                : jdbc.update("DELETE FROM sso_sessions WHERE sid = ?", sid);
+    }
+
     public void end(String cookieValue) {
         if (cookieValue != null && cookieValue.length() == 43) {
             jdbc.update("DELETE FROM sso_sessions WHERE session_hash = ?", Secrets.hash(cookieValue));

@@ -156,6 +156,15 @@ public class TokenGrants {
     }
 
     /**
+     * Revokes one family, as {@link #revokeGrant} does, but inside the caller's transaction, so that it commits with
+     * whatever else that change ends. Returns whether the grant was active (one conditional UPDATE decides).
+     */
+    public boolean revokeGrantWithCaller(String grantId) {
+        jdbc.requireTransaction();
+        return revokeGrants("grant_id = ?", grantId) == 1;
+    }
+
+    /**
      * Revokes every grant of {@code userId} for {@code clientId} with all their access tokens (their refresh tokens
      * die with the grant), inside the caller's transaction. Returns the number of grants that were active.
      */
