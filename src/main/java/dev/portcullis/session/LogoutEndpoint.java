@@ -76,6 +76,10 @@ public class LogoutEndpoint {
     @Inject
     RefreshTokenLogout refreshTokenLogout;
 
+    /** The parameters of RP-Initiated Logout 1.0 sec. 2 that this endpoint reads. */
+    private static final java.util.List<String> RP_PARAMETERS = java.util.List.of("id_token_hint",
+            "post_logout_redirect_uri", "state", "client_id", "ui_locales");
+
     /** The confirmation form's CSRF field; a post that carries it is that form's. */
     private static final String CSRF = "csrf";
 
@@ -103,7 +107,7 @@ public class LogoutEndpoint {
 
     @GET
     public Response get(@Context UriInfo uri) {
-        return rpInitiated(uri.getQueryParameters(), 302);
+        return rpInitiated(uri.getQueryParameters(), 302, false);
     }
 
     /**
@@ -118,7 +122,7 @@ public class LogoutEndpoint {
             return refreshTokenLogout(form);
         }
         if (!form.containsKey(CSRF)) {
-            return rpInitiated(form, 303);
+            return rpInitiated(form, 303, true);
         }
         PageMessages msg = messages(null);
         try {
@@ -140,12 +144,17 @@ public class LogoutEndpoint {
      * The relying party's request, by GET or POST: with a valid hint for the signed-in user (or nobody signed in),
      * the session ends at once; otherwise the user confirms.
      */
-    private Response rpInitiated(MultivaluedMap<String, String> parameters, int redirectStatus) {
+    private Response rpInitiated(MultivaluedMap<String, String> parameters, int redirectStatus, boolean posted) {
         PageMessages msg = messages(null);
         try {
             ProtocolParameters p = ProtocolParameters.of(parameters);
             msg = messages(p.get("ui_locales").orElse(null));
             LogoutRequest r = validate(p);
+            if (posted && BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps()).isEmpty()) {
+                // a cross-site POST carries no SameSite=Lax cookie, but the top-level GET it is sent on to does: only
+                // then can "no session" be told from "a session the browser did not send"
+                return asGet(p);
+            }
             Optional<SsoSession> session = liveSession();
             boolean sameUser = r.hintSubject().isPresent()
                     && (session.isEmpty() || session.get().userId().equals(r.hintSubject().get()));
@@ -158,6 +167,17 @@ public class LogoutEndpoint {
         } catch (Refused e) {
             return ErrorPage.response(msg, e.messageKey, e.getMessage());
         }
+    }
+
+    /** The same request as a GET, to which a relying party's POST without the session cookie is sent on (303). */
+    private Response asGet(ProtocolParameters p) {
+        StringBuilder query = new StringBuilder();
+        for (String name : RP_PARAMETERS) {
+            p.get(name).ifPresent(v -> query.append(query.length() == 0 ? "?" : "&").append(name).append('=')
+                    .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        }
+        return Response.seeOther(URI.create(issuer.endpoint("/oauth/logout") + query))
+                .cacheControl(CacheControl.valueOf("no-store")).build();
     }
 
     /** A client's logout with its refresh token: 204, or the OAuth error as JSON; never a page. */

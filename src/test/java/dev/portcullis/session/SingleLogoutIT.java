@@ -221,6 +221,33 @@ class SingleLogoutIT extends ServerTestBase {
     }
 
     @Test
+    void aPostThatCarriesNoSessionCookieIsSentOnToTheGetWhichEndsTheSession() {
+        Admin.TestClient rp = logoutClient();
+        Admin.TestUser user = admin.user("correct horse battery");
+        UserAgent ua = new UserAgent(BASE);
+        String idToken = (String) codeFlow(ua, rp, user).get("id_token");
+
+        // a cross-site form POST: the browser holds the session but sends no SameSite=Lax cookie with it
+        Http.Res posted = http.postForm("/oauth/logout", Map.of("id_token_hint", idToken,
+                "post_logout_redirect_uri", SIGNED_OUT, "state", "a b", "ignored", "x"));
+        assertEquals(303, posted.status(), posted::toString);
+        String location = posted.header("Location");
+        assertTrue(location.startsWith(BASE + "/oauth/logout?"), location);
+        assertEquals(Map.of("id_token_hint", idToken, "post_logout_redirect_uri", SIGNED_OUT, "state", "a b"),
+                Http.query(location), "the request's own parameters only");
+        assertTrue(signedIn(ua, rp), "nothing ended yet");
+
+        Http.Res out = ua.get(location);
+        assertEquals(302, out.status(), out::toString);
+        assertEquals(SIGNED_OUT + "?state=a+b", out.header("Location"));
+        assertFalse(signedIn(ua, rp), "the top-level GET carried the cookie and ended the session");
+
+        Http.Res bad = http.postForm("/oauth/logout", Map.of("id_token_hint", "not-a-jwt"));
+        assertEquals(400, bad.status(), "refused before it is sent on: " + bad);
+        assertTrue(bad.body().contains("id=\"error-page\""), bad::toString);
+    }
+
+    @Test
     void aPostWithoutHintAsksForConfirmationWhoseFormStaysCsrfProtected() {
         Admin.TestClient rp = logoutClient();
         Admin.TestUser user = admin.user("correct horse battery");
