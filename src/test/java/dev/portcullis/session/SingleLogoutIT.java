@@ -8,16 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.crypto.Secrets;
+import com.sun.net.httpserver.HttpServer;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.Browser;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ServerTestBase;
 import dev.portcullis.testing.UserAgent;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -245,6 +249,47 @@ class SingleLogoutIT extends ServerTestBase {
         Http.Res bad = http.postForm("/oauth/logout", Map.of("id_token_hint", "not-a-jwt"));
         assertEquals(400, bad.status(), "refused before it is sent on: " + bad);
         assertTrue(bad.body().contains("id=\"error-page\""), bad::toString);
+    }
+
+    /**
+     * Chromium itself: a form posted to the end-session endpoint from another site (127.0.0.1 against the server's
+     * localhost) carries no SameSite=Lax cookie, and the GET it is sent on to does, so the signed-in user is asked
+     * to confirm instead of being told they are signed out while the session lives on.
+     */
+    @Test
+    @Tag("browser")
+    void aCrossSiteFormPostInChromiumReachesTheSessionThroughTheGet() throws Exception {
+        Admin.TestClient rp = logoutClient();
+        Admin.TestUser user = admin.user("correct horse battery");
+        byte[] page = ("<!doctype html><html><body><form id=\"rp\" method=\"post\" action=\"" + BASE
+                + "/oauth/logout\"><input type=\"hidden\" name=\"client_id\" value=\"" + rp.clientId()
+                + "\"><button id=\"go\" type=\"submit\">Sign out</button></form></body></html>")
+                .getBytes(StandardCharsets.UTF_8);
+        HttpServer site = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        site.createContext("/", exchange -> {
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        site.start();
+        try (Browser browser = new Browser("en-US")) {
+            browser.open(BASE + "/account/");
+            browser.signIn(user.username(), "correct horse battery");
+            assertEquals(user.username(), browser.visible("profile-username").getText());
+            browser.open("http://127.0.0.1:" + site.getAddress().getPort() + "/");
+            browser.visible("go").click();
+            browser.visible("logout");
+            assertTrue(browser.driver().getCurrentUrl().startsWith(BASE + "/oauth/logout?client_id="),
+                    browser.driver().getCurrentUrl());
+            assertEquals(1, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE user_id = ?", user.userId()),
+                    "asked, not ended");
+            browser.visible("confirm").click();
+            browser.visible("signed-out");
+            assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE user_id = ?", user.userId()));
+        } finally {
+            site.stop(0);
+        }
     }
 
     @Test
