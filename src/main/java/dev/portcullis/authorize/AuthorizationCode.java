@@ -15,17 +15,30 @@ import java.util.Set;
  * (the hash of the whole value for codes issued before V3, whose {@code secretHash} is null);
  * {@code redirectUriGiven} says whether the authorization request carried redirect_uri (then the token request must
  * repeat it, RFC 6749 4.1.3); {@code grantId} is the grant created at redemption, revoked if the code is presented
- * again; {@code resources} are the RFC 8707 resources the request named (API identifiers; empty when none).
+ * again; {@code resources} are the RFC 8707 resources the request named (API identifiers; empty when none);
+ * {@code sid} the SSO session's {@code sid}, which the grant's ID tokens carry.
  */
 public record AuthorizationCode(String codeId, String secretHash, String clientId, String userId, String redirectUri,
                                 boolean redirectUriGiven, String scope, Optional<String> nonce,
                                 Optional<String> codeChallenge, Optional<String> codeChallengeMethod,
                                 Instant authTime, Optional<String> sessionHash, Instant createdAt, Instant expiresAt,
                                 Instant redeemedAt, Optional<String> grantId, Set<String> amr,
-                                List<String> resources) {
+                                List<String> resources, Optional<String> sid) {
 
     public AuthorizationCode {
         resources = resources == null ? List.of() : List.copyOf(resources);
+        sid = sid == null ? Optional.empty() : sid;
+    }
+
+    /** A code of a session without a {@code sid} (started before V18). */
+    public AuthorizationCode(String codeId, String secretHash, String clientId, String userId, String redirectUri,
+                             boolean redirectUriGiven, String scope, Optional<String> nonce,
+                             Optional<String> codeChallenge, Optional<String> codeChallengeMethod, Instant authTime,
+                             Optional<String> sessionHash, Instant createdAt, Instant expiresAt, Instant redeemedAt,
+                             Optional<String> grantId, Set<String> amr, List<String> resources) {
+        this(codeId, secretHash, clientId, userId, redirectUri, redirectUriGiven, scope, nonce, codeChallenge,
+                codeChallengeMethod, authTime, sessionHash, createdAt, expiresAt, redeemedAt, grantId, amr, resources,
+                Optional.empty());
     }
 
     /** A code that named no resource. */
@@ -40,12 +53,13 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
 
     /**
      * What a code is bound to; built by the authorization endpoint after sign-in and consent, field by field
-     * ({@link #builder()}). {@code nonce}, {@code codeChallenge}, {@code codeChallengeMethod} and {@code sessionHash}
-     * may be null.
+     * ({@link #builder()}). {@code nonce}, {@code codeChallenge}, {@code codeChallengeMethod}, {@code sessionHash}
+     * and {@code sid} may be null.
      */
     public record CodeRequest(String clientId, String userId, String redirectUri, boolean redirectUriGiven,
                               String scope, String nonce, String codeChallenge, String codeChallengeMethod,
-                              Instant authTime, String sessionHash, Set<String> amr, List<String> resources) {
+                              Instant authTime, String sessionHash, Set<String> amr, List<String> resources,
+                              String sid) {
 
         public static Builder builder() {
             return new Builder();
@@ -65,6 +79,7 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
             private String sessionHash;
             private Set<String> amr;
             private List<String> resources = List.of();
+            private String sid;
 
             private Builder() {
             }
@@ -133,12 +148,18 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
                 return this;
             }
 
+            /** The SSO session's {@code sid} (null for a session started before V18). */
+            public Builder sid(String sid) {
+                this.sid = sid;
+                return this;
+            }
+
             public CodeRequest build() {
                 return new CodeRequest(Objects.requireNonNull(clientId, "clientId"),
                         Objects.requireNonNull(userId, "userId"), Objects.requireNonNull(redirectUri, "redirectUri"),
                         redirectUriGiven, Objects.requireNonNull(scope, "scope"), nonce, codeChallenge,
                         codeChallengeMethod, Objects.requireNonNull(authTime, "authTime"), sessionHash,
-                        Objects.requireNonNull(amr, "amr"), resources);
+                        Objects.requireNonNull(amr, "amr"), resources, sid);
             }
         }
     }

@@ -168,6 +168,7 @@ public class AuthorizationFlow {
                 .codeChallengeMethod(r.codeChallengeMethod())
                 .authTime(session.authTime())
                 .sessionHash(session.sessionHash())
+                .sid(session.sid())
                 .amr(session.amr())
                 .resources(r.resources())
                 .build(), ip);

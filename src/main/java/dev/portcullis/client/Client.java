@@ -87,6 +87,18 @@ public class Client {
     @Column(name = "require_mfa")
     private boolean requireMfa;
 
+    @Column(name = "backchannel_logout_uri")
+    private String backchannelLogoutUri;
+
+    @Column(name = "backchannel_logout_session_required")
+    private boolean backchannelLogoutSessionRequired = true;
+
+    @Column(name = "frontchannel_logout_uri")
+    private String frontchannelLogoutUri;
+
+    @Column(name = "frontchannel_logout_session_required")
+    private boolean frontchannelLogoutSessionRequired = true;
+
     @Column(name = "created_at")
     private long createdAt;
 
@@ -169,6 +181,21 @@ public class Client {
 
     void requireMfa(boolean required, Instant now) {
         this.requireMfa = required;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    /** Where the client is told that a session it served has ended. */
+    public LogoutNotifications logoutNotifications() {
+        return new LogoutNotifications(backchannelLogoutUri, backchannelLogoutSessionRequired, frontchannelLogoutUri,
+                frontchannelLogoutSessionRequired);
+    }
+
+    /** {@code n} as {@link LogoutNotifications#check} accepted it. */
+    void changeLogoutNotifications(LogoutNotifications n, Instant now) {
+        this.backchannelLogoutUri = n.backchannelUri();
+        this.backchannelLogoutSessionRequired = n.backchannelSessionRequired();
+        this.frontchannelLogoutUri = n.frontchannelUri();
+        this.frontchannelLogoutSessionRequired = n.frontchannelSessionRequired();
         this.updatedAt = now.getEpochSecond();
     }
 

@@ -49,14 +49,21 @@ public class ClientAdminResource {
     private static final String BUILT_IN_CLIENT = "A built-in client (" + BuiltInClients.ACCOUNT + ", "
             + BuiltInClients.CONSOLE + ")";
 
+    /** The client metadata of Back-Channel and Front-Channel Logout 1.0, by their registration names. */
+    private static final String BACKCHANNEL_URI = "backchannel_logout_uri";
+    private static final String BACKCHANNEL_SESSION = "backchannel_logout_session_required";
+    private static final String FRONTCHANNEL_URI = "frontchannel_logout_uri";
+    private static final String FRONTCHANNEL_SESSION = "frontchannel_logout_session_required";
+
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
             "confidential", "scopes", "skip_consent", "require_mfa", "grant_types", "token_endpoint_auth_method",
-            "jwks", "jwks_uri");
+            "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
 
     /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
     private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
             "confidential", "scopes", "skip_consent", "require_mfa", "enabled", "grant_types",
-            "token_endpoint_auth_method", "jwks", "jwks_uri");
+            "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
+            FRONTCHANNEL_SESSION);
 
     /** The optional body of a secret rotation. */
     private static final Set<String> ROTATION_FIELDS = Set.of("previous_secret_valid_for");
@@ -91,7 +98,8 @@ public class ClientAdminResource {
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
                 .jwks(json.objectText("jwks", ClientKeys.MAX_JWKS_CHARS).orElse(null))
-                .jwksUri(json.string("jwks_uri", 4000).orElse(null)).build(), actor());
+                .jwksUri(json.string("jwks_uri", 4000).orElse(null))
+                .logout(logoutFields(json)).build(), actor());
         JsonObjectBuilder out = describe(registered.client());
         registered.secret().ifPresent(s -> out.add("client_secret", s));
         return NoStoreJson.of(201, out.build().toString())
@@ -125,7 +133,9 @@ public class ClientAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change a client application (JSON merge patch)",
             description = "Fields: client_name, redirect_uris, post_logout_redirect_uris (null removes them), scopes, "
-                    + "skip_consent, enabled, confidential, grant_types; validated as at registration. enabled=false "
+                    + "skip_consent, enabled, confidential, grant_types, backchannel_logout_uri and "
+                    + "frontchannel_logout_uri (null removes them), backchannel_logout_session_required, "
+                    + "frontchannel_logout_session_required; validated as at registration. enabled=false "
                     + "refuses the client at the authorization and token endpoints and revokes every token issued to "
                     + "it. The type changes only when confidential is sent with the other value: made confidential, "
                     + "the answer carries the new client_secret, once; made public, the secret is deleted and every "
@@ -139,7 +149,8 @@ public class ClientAdminResource {
     public Response patch(@PathParam("client_id") String clientId, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
-                "enabled", "require_mfa", "grant_types", "token_endpoint_auth_method")) {
+                "enabled", "require_mfa", "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
+                FRONTCHANNEL_SESSION)) {
             if (json.has(field) && json.isNull(field)) {
                 throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
             }
@@ -158,6 +169,7 @@ public class ClientAdminResource {
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
                 .jwks(json.has("jwks") ? json.objectText("jwks", ClientKeys.MAX_JWKS_CHARS).orElse("") : null)
                 .jwksUri(json.has("jwks_uri") ? json.string("jwks_uri", 4000).orElse("") : null)
+                .logout(logoutFields(json))
                 .build();
         return service.update(clientId, patch, actor())
                 .map(u -> {
@@ -242,7 +254,23 @@ public class ClientAdminResource {
             out.add("jwks_uri", c.jwksUri());
         }
         c.previousSecretExpiresAt().ifPresent(t -> out.add("previous_secret_expires_at", t.getEpochSecond()));
-        return out;
+        LogoutNotifications n = c.logoutNotifications();
+        if (n.backchannelUri() != null) {
+            out.add(BACKCHANNEL_URI, n.backchannelUri());
+        }
+        out.add(BACKCHANNEL_SESSION, n.backchannelSessionRequired());
+        if (n.frontchannelUri() != null) {
+            out.add(FRONTCHANNEL_URI, n.frontchannelUri());
+        }
+        return out.add(FRONTCHANNEL_SESSION, n.frontchannelSessionRequired());
+    }
+
+    /** The logout notification members of a registration or merge patch (a URI's null removes it). */
+    private static LogoutNotifications.Change logoutFields(JsonObjects json) {
+        return new LogoutNotifications.Change(json.removableString(BACKCHANNEL_URI, RedirectUriPolicy.MAX_LENGTH),
+                json.bool(BACKCHANNEL_SESSION).orElse(null),
+                json.removableString(FRONTCHANNEL_URI, RedirectUriPolicy.MAX_LENGTH),
+                json.bool(FRONTCHANNEL_SESSION).orElse(null));
     }
 
     private Actor actor() {

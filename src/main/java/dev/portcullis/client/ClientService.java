@@ -55,6 +55,7 @@ public class ClientService {
         String authMethod;
         String jwks;
         String jwksUri;
+        LogoutNotifications.Change logout = LogoutNotifications.Change.NONE;
 
         ClientFieldsBuilder() {
         }
@@ -79,6 +80,12 @@ public class ClientService {
 
         public B scopes(String scopes) {
             this.scopes = scopes;
+            return self();
+        }
+
+        /** The logout notification fields named; at registration, those not named are not registered. */
+        public B logout(LogoutNotifications.Change logout) {
+            this.logout = logout;
             return self();
         }
 
@@ -115,7 +122,7 @@ public class ClientService {
     public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
                               Boolean requireMfa, List<String> grantTypes, String authMethod, String jwks,
-                              String jwksUri) {
+                              String jwksUri, LogoutNotifications.Change logout) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -159,7 +166,7 @@ public class ClientService {
 
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
-                        enabled, requireMfa, grantTypes, authMethod, jwks, jwksUri);
+                        enabled, requireMfa, grantTypes, authMethod, jwks, jwksUri, logout);
             }
         }
     }
@@ -175,7 +182,8 @@ public class ClientService {
     /** What the admin asked for; validated by {@link #register}. Built by {@link #builder()}, naming each field. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
-                               List<String> grantTypes, String authMethod, String jwks, String jwksUri) {
+                               List<String> grantTypes, String authMethod, String jwks, String jwksUri,
+                               LogoutNotifications.Change logout) {
 
         /**
          * A confidential client without URIs, consent or a required second factor until a field is named; a
@@ -222,7 +230,7 @@ public class ClientService {
                         : !ClientAuthMethods.NONE.equals(authMethod);
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
                         skipConsent, requireMfa, grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod,
-                        jwks, jwksUri);
+                        jwks, jwksUri, logout);
             }
         }
     }
@@ -262,8 +270,11 @@ public class ClientService {
         String jwks = checkedJwks(method, r.jwks());
         String jwksUri = checkedJwksUri(method, r.jwksUri());
         checkKeysPresent(method, jwks, jwksUri);
+        LogoutNotifications notifications = LogoutNotifications.NONE.with(r.logout());
+        notifications.check(clientSettings.redirectAllowHttp());
         Client client = new Client(clientId, name, r.confidential(), redirectUris, logoutUris, scopes,
                 r.skipConsent(), clock.instant());
+        client.changeLogoutNotifications(notifications, clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         client.changeAuthentication(method, jwks, jwksUri, clock.instant());
@@ -325,6 +336,8 @@ public class ClientService {
         checkKeysPresent(method, jwks, jwksUri);
         boolean hadSecret = c.confidential() && !ClientAuthMethods.PRIVATE_KEY_JWT.equals(c.authMethod());
         boolean needsSecret = confidential && !keys;
+        LogoutNotifications notifications = c.logoutNotifications().with(p.logout());
+        notifications.check(clientSettings.redirectAllowHttp());
         noteChange(changed, "client_name", c.name(), name);
         noteChange(changed, "redirect_uris", c.redirectUris(), redirectUris);
         noteChange(changed, "post_logout_redirect_uris", c.postLogoutRedirectUris(), logoutUris);
@@ -336,6 +349,10 @@ public class ClientService {
         noteChange(changed, "jwks_uri", String.valueOf(c.jwksUri()), String.valueOf(jwksUri));
         c.changeSettings(name, redirectUris, logoutUris, scopes, skipConsent, now);
         c.changeGrantTypes(grantTypes, now);
+        if (!notifications.equals(c.logoutNotifications())) {
+            changed.add("logout notifications");
+            c.changeLogoutNotifications(notifications, now);
+        }
         if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
             noteChange(changed, "require_mfa", c.requireMfa(), p.requireMfa());
             c.requireMfa(p.requireMfa(), now);

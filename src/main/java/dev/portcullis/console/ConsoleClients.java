@@ -7,6 +7,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.client.GrantTypes;
+import dev.portcullis.client.LogoutNotifications;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -50,6 +51,11 @@ public class ConsoleClients {
     private String authMethod;
     private String jwks;
     private String jwksUri;
+    /** The logout notification URIs as the form shows them (empty: none) and their session_required flags. */
+    private String backchannelLogoutUri;
+    private boolean backchannelLogoutSessionRequired = true;
+    private String frontchannelLogoutUri;
+    private boolean frontchannelLogoutSessionRequired = true;
     private String errorText;
     private Client created;
     private String createdSecret;
@@ -72,7 +78,7 @@ public class ConsoleClients {
             ClientService.Registration.Builder b = ClientService.Registration.builder()
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
                     .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
-                    .skipConsent(skipConsent).grantTypes(words(grantTypes))
+                    .skipConsent(skipConsent).grantTypes(words(grantTypes)).logout(logoutChange())
                     .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
             // a chosen method decides the type itself (none is public); the checkbox only when none is chosen
             if (blankAsNull(authMethod) == null) {
@@ -84,6 +90,8 @@ public class ConsoleClients {
             name = null;
             redirectUris = null;
             postLogoutRedirectUris = null;
+            backchannelLogoutUri = null;
+            frontchannelLogoutUri = null;
         } catch (ChangeRefused e) {
             fail(e);
         }
@@ -101,6 +109,11 @@ public class ConsoleClients {
                     redirectUris = String.join("\n", c.redirectUris());
                     postLogoutRedirectUris = String.join("\n", c.postLogoutRedirectUris());
                     grantTypes = GrantTypes.format(c.grantTypes());
+                    LogoutNotifications n = c.logoutNotifications();
+                    backchannelLogoutUri = n.backchannelUri();
+                    backchannelLogoutSessionRequired = n.backchannelSessionRequired();
+                    frontchannelLogoutUri = n.frontchannelUri();
+                    frontchannelLogoutSessionRequired = n.frontchannelSessionRequired();
                 }
             });
             if (shown.isEmpty()) {
@@ -120,7 +133,7 @@ public class ConsoleClients {
         try {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
-                    .grantTypes(words(grantTypes)).build(), actor.get());
+                    .grantTypes(words(grantTypes)).logout(logoutChange()).build(), actor.get());
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
         } catch (ChangeRefused e) {
             fail(e);
@@ -273,6 +286,16 @@ public class ConsoleClients {
                 .collect(Collectors.toList());
     }
 
+    /** The form's logout notification fields: every one named, an empty URI field removing that URI. */
+    private LogoutNotifications.Change logoutChange() {
+        return new LogoutNotifications.Change(uri(backchannelLogoutUri), backchannelLogoutSessionRequired,
+                uri(frontchannelLogoutUri), frontchannelLogoutSessionRequired);
+    }
+
+    private static Optional<String> uri(String field) {
+        return field == null || field.isBlank() ? Optional.empty() : Optional.of(field.strip());
+    }
+
     /** Grant types separated by spaces or lines; null (not sent) stays null, so that a patch keeps them. */
     static List<String> words(String text) {
         if (text == null) {
@@ -346,6 +369,38 @@ public class ConsoleClients {
 
     public void setGrantTypes(String grantTypes) {
         this.grantTypes = grantTypes;
+    }
+
+    public String getBackchannelLogoutUri() {
+        return backchannelLogoutUri;
+    }
+
+    public void setBackchannelLogoutUri(String backchannelLogoutUri) {
+        this.backchannelLogoutUri = backchannelLogoutUri;
+    }
+
+    public boolean isBackchannelLogoutSessionRequired() {
+        return backchannelLogoutSessionRequired;
+    }
+
+    public void setBackchannelLogoutSessionRequired(boolean required) {
+        this.backchannelLogoutSessionRequired = required;
+    }
+
+    public String getFrontchannelLogoutUri() {
+        return frontchannelLogoutUri;
+    }
+
+    public void setFrontchannelLogoutUri(String frontchannelLogoutUri) {
+        this.frontchannelLogoutUri = frontchannelLogoutUri;
+    }
+
+    public boolean isFrontchannelLogoutSessionRequired() {
+        return frontchannelLogoutSessionRequired;
+    }
+
+    public void setFrontchannelLogoutSessionRequired(boolean required) {
+        this.frontchannelLogoutSessionRequired = required;
     }
 
     public boolean isSkipConsent() {

@@ -32,7 +32,7 @@ public class DiscoveryResource {
 
     /** The user claims an ID token can carry (per scope), besides the protocol claims. */
     public static final List<String> CLAIMS = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce",
-            "at_hash", "azp", "amr", "acr", "name", "given_name", "family_name", "preferred_username", "email", "groups");
+            "at_hash", "azp", "amr", "acr", "sid", "name", "given_name", "family_name", "preferred_username", "email", "groups");
 
     @Inject
     IssuerSettings issuer;
@@ -86,6 +86,11 @@ public class DiscoveryResource {
                 // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is
                 .add("request_parameter_supported", false)
                 .add("request_uri_parameter_supported", false)
+                // logout notifications to relying parties are not sent: say so rather than leave it to defaults
+                .add("backchannel_logout_supported", false)
+                .add("backchannel_logout_session_supported", false)
+                .add("frontchannel_logout_supported", false)
+                .add("frontchannel_logout_session_supported", false)
                 .build().toString();
     }
 

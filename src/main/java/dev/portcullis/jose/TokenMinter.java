@@ -61,11 +61,12 @@ public class TokenMinter {
 
     /**
      * What an ID token says beyond the fixed claims: how the user signed in (RFC 8176 {@code amr}, {@code acr}) and
-     * the user claims its scope allows (profile, email).
+     * the user claims its scope allows (profile, email); {@code sid} the SSO session's (OIDC Back-Channel Logout 1.0
+     * sec. 2.1), null when the session has none.
      */
     public record IdTokenClaims(String subject, String clientId, Instant authTime, List<String> amr, String acr,
                                 String nonce, String accessToken, Instant issuedAt, Instant expiresAt,
-                                Map<String, Object> userClaims) {
+                                Map<String, Object> userClaims, String sid) {
     }
 
     public String accessToken(AccessTokenClaims c) {
@@ -110,6 +111,9 @@ public class TokenMinter {
                 .claim("at_hash", accessTokenHash(c.accessToken()));
         if (c.nonce() != null) {
             b.claim("nonce", c.nonce());
+        }
+        if (c.sid() != null) {
+            b.claim("sid", c.sid());
         }
         c.userClaims().forEach(b::claim);
         return sign(JWSAlgorithm.RS256, JOSEObjectType.JWT, b.build());

@@ -36,9 +36,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * {@code GET /oauth/logout} (OpenID Connect RP-Initiated Logout 1.0), the discovery document's
+ * {@code GET} and {@code POST /oauth/logout} (OpenID Connect RP-Initiated Logout 1.0), the discovery document's
  * {@code end_session_endpoint}. Ending the SSO session deletes its row (so no instance knows it any more) and clears
- * the cookie.
+ * the cookie. The parameters come by GET or form POST alike; a post carrying the page's own {@code csrf} field is
+ * the confirmation form, and one carrying {@code refresh_token} is a client's logout by refresh token
+ * ({@link RefreshTokenLogout}).
  * <ul>
  * <li>{@code id_token_hint}: an ID token of this issuer, signature verified with our keys; an expired one is still
  * good to identify the client and user. With a valid hint for the signed-in user (or nobody signed in), the session
@@ -71,6 +73,16 @@ public class LogoutEndpoint {
     @Inject
     AuditLog audit;
 
+    @Inject
+    RefreshTokenLogout refreshTokenLogout;
+
+    /** The parameters of RP-Initiated Logout 1.0 sec. 2 that this endpoint reads. */
+    private static final java.util.List<String> RP_PARAMETERS = java.util.List.of("id_token_hint",
+            "post_logout_redirect_uri", "state", "client_id", "ui_locales");
+
+    /** The confirmation form's CSRF field; a post that carries it is that form's. */
+    private static final String CSRF = "csrf";
+
     @Context
     HttpServletRequest request;
 
@@ -95,16 +107,59 @@ public class LogoutEndpoint {
 
     @GET
     public Response get(@Context UriInfo uri) {
+        return rpInitiated(uri.getQueryParameters(), 302, false);
+    }
+
+    /**
+     * A form post: with {@code refresh_token}, a client's server-to-server logout ({@link RefreshTokenLogout}, JSON
+     * answers); with this page's {@code csrf} field, the confirmation form; otherwise a relying party's
+     * RP-initiated logout by POST (RP-Initiated Logout 1.0 sec. 2), handled as the GET.
+     */
+    @POST
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    public Response post(MultivaluedMap<String, String> form) {
+        if (form.containsKey("refresh_token")) {
+            return refreshTokenLogout(form);
+        }
+        if (!form.containsKey(CSRF)) {
+            return rpInitiated(form, 303, true);
+        }
         PageMessages msg = messages(null);
         try {
-            ProtocolParameters p = ProtocolParameters.of(uri.getQueryParameters());
+            ProtocolParameters p = ProtocolParameters.of(form);
             msg = messages(p.get("ui_locales").orElse(null));
             LogoutRequest r = validate(p);
+            if (!BrowserCookies.csrfMatches(request, p.get(CSRF).orElse(null), issuer.isHttps())) {
+                return confirmationPage(r, msg, "page.csrf", 403);
+            }
+            return signOut(r, liveSession(), msg, 303);
+        } catch (OAuthException e) {
+            return ErrorPage.response(msg, "error.malformed", e.description());
+        } catch (Refused e) {
+            return ErrorPage.response(msg, e.messageKey, e.getMessage());
+        }
+    }
+
+    /**
+     * The relying party's request, by GET or POST: with a valid hint for the signed-in user (or nobody signed in),
+     * the session ends at once; otherwise the user confirms.
+     */
+    private Response rpInitiated(MultivaluedMap<String, String> parameters, int redirectStatus, boolean posted) {
+        PageMessages msg = messages(null);
+        try {
+            ProtocolParameters p = ProtocolParameters.of(parameters);
+            msg = messages(p.get("ui_locales").orElse(null));
+            LogoutRequest r = validate(p);
+            if (posted && BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps()).isEmpty()) {
+                // a cross-site POST carries no SameSite=Lax cookie, but the top-level GET it is sent on to does: only
+                // then can "no session" be told from "a session the browser did not send"
+                return asGet(p);
+            }
             Optional<SsoSession> session = liveSession();
             boolean sameUser = r.hintSubject().isPresent()
                     && (session.isEmpty() || session.get().userId().equals(r.hintSubject().get()));
             if (sameUser || session.isEmpty()) {
-                return signOut(r, session, msg, 302);
+                return signOut(r, session, msg, redirectStatus);
             }
             return confirmationPage(r, msg, null, 200);
         } catch (OAuthException e) {
@@ -114,23 +169,25 @@ public class LogoutEndpoint {
         }
     }
 
-    /** The confirmation form's submission. */
-    @POST
-    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Response post(MultivaluedMap<String, String> form) {
-        PageMessages msg = messages(null);
+    /** The same request as a GET, to which a relying party's POST without the session cookie is sent on (303). */
+    private Response asGet(ProtocolParameters p) {
+        StringBuilder query = new StringBuilder();
+        for (String name : RP_PARAMETERS) {
+            p.get(name).ifPresent(v -> query.append(query.length() == 0 ? "?" : "&").append(name).append('=')
+                    .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        }
+        return Response.seeOther(URI.create(issuer.endpoint("/oauth/logout") + query))
+                .cacheControl(CacheControl.valueOf("no-store")).build();
+    }
+
+    /** A client's logout with its refresh token: 204, or the OAuth error as JSON; never a page. */
+    private Response refreshTokenLogout(MultivaluedMap<String, String> form) {
         try {
-            ProtocolParameters p = ProtocolParameters.of(form);
-            msg = messages(p.get("ui_locales").orElse(null));
-            LogoutRequest r = validate(p);
-            if (!BrowserCookies.csrfMatches(request, p.get("csrf").orElse(null), issuer.isHttps())) {
-                return confirmationPage(r, msg, "page.csrf", 403);
-            }
-            return signOut(r, liveSession(), msg, 303);
+            refreshTokenLogout.end(ProtocolParameters.of(form), request.getHeader("Authorization"),
+                    clientAddress.of(request));
+            return Response.noContent().cacheControl(CacheControl.valueOf("no-store")).build();
         } catch (OAuthException e) {
-            return ErrorPage.response(msg, "error.malformed", e.description());
-        } catch (Refused e) {
-            return ErrorPage.response(msg, e.messageKey, e.getMessage());
+            return e.toResponse();
         }
     }
 
@@ -212,7 +269,7 @@ public class LogoutEndpoint {
             form.add(HtmlPage.element("div").cls("error").attr("role", "alert").id("message")
                     .text(msg.get(messageKey)));
         }
-        form.add(HtmlPage.hidden("csrf", csrf));
+        form.add(HtmlPage.hidden(CSRF, csrf));
         r.client().ifPresent(c -> form.add(HtmlPage.hidden("client_id", c.clientId())));
         r.target().ifPresent(t -> form.add(HtmlPage.hidden("post_logout_redirect_uri", t)));
         r.state().ifPresent(s -> form.add(HtmlPage.hidden("state", s)));

@@ -15,10 +15,21 @@ import java.util.Set;
  * is when the session last completed a second factor and {@code passwordAt} when it last re-entered the password on
  * the account page or the sign-in's factor page (null: never); adding or removing a factor needs one of them to be
  * recent ({@link #gaveFactorSince}, {@link #gavePasswordSince}; at sign-in also {@link #signedInWithPasswordSince}).
+ * {@code sid} is the session's id for relying parties (the ID tokens' and logout tokens' {@code sid}), random and
+ * distinct from the cookie and {@code sessionId}; null for a session started before V18.
  */
 public record SsoSession(String sessionHash, String userId, Instant authTime, Instant createdAt, Instant lastSeenAt,
                          Instant expiresAt, String signInRequest, String sessionId, String ip, Set<String> clients,
-                         Set<String> amr, boolean factorEnrolled, Instant factorAt, Instant passwordAt) {
+                         Set<String> amr, boolean factorEnrolled, Instant factorAt, Instant passwordAt,
+                         String sid) {
+
+    /** A session without a {@code sid} (started before V18). */
+    public SsoSession(String sessionHash, String userId, Instant authTime, Instant createdAt, Instant lastSeenAt,
+                      Instant expiresAt, String signInRequest, String sessionId, String ip, Set<String> clients,
+                      Set<String> amr, boolean factorEnrolled, Instant factorAt, Instant passwordAt) {
+        this(sessionHash, userId, authTime, createdAt, lastSeenAt, expiresAt, signInRequest, sessionId, ip, clients,
+                amr, factorEnrolled, factorAt, passwordAt, null);
+    }
 
     public boolean isMultiFactor() {
         return AuthMethods.isMultiFactor(amr);
@@ -60,6 +71,6 @@ public record SsoSession(String sessionHash, String userId, Instant authTime, In
 
     SsoSession seenAt(Instant now) {
         return new SsoSession(sessionHash, userId, authTime, createdAt, Instant.ofEpochSecond(now.getEpochSecond()),
-                expiresAt, signInRequest, sessionId, ip, clients, amr, factorEnrolled, factorAt, passwordAt);
+                expiresAt, signInRequest, sessionId, ip, clients, amr, factorEnrolled, factorAt, passwordAt, sid);
     }
 }

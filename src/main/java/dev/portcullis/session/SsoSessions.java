@@ -69,13 +69,13 @@ public class SsoSessions {
         String address = ip == null || ip.length() <= 64 ? ip : ip.substring(0, 64);
         SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now, now, now.plus(sessionSettings.maxTtl()),
                 signInRequest, Secrets.newTimeOrderedId(), address, clients, amr, factorEnrolled, factorAt,
-                passwordAt);
+                passwordAt, Secrets.newSecret());
         jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-                + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled, factor_at, password_at) "
-                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled, factor_at, password_at, sid) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 s.sessionHash(), userId, now.getEpochSecond(), now.getEpochSecond(), now.getEpochSecond(),
                 s.expiresAt().getEpochSecond(), signInRequest, s.sessionId(), address, Jdbc.words(clients),
-                Jdbc.words(amr), factorEnrolled, epochSeconds(factorAt), epochSeconds(passwordAt));
+                Jdbc.words(amr), factorEnrolled, epochSeconds(factorAt), epochSeconds(passwordAt), s.sid());
         return new Started(id, s);
     }
 
@@ -106,7 +106,7 @@ public class SsoSessions {
         jdbc.update("UPDATE sso_sessions SET amr = ?, factor_enrolled = TRUE, factor_at = ? WHERE session_hash = ?",
                 Jdbc.words(amr), now.getEpochSecond(), s.sessionHash());
         return new SsoSession(s.sessionHash(), s.userId(), s.authTime(), s.createdAt(), s.lastSeenAt(), s.expiresAt(),
-                s.signInRequest(), s.sessionId(), s.ip(), s.clients(), amr, true, now, s.passwordAt());
+                s.signInRequest(), s.sessionId(), s.ip(), s.clients(), amr, true, now, s.passwordAt(), s.sid());
     }
 
     /**
@@ -120,7 +120,7 @@ public class SsoSessions {
                 s.sessionHash());
         return new SsoSession(s.sessionHash(), s.userId(), s.authTime(), s.createdAt(), s.lastSeenAt(), s.expiresAt(),
                 s.signInRequest(), s.sessionId(), s.ip(), s.clients(), s.amr(), s.factorEnrolled(), s.factorAt(),
-                now);
+                now, s.sid());
     }
 
     /**
@@ -172,14 +172,14 @@ public class SsoSessions {
     }
 
     private static final String COLUMNS = "session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
-            + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled, factor_at, password_at";
+            + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled, factor_at, password_at, sid";
 
     static SsoSession session(Jdbc.Row row) throws SQLException {
         return new SsoSession(row.string("session_hash"), row.string("user_id"), row.instant("auth_time"),
                 row.instant("created_at"), row.instant("last_seen_at"), row.instant("expires_at"),
                 row.string("sign_in_request"), row.string("session_id"), row.string("ip"), row.words("client_ids"),
                 row.words("amr"), row.bool("factor_enrolled"), row.nullableInstant("factor_at"),
-                row.nullableInstant("password_at"));
+                row.nullableInstant("password_at"), row.string("sid"));
     }
 
     /**
@@ -214,6 +214,12 @@ public class SsoSessions {
         Optional<String> userId = jdbc.one("SELECT user_id FROM sso_sessions WHERE session_id = ?",
                 row -> row.string("user_id"), sessionId);
         return userId.filter(u -> jdbc.update("DELETE FROM sso_sessions WHERE session_id = ?", sessionId) == 1);
+    }
+
+    /** Ends the session with this {@code sid} (the ID tokens'); how many there were (0 or 1). */
+    public int endBySid(String sid) {
+        return sid == null || sid.isEmpty() || sid.length() > 64 ? 0
+                : jdbc.update("DELETE FROM sso_sessions WHERE sid = ?", sid);
     }
 
     public void end(String cookieValue) {

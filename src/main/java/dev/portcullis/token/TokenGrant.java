@@ -13,10 +13,12 @@ import java.util.Set;
  * {@code scope} is what the user granted (refresh may narrow within it, never widen); {@code revokedAt} is null while
  * the grant is live; {@code amr} the methods of the sign-in it came from (ID tokens of its refreshes carry them too);
  * {@code resources} the RFC 8707 resources it was authorized for (API identifiers; empty: those its scope reaches),
- * within which a refresh may narrow a token's audience.
+ * within which a refresh may narrow a token's audience; {@code sid} the SSO session it was signed in by (its ID
+ * tokens' {@code sid}; null for client credentials and sessions started before V18).
  */
 public record TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                         Instant createdAt, Instant revokedAt, Set<String> amr, List<String> resources) {
+                         Instant createdAt, Instant revokedAt, Set<String> amr, List<String> resources,
+                         String sid) {
 
     public TokenGrant {
         resources = resources == null ? List.of() : List.copyOf(resources);
@@ -25,14 +27,20 @@ public record TokenGrant(String grantId, String clientId, String userId, String 
     /** A grant authorized without resources. */
     public TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
                       Instant createdAt, Instant revokedAt, Set<String> amr) {
-        this(grantId, clientId, userId, scope, authTime, createdAt, revokedAt, amr, List.of());
+        this(grantId, clientId, userId, scope, authTime, createdAt, revokedAt, amr, List.of(), null);
+    }
+
+    /** A grant of a session without a {@code sid} (started before V18), or without a session. */
+    public TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
+                      Instant createdAt, Instant revokedAt, Set<String> amr, List<String> resources) {
+        this(grantId, clientId, userId, scope, authTime, createdAt, revokedAt, amr, resources, null);
     }
 
     /** A new, live grant. */
     TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now,
-               Set<String> amr, List<String> resources) {
+               Set<String> amr, List<String> resources, String sid) {
         this(grantId, clientId, userId, scope, Instant.ofEpochSecond(authTime.getEpochSecond()),
-                Instant.ofEpochSecond(now.getEpochSecond()), null, amr, resources);
+                Instant.ofEpochSecond(now.getEpochSecond()), null, amr, resources, sid);
     }
 
     /** When the family ends, however often it is refreshed ({@code portcullis.refresh-token.max-lifetime}). */

@@ -41,22 +41,24 @@ public class TokenGrants {
     }
 
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                           Set<String> amr, List<String> resources) {
-        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, null);
+                           Set<String> amr, List<String> resources, String sid) {
+        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, sid, null);
     }
 
     /**
-     * A new grant; {@code subjectGrantId} is, for the grant of an exchanged token, the grant of the user's original
-     * authorization that the chain of exchanges started from (null for every other grant).
+     * A new grant; {@code sid} is the SSO session it was signed in by (null without one); {@code subjectGrantId} is,
+     * for the grant of an exchanged token, the grant of the user's original authorization that the chain of
+     * exchanges started from (null for every other grant).
      */
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                           Set<String> amr, List<String> resources, String subjectGrantId) {
+                           Set<String> amr, List<String> resources, String sid, String subjectGrantId) {
         jdbc.requireTransaction();
-        TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr, resources);
+        TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr, resources,
+                sid);
         jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at, "
-                + "amr, resources, subject_grant_id) VALUES (?,?,?,?,?,?,NULL,?,?,?)", grantId, clientId, userId,
-                scope, g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(), Jdbc.words(amr),
-                resources.isEmpty() ? null : String.join(" ", resources), subjectGrantId);
+                + "amr, resources, sid, subject_grant_id) VALUES (?,?,?,?,?,?,NULL,?,?,?,?)", grantId, clientId,
+                userId, scope, g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(), Jdbc.words(amr),
+                resources.isEmpty() ? null : String.join(" ", resources), sid, subjectGrantId);
         return g;
     }
 
@@ -144,12 +146,13 @@ public class TokenGrants {
     /** The grant's columns (table alias {@code g}) of the two JOIN lookups, under the names {@link #grant} reads. */
     private static final String GRANT_COLUMNS =
             "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at, g.amr, "
-            + "g.resources";
+            + "g.resources, g.sid";
 
     static TokenGrant grant(Jdbc.Row row) throws SQLException {
         return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
                 row.string("scope"), row.instant("auth_time"), row.instant("created_at"),
-                row.nullableInstant("revoked_at"), row.words("amr"), List.copyOf(row.words("resources")));
+                row.nullableInstant("revoked_at"), row.words("amr"), List.copyOf(row.words("resources")),
+                row.string("sid"));
     }
 
     /** How many token grants (refresh-token families) are not revoked (the console's dashboard). */
@@ -180,6 +183,15 @@ public class TokenGrants {
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public boolean revokeGrant(String grantId) {
+        return revokeGrants("grant_id = ?", grantId) == 1;
+    }
+
+    /**
+     * Revokes one family, as {@link #revokeGrant} does, but inside the caller's transaction, so that it commits with
+     * whatever else that change ends. Returns whether the grant was active (one conditional UPDATE decides).
+     */
+    public boolean revokeGrantWithCaller(String grantId) {
+        jdbc.requireTransaction();
         return revokeGrants("grant_id = ?", grantId) == 1;
     }
 

@@ -75,7 +75,7 @@ public class TokenIssuer {
             throw new LostRace();
         }
         TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime(),
-                code.amr(), code.resources());
+                code.amr(), code.resources(), code.sid().orElse(null));
         Issued issued = new Issued(grant, issue(grant, code.scope(), audience, code.nonce().orElse(null)));
         audit.success(AuditEvent.Type.CODE_REDEEMED, code.clientId(), code.userId(), ip, "grant " + grantId);
         return issued;
@@ -107,7 +107,7 @@ public class TokenIssuer {
         String scope = audience.scope();
         // auth_time is NOT NULL in token_grants: a grant without a user records when it was issued instead
         TokenGrant grant = grants.createGrant(Secrets.newTimeOrderedId(), client.clientId(), null, scope, now,
-                Set.of(), resources);
+                Set.of(), resources, null);
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, client.clientId(),
@@ -137,7 +137,7 @@ public class TokenIssuer {
         }
         Instant now = clock.instant();
         TokenGrant grant = grants.createGrant(Secrets.newTimeOrderedId(), client.clientId(), subject.userId(), scope,
-                subject.authTime(), subject.amr(), resources, rootGrantId);
+                subject.authTime(), subject.amr(), resources, subject.sid(), rootGrantId);
         Instant full = now.plus(tokenSettings.accessTokenTtl());
         Instant accessExpiry = full.isAfter(notAfter) ? notAfter : full;
         String jti = Secrets.newTimeOrderedId();
@@ -191,7 +191,7 @@ public class TokenIssuer {
         if (scopes.contains(Scopes.OPENID)) {
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
                     grant.authTime(), AuthMethods.claim(grant.amr()), AuthMethods.acr(grant.amr()), nonce, accessToken, now,
-                    accessExpiry, UserClaims.of(user.get(), scopes))));
+                    accessExpiry, UserClaims.of(user.get(), scopes), grant.sid())));
         }
         return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.of(refreshToken),
                 audience.scope(), now.getEpochSecond(), idToken);

@@ -23,10 +23,11 @@ class CodeRequestTest {
     @Test
     void eachFieldByName() {
         assertEquals(new AuthorizationCode.CodeRequest("app", "u1", "https://a/cb", true, "openid profile", "n-1",
-                "challenge", "S256", SIGNED_IN, "session-hash", AuthMethods.of("pwd", "otp"), java.util.List.of()),
+                "challenge", "S256", SIGNED_IN, "session-hash", AuthMethods.of("pwd", "otp"), java.util.List.of(),
+                null),
                 complete().build());
         assertEquals(new AuthorizationCode.CodeRequest("app", "u1", "https://a/cb", false, "openid", null, null, null,
-                        SIGNED_IN, null, Set.of("pwd"), java.util.List.of()),
+                        SIGNED_IN, null, Set.of("pwd"), java.util.List.of(), null),
                 AuthorizationCode.CodeRequest.builder().clientId("app").userId("u1").redirectUri("https://a/cb")
                         .scope("openid").authTime(SIGNED_IN).amr(Set.of("pwd")).build(),
                 "the optional fields stay null");

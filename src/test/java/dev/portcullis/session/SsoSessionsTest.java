@@ -52,6 +52,31 @@ class SsoSessionsTest {
     }
 
     @Test
+    void eachSessionHasARandomSidOfItsOwnThatIsNeitherTheCookieNorAnyOtherId() {
+        SsoSessions.Started one = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
+        SsoSessions.Started two = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
+        String sid = one.session().sid();
+        assertEquals(43, sid.length(), "256 random bits, base64url");
+        assertNotEquals(two.session().sid(), sid);
+        assertNotEquals(one.cookieValue(), sid);
+        assertNotEquals(one.session().sessionHash(), sid);
+        assertNotEquals(one.session().sessionId(), sid);
+        assertEquals(sid, sessions.findLive(one.cookieValue()).orElseThrow().sid(), "stored with the session");
+        SsoSession stepped = sessions.addMethods(one.session(), AuthMethods.OTP);
+        assertEquals(sid, stepped.sid(), "a step-up keeps the session and its sid");
+        // both sessions start at the same instant, so the list's order between them is not defined: find this one
+        assertEquals(sid, sessions.listLive("u1", null, 10).stream()
+                .filter(s -> s.sessionId().equals(one.session().sessionId())).findFirst().orElseThrow().sid());
+    }
+
+    @Test
+    void aSessionStartedBeforeTheSidColumnHasNone() {
+        SsoSessions.Started old = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
+        db.jdbc.update("UPDATE sso_sessions SET sid = NULL");
+        assertEquals(null, sessions.findLive(old.cookieValue()).orElseThrow().sid());
+    }
+
+    @Test
     void administratorsListAndEndSessionsByTheirIdWithTheClientsTheyServed() {
         SsoSessions.Started laptop = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
         sessions.start("u2", null, "c2", "192.0.2.2", AuthMethods.of("pwd"), false);

@@ -91,7 +91,7 @@ class AccessTokenVerifierTest {
                         JWSAlgorithm alg) {
         Instant now = clock.instant();
         TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now,
-                Set.of("pwd"), java.util.List.of());
+                Set.of("pwd"), java.util.List.of(), null);
         String token = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user", now,
                 now.minusSeconds(1), expiresAt, java.util.List.of(TOKENS.accessTokenAudience()), null, alg));
         AccessTokenRecord record = new AccessTokenRecord(jti, grant.grantId(), "read_user", now, expiresAt, token);
@@ -274,7 +274,7 @@ class AccessTokenVerifierTest {
         Instant now = clock.instant();
         String idToken = minter.idToken(new TokenMinter.IdTokenClaims("user-1", "client-1", now, List.of("pwd"),
                 AuthMethods.ACR_PWD, null, "at", now,
-                now.plusSeconds(600), Map.of()));
+                now.plusSeconds(600), Map.of(), null));
         assertTrue(verifier.check(idToken).isEmpty(), "typ must be at+jwt");
     }
 }

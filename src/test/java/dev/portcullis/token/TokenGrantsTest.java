@@ -40,7 +40,7 @@ class TokenGrantsTest {
 
     private TokenGrant grant(String id, String client) {
         return grants.createGrant(id, client, "u1", "openid profile", NOW.minusSeconds(30),
-                AuthMethods.of("pwd", "otp"), List.of());
+                AuthMethods.of("pwd", "otp"), List.of(), null);
     }
 
     private String accessToken(TokenGrant g, String jti) {
@@ -111,7 +111,7 @@ class TokenGrantsTest {
     void revokingEveryGrantOfAUserLeavesOtherUsers() {
         accessToken(grant("g1", "c1"), "j1");
         accessToken(grant("g2", "c2"), "j2");
-        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW, Set.of("pwd"), List.of()), "j3");
+        accessToken(grants.createGrant("g3", "c1", "u2", "openid", NOW, Set.of("pwd"), List.of(), null), "j3");
         assertEquals(2, grants.revokeAllGrantsOf("u1"));
         assertEquals(0, grants.revokeAllGrantsOf("u1"));
         assertFalse(grants.accessTokenStatus("j1").orElseThrow().isActive(NOW));
@@ -126,8 +126,8 @@ class TokenGrantsTest {
     void revokingTheOriginalGrantRevokesTheGrantsExchangedFromIt() {
         TokenGrant root = grant("g1", "c1");
         accessToken(root, "j1");
-        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), "g1"), "j2");
-        accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), "g1"), "j3");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1"), "j2");
+        accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1"), "j3");
         accessToken(grant("g4", "c2"), "j4");
         assertEquals("g1", grants.rootGrantOf("g1"));
         assertEquals("g1", grants.rootGrantOf("g2"), "an exchanged grant names the grant its chain started from");
@@ -142,7 +142,7 @@ class TokenGrantsTest {
     @Test
     void revokingTheClientOfTheOriginalGrantRevokesTheExchangedGrantsOfOtherClients() {
         accessToken(grant("g1", "c1"), "j1");
-        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), "g1"), "j2");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1"), "j2");
         assertEquals(1, grants.revokeGrantsOf("u1", "c1"));
         assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
     }
