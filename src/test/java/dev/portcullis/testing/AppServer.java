@@ -140,10 +140,9 @@ final class AppServer implements AutoCloseable {
                 }).toList();
         run(log, settings, asadmin, "create-domain", "--nopassword", "--portbase", Integer.toString(portBase),
                 "--domaindir", domains.toString(), "portcullis");
+        withoutBanners(domains.resolve("portcullis/config/domain.xml"));
         Path commands = dir.resolve("deploy.asadmin");
         Files.writeString(commands, String.join("\n",
-                "set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.xpowered-by=false",
-                "set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.server-header=false",
                 "deploy --contextroot / --name portcullis " + war, String.join("\n", deployBackends)) + "\n");
         run(log, settings, asadmin, "start-domain", "--domaindir", domains.toString(), "portcullis");
         List<String> stop = List.of(asadmin, "stop-domain", "--domaindir", domains.toString(), "portcullis");
@@ -158,6 +157,25 @@ final class AppServer implements AutoCloseable {
             throw new IllegalStateException(e.getMessage() + "\n" + tail, e);
         }
         return new Started(new AppServer(null, serverLog, stop), portBase + 80);
+    }
+
+    /**
+     * The hardening of server-config/pre-boot-commands.asadmin (no Server / X-Powered-By banner) written into the new
+     * domain before it starts: an {@code asadmin set} on the running domain restarts the HTTP listener, and a request
+     * or deployment racing that restart can find it gone ("GrizzlyProxy is NULL").
+     */
+    private static void withoutBanners(Path domainXml) throws IOException {
+        String xml = Files.readString(domainXml);
+        int config = xml.indexOf("<config name=\"server-config\"");
+        int protocol = config < 0 ? -1 : xml.indexOf("<protocol name=\"http-listener-1\">", config);
+        int http = protocol < 0 ? -1 : xml.indexOf("<http ", protocol);
+        int end = protocol < 0 ? -1 : xml.indexOf("</protocol>", protocol);
+        if (http < 0 || http > end) {
+            throw new IllegalStateException("domain.xml has no http element for http-listener-1 any more: " + domainXml);
+        }
+        int at = http + "<http ".length();
+        Files.writeString(domainXml, xml.substring(0, at) + "xpowered-by=\"false\" server-header=\"false\" "
+                + xml.substring(at));
     }
 
     private static Map<String, String> withIssuer(Map<String, String> settings, int port) {
