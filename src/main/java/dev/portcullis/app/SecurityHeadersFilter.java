@@ -1,6 +1,7 @@
 package dev.portcullis.app;
 
 import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.page.ContentSecurityPolicy;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -12,17 +13,16 @@ import java.io.IOException;
 
 /**
  * Headers every response carries. Pages may never be framed (clickjacking on the login and consent forms) and load
- * nothing but their own stylesheet; no inline script is needed anywhere. CSP deliberately has no
- * {@code form-action}: browsers apply it to the redirect after the login POST, which goes to the client. An https
- * issuer also gets HSTS, so a browser never again tries its sign-in page over plain http.
+ * nothing but their own stylesheet and scripts ({@link ContentSecurityPolicy}); no inline script is needed anywhere.
+ * CSP deliberately has no {@code form-action}: browsers apply it to the redirect after the login POST, which goes to
+ * the client. An https issuer also gets HSTS, so a browser never again tries its sign-in page over plain http.
  */
 @WebFilter(filterName = "SecurityHeadersFilter", urlPatterns = "/*", asyncSupported = true)
 public class SecurityHeadersFilter extends HttpFilter {
 
     private static final long serialVersionUID = 1L;
 
-    static final String CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; "
-            + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+    static final String CSP = ContentSecurityPolicy.PAGES;
 
     @Inject
     transient IssuerSettings issuer;

@@ -33,6 +33,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -49,6 +50,10 @@ import java.util.Optional;
  * <li>{@code post_logout_redirect_uri}: followed (with {@code state}) only when it is registered, exactly, for the
  * client named by the hint or {@code client_id}; otherwise the signed-out page is shown.</li>
  * <li>A malformed request or an invalid hint gets an HTML error page (400); nothing is ended.</li>
+ * <li>Front-Channel Logout 1.0: when the ended session served clients that registered a
+ * {@code frontchannel_logout_uri}, the signed-out page loads each in a hidden iframe ({@link FrontChannelLogout})
+ * and, with a {@code post_logout_redirect_uri}, /js/logout.js continues there once the frames have loaded or after
+ * a bounded wait (a link does the same without script).</li>
  * </ul>
  */
 @Path("logout")
@@ -242,6 +247,9 @@ public class LogoutEndpoint {
     }
 
     private Response signOut(LogoutRequest r, Optional<SsoSession> session, PageMessages msg, int redirectStatus) {
+        List<String> frames = session.map(s -> FrontChannelLogout.uris(s.clients().stream().sorted()
+                .map(clients::find).flatMap(Optional::stream).map(Client::logoutNotifications).toList(),
+                issuer.issuerString(), s.sid())).orElse(List.of());
         Optional<String> cookie = BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps());
         cookie.ifPresent(sessions::end);
         if (cookie.isPresent()) {
@@ -249,16 +257,29 @@ public class LogoutEndpoint {
         }
         session.ifPresent(s -> audit.success(AuditEvent.Type.SIGN_OUT, r.client().map(Client::clientId).orElse(null),
                 s.userId(), clientAddress.of(request), "RP-initiated logout"));
-        if (r.target().isPresent()) {
-            String target = r.target().get();
-            String location = r.state().isEmpty() ? target : target + (target.contains("?") ? "&" : "?") + "state="
-                    + URLEncoder.encode(r.state().get(), StandardCharsets.UTF_8);
-            return Response.status(redirectStatus).location(URI.create(location))
+        Optional<String> location = r.target().map(target -> r.state().isEmpty() ? target
+                : target + (target.contains("?") ? "&" : "?") + "state="
+                + URLEncoder.encode(r.state().get(), StandardCharsets.UTF_8));
+        if (location.isPresent() && frames.isEmpty()) {
+            return Response.status(redirectStatus).location(URI.create(location.get()))
                     .cacheControl(CacheControl.valueOf("no-store")).build();
         }
-        return HtmlPage.titled(msg.get("logout.doneTitle")).lang(msg.locale().getLanguage()).id("signed-out-page")
-                .add(HtmlPage.element("p").cls("lead").id("signed-out").text(msg.get("logout.done")))
-                .response(200).build();
+        HtmlPage page = HtmlPage.titled(msg.get("logout.doneTitle")).lang(msg.locale().getLanguage())
+                .id("signed-out-page")
+                .add(HtmlPage.element("p").cls("lead").id("signed-out").text(msg.get("logout.done")));
+        if (!frames.isEmpty()) {
+            // the script goes first so that its capturing listener sees every frame's load event
+            page.add(HtmlPage.element("script").attr("src", "/js/logout.js"));
+            for (String uri : frames) {
+                page.add(HtmlPage.element("iframe").cls("frontchannel-logout").attr("src", uri).attr("hidden", "")
+                        .attr("title", msg.get("logout.frame")));
+            }
+            // this page alone may frame, and only the relying parties' own logout pages
+            response.setHeader("Content-Security-Policy", FrontChannelLogout.contentSecurityPolicy(frames));
+        }
+        location.ifPresent(l -> page.add(HtmlPage.actions(HtmlPage.element("a").id("continue").attr("href", l)
+                .text(msg.get("logout.continue")))));
+        return page.response(200).build();
     }
 
     private Response confirmationPage(LogoutRequest r, PageMessages msg, String messageKey, int status) {

@@ -16,6 +16,11 @@ import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ServerTestBase;
 import dev.portcullis.testing.UserAgent;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -29,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Single logout end to end: the SSO session's {@code sid} in ID tokens and the discovery flags; the clients' logout
  * notification URIs in the admin API and the console; RP-initiated logout by POST beside the page's own confirmation
- * form, and a client's logout with its refresh token.
+ * form, and a client's logout with its refresh token; front-channel logout from the signed-out page.
  */
 class SingleLogoutIT extends ServerTestBase {
 
@@ -83,8 +88,8 @@ class SingleLogoutIT extends ServerTestBase {
         Http.Res d = http.get("/.well-known/openid-configuration");
         assertEquals(200, d.status(), d::toString);
         Map<String, Object> doc = d.json();
-        assertEquals(Boolean.FALSE, doc.get("frontchannel_logout_supported"));
-        assertEquals(Boolean.FALSE, doc.get("frontchannel_logout_session_supported"));
+        assertEquals(Boolean.TRUE, doc.get("frontchannel_logout_supported"));
+        assertEquals(Boolean.TRUE, doc.get("frontchannel_logout_session_supported"));
         assertEquals(Boolean.FALSE, doc.get("backchannel_logout_supported"));
         assertEquals(Boolean.FALSE, doc.get("backchannel_logout_session_supported"));
         assertEquals(true, ((java.util.List<?>) doc.get("claims_supported")).contains("sid"));
@@ -402,5 +407,136 @@ class SingleLogoutIT extends ServerTestBase {
         assertEquals("invalid_grant", used.jsonString("error"), "a used refresh token is no longer held");
         assertTrue(signedIn(ua, rp));
         assertEquals(200, refresh(rp, rotated.jsonString("refresh_token")).status(), "and it revoked nothing");
+    }
+
+    // ---- front-channel logout ----
+
+    /** A confidential client that skips consent, with a post-logout redirect URI and the given extra fields. */
+    private Admin.TestClient frontClient(String redirect, String postLogout, String extra) {
+        Http.Res r = admin.post("/admin/clients", "{\"client_name\":\"Front RP\",\"redirect_uris\":[" + Http.q(redirect)
+                + "],\"post_logout_redirect_uris\":[" + Http.q(postLogout) + "],\"confidential\":true,"
+                + "\"scopes\":\"openid\",\"skip_consent\":true" + extra + "}");
+        assertEquals(201, r.status(), r::toString);
+        return new Admin.TestClient(r.jsonString("client_id"), r.jsonString("client_secret"), redirect, "Front RP");
+    }
+
+    private static final Pattern FRAME = Pattern.compile("<iframe class=\"frontchannel-logout\" src=\"([^\"]*)\"");
+
+    private String issuer() {
+        return http.get("/.well-known/openid-configuration").jsonString("issuer");
+    }
+
+    @Test
+    void theSignedOutPageFramesEachFrontChannelUriOfTheSessionsClientsAndAllowsExactlyTheirOrigins() throws Exception {
+        Admin.TestClient a = frontClient(REDIRECT, SIGNED_OUT,
+                ",\"frontchannel_logout_uri\":\"https://rp.example.com/logout/fc?app=a\"");
+        Admin.TestClient b = frontClient(REDIRECT, SIGNED_OUT,
+                ",\"frontchannel_logout_uri\":\"https://other.example.com:8443/fc\","
+                + "\"frontchannel_logout_session_required\":false");
+        Admin.TestClient none = frontClient(REDIRECT, SIGNED_OUT, "");
+        Admin.TestClient notServed = frontClient(REDIRECT, SIGNED_OUT,
+                ",\"frontchannel_logout_uri\":\"https://unused.example.com/fc\"");
+        Admin.TestUser user = admin.user("correct horse battery");
+        UserAgent ua = new UserAgent(BASE);
+        String idToken = (String) codeFlow(ua, a, user).get("id_token");
+        String sid = sid(idToken);
+        codeFlow(ua, b, user);
+        codeFlow(ua, none, user);
+
+        Http.Res out = ua.get("/oauth/logout?id_token_hint=" + idToken + "&post_logout_redirect_uri="
+                + java.net.URLEncoder.encode(SIGNED_OUT, StandardCharsets.UTF_8) + "&state=s+3");
+        assertEquals(200, out.status(), "a page, not the redirect: " + out);
+        assertFalse(signedIn(ua, a), "the session ended");
+        List<String> frames = new ArrayList<>();
+        Matcher m = FRAME.matcher(out.body());
+        while (m.find()) {
+            frames.add(m.group(1).replace("&amp;", "&"));
+        }
+        frames.sort(null);
+        assertEquals(List.of("https://other.example.com:8443/fc",
+                "https://rp.example.com/logout/fc?app=a&iss=" + java.net.URLEncoder.encode(issuer(),
+                        StandardCharsets.UTF_8) + "&sid=" + sid), frames, out.body());
+        assertFalse(out.body().contains(notServed.clientId()) || out.body().contains("unused.example.com"));
+        String csp = out.header("Content-Security-Policy");
+        assertTrue(csp.endsWith("; frame-src https://other.example.com:8443 https://rp.example.com"), csp);
+        assertEquals(1, csp.split("frame-src", -1).length - 1, "one frame-src: " + csp);
+        assertTrue(csp.contains("default-src 'none'") && csp.contains("script-src 'self'"), csp);
+        assertTrue(out.body().contains("<script src=\"/js/logout.js\"></script>"), out::body);
+        assertTrue(out.body().contains("id=\"continue\" href=\"" + SIGNED_OUT + "?state=s+3\""), out::body);
+
+        UserAgent plain = new UserAgent(BASE);
+        String plainHint = (String) codeFlow(plain, none, user).get("id_token");
+        Http.Res redirected = plain.get("/oauth/logout?id_token_hint=" + plainHint);
+        assertEquals(200, redirected.status(), redirected::toString);
+        assertTrue(redirected.body().contains("id=\"signed-out\""), redirected::toString);
+        assertFalse(redirected.body().contains("<iframe"), "no client to tell, no frame");
+        assertTrue(redirected.header("Content-Security-Policy").contains("default-src 'none'"));
+        assertFalse(redirected.header("Content-Security-Policy").contains("frame-src"));
+    }
+
+    /**
+     * Chromium loads the front-channel URI of the session's client (served by this JVM) with {@code iss} and the ID
+     * token's {@code sid}, is not held by another client's unreachable URI, and ends at the post-logout redirect URI.
+     */
+    @Test
+    @Tag("browser")
+    void chromiumLoadsTheFrontChannelUrisAndContinuesToThePostLogoutRedirectUri() throws Exception {
+        Queue<String> frontCalls = new ConcurrentLinkedQueue<>();
+        Queue<String> codes = new ConcurrentLinkedQueue<>();
+        HttpServer rp = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        rp.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            String query = exchange.getRequestURI().getRawQuery();
+            String id = "rp-other";
+            if (path.equals("/fc")) {
+                frontCalls.add(query == null ? "" : query);
+                id = "rp-fc";
+            } else if (path.equals("/cb")) {
+                codes.add(Http.query("http://x/?" + query).getOrDefault("code", ""));
+                id = "rp-cb";
+            } else if (path.equals("/signed-out")) {
+                id = "rp-done";
+            }
+            byte[] page = ("<!doctype html><html><body><p id=\"" + id + "\">" + id + "</p></body></html>")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        rp.start();
+        String site = "http://127.0.0.1:" + rp.getAddress().getPort();
+        try (Browser browser = new Browser("en-US")) {
+            Admin.TestClient app = frontClient(site + "/cb", site + "/signed-out",
+                    ",\"frontchannel_logout_uri\":" + Http.q(site + "/fc"));
+            // nothing listens on port 1 of the loopback host: the browser gets a connection refused in that frame
+            Admin.TestClient unreachable = frontClient(site + "/cb", site + "/signed-out",
+                    ",\"frontchannel_logout_uri\":\"http://127.0.0.1:1/fc\"");
+            Admin.TestUser user = admin.user("correct horse battery");
+            browser.open(BASE + "/oauth/authorize?client_id=" + app.clientId() + "&redirect_uri=" + site
+                    + "/cb&response_type=code&scope=openid&state=s1");
+            browser.signIn(user.username(), "correct horse battery");
+            browser.visible("rp-cb");
+            browser.open(BASE + "/oauth/authorize?client_id=" + unreachable.clientId() + "&redirect_uri=" + site
+                    + "/cb&response_type=code&scope=openid&state=s2");
+            browser.visible("rp-cb");
+            Http.Res tokens = http.postForm("/oauth/token", Map.of("grant_type", "authorization_code",
+                    "code", codes.peek(), "redirect_uri", site + "/cb", "client_id", app.clientId(),
+                    "client_secret", app.secret()));
+            assertEquals(200, tokens.status(), tokens::toString);
+            String idToken = tokens.jsonString("id_token");
+
+            browser.open(BASE + "/oauth/logout?id_token_hint=" + idToken + "&post_logout_redirect_uri=" + site
+                    + "/signed-out&state=done");
+            browser.visible("rp-done");
+            assertEquals(site + "/signed-out?state=done", browser.driver().getCurrentUrl());
+            assertEquals(1, frontCalls.size(), frontCalls::toString);
+            Map<String, String> q = Http.query("http://x/?" + frontCalls.peek());
+            assertEquals(issuer(), q.get("iss"));
+            assertEquals(sid(idToken), q.get("sid"));
+            assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE user_id = ?", user.userId()));
+        } finally {
+            rp.stop(0);
+        }
     }
 }
