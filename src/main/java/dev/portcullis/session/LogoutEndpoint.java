@@ -123,6 +123,11 @@ public class LogoutEndpoint {
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     public Response post(MultivaluedMap<String, String> form) {
+        if (form == null) {
+            // a POST without a form content type (JAX-RS then hands no map): neither a relying party's form nor ours
+            return ErrorPage.response(messages(null), "error.malformed",
+                    "Send the logout parameters as a form (application/x-www-form-urlencoded) or by GET");
+        }
         if (form.containsKey("refresh_token")) {
             return refreshTokenLogout(form);
         }
