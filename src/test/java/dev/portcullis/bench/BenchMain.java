@@ -33,6 +33,15 @@ public final class BenchMain {
             BenchReport.write(o.outputDir(), run);
             LOG.info("\n" + BenchReport.markdown(run) + "\nwritten to " + o.outputDir().resolve("results-" + db + ".md"));
             failed |= run.results().stream().anyMatch(r -> r.errors() > 0);
+            if (o.peer() != null) {
+                BenchReport.Run peer = runPeer(o, db);
+                BenchReport.write(o.outputDir(), peer);
+                PeerComparison.write(o.outputDir(), run, peer);
+                LOG.info("\n" + BenchReport.markdown(peer) + "\n" + PeerComparison.markdown(run, peer) + "\nwritten to "
+                        + o.outputDir().resolve("results-" + peer.fileKey() + ".md") + " and "
+                        + o.outputDir().resolve("results-" + db + "-vs-" + o.peer() + ".md"));
+                failed |= peer.results().stream().anyMatch(r -> r.errors() > 0);
+            }
         }
         if (failed) {
             LOG.severe("Some measured flows failed: see the error samples above");
@@ -57,7 +66,31 @@ public final class BenchMain {
                 results.add(LoadRunner.run(Scenarios.byName(name), target, server.pid(), o));
             }
             return new BenchReport.Run(db, started, server.readyMillis(), idleRss, BenchReport.machine(), loadBefore,
-                    BenchReport.loadAverage(), o, results);
+                    BenchReport.loadAverage(), o, results, null);
+        }
+    }
+
+    /**
+     * The peer right after Portcullis on database {@code db} (the peer keeps everything in memory, so only the
+     * pairing differs): the same scenarios, load generator, warm-up rounds and windows.
+     */
+    private static BenchReport.Run runPeer(BenchOptions o, String db) throws Exception {
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
+        String started = BenchReport.now();
+        String loadBefore = BenchReport.loadAverage();
+        List<ScenarioResult> results = new ArrayList<>();
+        try (PeerServer server = PeerServer.start(o, db, stamp)) {
+            server.awaitReady(o.readyTimeoutSeconds());
+            long idleRss = ProcStats.rssKib(server.pid());
+            LOG.info(() -> o.peer() + ": ready " + server.readyMillis() + " ms after launch (pid " + server.pid()
+                    + ", RSS " + idleRss / 1024 + " MiB)");
+            Target target = server.target(o);
+            jitWarmup(o, target, server.pid());
+            for (String name : o.scenarios()) {
+                results.add(LoadRunner.run(Scenarios.byName(name), target, server.pid(), o));
+            }
+            return new BenchReport.Run(db, started, server.readyMillis(), idleRss, BenchReport.machine(), loadBefore,
+                    BenchReport.loadAverage(), o, results, server.description());
         }
     }
 

@@ -32,7 +32,12 @@ record BenchOptions(
         boolean accp,
         int jitWarmupSeconds,
         int jitRounds,
-        double jitSettledPercent) {
+        double jitSettledPercent,
+        String peer,
+        Path peerSource) {
+
+    /** The one side-by-side peer the bench knows (bench.peer): docs/benchmark.md, "Side by side". */
+    static final String NODE_OIDC_PROVIDER = "node-oidc-provider";
 
     static final List<String> ALL_SCENARIOS =
             List.of("admin-read", "sso-code-flow", "pkce-code-flow", "refresh", "userinfo", "sign-in");
@@ -45,6 +50,10 @@ record BenchOptions(
             case "both" -> List.of("h2", "postgres");
             default -> throw new IllegalArgumentException("bench.db must be h2, postgres or both, not " + db);
         };
+        String peer = prop("bench.peer", "none");
+        if (!peer.equals("none") && !peer.equals(NODE_OIDC_PROVIDER)) {
+            throw new IllegalArgumentException("bench.peer must be none or " + NODE_OIDC_PROVIDER + ", not " + peer);
+        }
         List<String> scenarios = list(prop("bench.scenarios", String.join(",", ALL_SCENARIOS)));
         for (String s : scenarios) {
             if (!ALL_SCENARIOS.contains(s)) {
@@ -70,14 +79,16 @@ record BenchOptions(
                 Boolean.parseBoolean(prop("bench.accp", "false")),
                 nonNegative("bench.jit-warmup", 20),
                 positive("bench.jit-rounds", 6),
-                Double.parseDouble(prop("bench.jit-settled", "5")));
+                Double.parseDouble(prop("bench.jit-settled", "5")),
+                peer.equals("none") ? null : peer,
+                Path.of(prop("bench.peer-source", "src/test/peer/node-oidc-provider")));
     }
 
     /** The same options with other windows (for the JIT warm-up round: load, nothing measured that is reported). */
     BenchOptions withWindows(int warmup, int measure) {
         return new BenchOptions(databases, workers, signInWorkers, warmup, measure, scenarios, client, serverJvmOptions,
                 war, payaraMicroJar, preBootCommands, outputDir, postgresUrl, postgresUser, keepDatabase,
-                readyTimeoutSeconds, accp, jitWarmupSeconds, jitRounds, jitSettledPercent);
+                readyTimeoutSeconds, accp, jitWarmupSeconds, jitRounds, jitSettledPercent, peer, peerSource);
     }
 
     /**

@@ -12,8 +12,14 @@ import java.util.stream.Collectors;
 /** Formats one database's run as a Markdown table (printed and written to results-DB.md) and as results-DB.json. */
 final class BenchReport {
 
+    /** One server's run on one database; {@code peer} describes the side-by-side peer, null for Portcullis. */
     record Run(String database, String started, long readyMillis, long idleRssKib, String machine, String loadBefore,
-               String loadAfter, BenchOptions options, List<ScenarioResult> results) {
+               String loadAfter, BenchOptions options, List<ScenarioResult> results, String peer) {
+
+        /** The file name part: the database, and the peer's name for the peer's run. */
+        String fileKey() {
+            return peer == null ? database : database + "-" + options.peer();
+        }
     }
 
     private BenchReport() {
@@ -54,14 +60,22 @@ final class BenchReport {
     static String markdown(Run run) {
         BenchOptions o = run.options();
         StringBuilder sb = new StringBuilder();
-        sb.append("# Portcullis bench — ").append(run.database()).append("\n\n")
+        sb.append(run.peer() == null ? "# Portcullis bench — " : "# Peer " + o.peer() + " — run beside Portcullis on ")
+                .append(run.database()).append("\n\n")
                 .append("- started: ").append(run.started()).append("\n")
                 .append("- machine: ").append(run.machine()).append("\n")
-                .append("- load average before / after: ").append(run.loadBefore()).append(" / ").append(run.loadAfter()).append("\n")
-                .append("- server: Payara Micro, JVM options `").append(String.join(" ", o.serverJvmOptions()))
+                .append("- load average before / after: ").append(run.loadBefore()).append(" / ").append(run.loadAfter()).append("\n");
+        if (run.peer() != null) {
+            sb.append("- server: ").append(run.peer()).append("; the JIT column counts HotSpot's compiler threads, ")
+                    .append("so it is 0 for Node (V8's are not told apart) and one JIT warm-up round runs\n")
+                    .append("- time to ready (Node launch → discovery document 200): ");
+        } else {
+            sb.append("- server: Payara Micro, JVM options `").append(String.join(" ", o.serverJvmOptions()))
                 .append("`, JCA provider for JOSE: ").append(o.accp() ? "ACCP installed in the server (bench.accp=true)"
                         : "the WAR's choice (ACCP unless -Dportcullis.jose.jca-provider=JDK; see server.log)").append("\n")
-                .append("- time to ready (JVM launch → /health/ready UP): ").append(run.readyMillis()).append(" ms; idle RSS after ready ")
+                .append("- time to ready (JVM launch → /health/ready UP): ");
+        }
+        sb.append(run.readyMillis()).append(" ms; idle RSS after ready ")
                 .append(run.idleRssKib() / 1024).append(" MiB\n")
                 .append("- load generator: ").append(o.client()).append(" HTTP/1.1 client, JIT warm-up rounds of ")
                 .append(o.jitWarmupSeconds()).append(" s per scenario until the JIT used ≤ ").append(o.jitSettledPercent())
@@ -103,7 +117,8 @@ final class BenchReport {
                 r.serverRssMaxKib(), r.serverCpuMillisPerFlow(), r.serverJitMillisPerFlow(),
                 r.loadGeneratorCpuMillisPerFlow(), r.note() == null ? "null" : Target.q(r.note()))).collect(Collectors.joining(",\n    "));
         BenchOptions o = run.options();
-        return "{\n  \"database\": " + Target.q(run.database()) + ",\n  \"started\": " + Target.q(run.started())
+        return "{\n  \"database\": " + Target.q(run.database()) + ",\n  \"server\": "
+                + Target.q(run.peer() == null ? "Portcullis" : run.peer()) + ",\n  \"started\": " + Target.q(run.started())
                 + ",\n  \"machine\": " + Target.q(run.machine()) + ",\n  \"load_before\": " + Target.q(run.loadBefore())
                 + ",\n  \"load_after\": " + Target.q(run.loadAfter()) + ",\n  \"ready_ms\": " + run.readyMillis()
                 + ",\n  \"idle_rss_kib\": " + run.idleRssKib() + ",\n  \"client\": " + Target.q(o.client())
@@ -119,8 +134,8 @@ final class BenchReport {
 
     static void write(Path dir, Run run) throws IOException {
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve("results-" + run.database() + ".md"), markdown(run));
-        Files.writeString(dir.resolve("results-" + run.database() + ".json"), json(run));
+        Files.writeString(dir.resolve("results-" + run.fileKey() + ".md"), markdown(run));
+        Files.writeString(dir.resolve("results-" + run.fileKey() + ".json"), json(run));
     }
 
     static String now() {

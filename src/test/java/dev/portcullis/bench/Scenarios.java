@@ -1,6 +1,5 @@
 package dev.portcullis.bench;
 
-import static dev.portcullis.bench.Target.q;
 import static dev.portcullis.bench.Target.require;
 
 import dev.portcullis.bench.Target.BenchClient;
@@ -10,6 +9,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -45,25 +45,47 @@ final class Scenarios {
             if (http.get(t.authorizePath(t.confidential, "probe", null)).status() == 404) {
                 throw new ScenarioUnavailable("authorization endpoint not available (404)");
             }
-            if (token && http.postJson("/oauth/token", "{}", "Accept", "application/json").status() == 404) {
+            if (token && t.postToken(http, Map.of()).status() == 404) {
                 throw new ScenarioUnavailable("token endpoint not available (404)");
             }
         }
     }
 
-    /** A worker's SSO state: the session cookie, refreshed if the server ever sets a new one. */
+    /** A worker's SSO state: the session's cookies (a Cookie header value), updated when the server sets new ones. */
     static final class Session {
-        String cookie;
+        private final Map<String, String> cookies = new LinkedHashMap<>();
+        String cookieHeader;
 
-        Session(String cookie) {
-            this.cookie = cookie;
+        Session(String cookieHeader) {
+            this.cookieHeader = cookieHeader;
+            for (String pair : cookieHeader.split("; ")) {
+                int eq = pair.indexOf('=');
+                cookies.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+
+        /** Keeps a new value of one of the session's cookies from the Set-Cookie headers of {@code r}. */
+        void update(Reply r) {
+            boolean changed = false;
+            for (String sc : r.headers("set-cookie")) {
+                int eq = sc.indexOf('=');
+                String name = eq < 0 ? "" : sc.substring(0, eq);
+                String v = eq < 0 ? "" : sc.substring(eq + 1).split(";", 2)[0];
+                if (cookies.containsKey(name) && !v.isEmpty() && !v.equals(cookies.get(name))) {
+                    cookies.put(name, v);
+                    changed = true;
+                }
+            }
+            if (changed) {
+                cookieHeader = SignIn.cookieHeader(cookies);
+            }
         }
     }
 
     /** GET authorize with the SSO cookie → 302/303 to the redirect URI with code and the same state. */
     static String authorize(LoadHttp http, Target t, BenchClient c, Session s, String state, String challenge)
             throws IOException {
-        Reply r = http.get(t.authorizePath(c, state, challenge), "Cookie", SignIn.SESSION_COOKIE + "=" + s.cookie);
+        Reply r = http.get(t.authorizePath(c, state, challenge), "Cookie", s.cookieHeader);
         require(r.status() == 302 || r.status() == 303, "authorize: expected a redirect to the client", r);
         String location = r.header("location");
         require(location != null && location.startsWith(c.redirectUri() + "?"), "authorize: Location is not the redirect URI", r);
@@ -73,21 +95,14 @@ final class Scenarios {
         require(!params.containsKey("iss") || t.issuer.equals(params.get("iss")), "authorize: wrong iss", r);
         String code = params.get("code");
         require(code != null && !code.isEmpty(), "authorize: no code", r);
-        for (String sc : r.headers("set-cookie")) {
-            if (sc.startsWith(SignIn.SESSION_COOKIE + "=")) {
-                String v = sc.substring(SignIn.SESSION_COOKIE.length() + 1).split(";", 2)[0];
-                if (!v.isEmpty()) {
-                    s.cookie = v;
-                }
-            }
-        }
+        s.update(r);
         return code;
     }
 
-    /** POST /oauth/token (JSON body) → 200 with access_token, token_type Bearer, refresh_token (and id_token). */
-    static Map<String, Object> token(LoadHttp http, String step, String jsonBody, boolean idTokenRequired)
-            throws IOException {
-        Reply r = http.postJson("/oauth/token", jsonBody, "Accept", "application/json");
+    /** POST to the token endpoint → 200 with access_token, token_type Bearer, refresh_token (and id_token). */
+    static Map<String, Object> token(LoadHttp http, Target t, String step, Map<String, String> params,
+                                     boolean idTokenRequired) throws IOException {
+        Reply r = t.postToken(http, params);
         require(r.status() == 200, step + ": expected 200", r);
         Map<String, Object> json = r.json(step);
         require(nonEmpty(json.get("access_token")), step + ": no access_token", r);
@@ -100,16 +115,19 @@ final class Scenarios {
         return json;
     }
 
-    static String codeExchangeBody(BenchClient c, String code, String verifier) {
-        StringBuilder sb = new StringBuilder(400).append("{\"grant_type\":\"authorization_code\",\"code\":").append(q(code))
-                .append(",\"redirect_uri\":").append(q(c.redirectUri())).append(",\"client_id\":").append(q(c.clientId()));
+    static Map<String, String> codeExchangeParams(BenchClient c, String code, String verifier) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("grant_type", "authorization_code");
+        p.put("code", code);
+        p.put("redirect_uri", c.redirectUri());
+        p.put("client_id", c.clientId());
         if (c.secret() != null) {
-            sb.append(",\"client_secret\":").append(q(c.secret()));
+            p.put("client_secret", c.secret());
         }
         if (verifier != null) {
-            sb.append(",\"code_verifier\":").append(q(verifier));
+            p.put("code_verifier", verifier);
         }
-        return sb.append('}').toString();
+        return p;
     }
 
     /** One complete code flow (authorize + exchange) for a worker, returning the token response. */
@@ -124,7 +142,7 @@ final class Scenarios {
             challenge = B64URL.encodeToString(sha256(verifier));
         }
         String code = authorize(http, t, c, s, state, challenge);
-        return token(http, "token (authorization_code)", codeExchangeBody(c, code, verifier), true);
+        return token(http, t, "token (authorization_code)", codeExchangeParams(c, code, verifier), true);
     }
 
     static boolean nonEmpty(Object v) {
@@ -150,7 +168,10 @@ final class Scenarios {
         }
 
         @Override
-        public Worker prepare(int index, Target t) {
+        public Worker prepare(int index, Target t) throws ScenarioUnavailable {
+            if (t.isPeer()) {
+                throw new ScenarioUnavailable("n/a: the peer has no admin API");
+            }
             LoadHttp http = t.connect();
             String path = "/admin/clients/" + t.confidential.clientId();
             String auth = "Bearer " + t.adminToken;
@@ -245,9 +266,9 @@ final class Scenarios {
                     String previous = refreshToken;
                     refreshToken = null;
                     long start = System.nanoTime();
-                    Map<String, Object> json = token(http, "token (refresh_token)",
-                            "{\"grant_type\":\"refresh_token\",\"refresh_token\":" + q(previous) + ",\"client_id\":"
-                                    + q(c.clientId()) + ",\"client_secret\":" + q(c.secret()) + "}", false);
+                    Map<String, Object> json = token(http, t, "token (refresh_token)", Map.of("grant_type",
+                            "refresh_token", "refresh_token", previous, "client_id", c.clientId(), "client_secret",
+                            c.secret()), false);
                     long latency = System.nanoTime() - start;
                     String next = (String) json.get("refresh_token");
                     if (next.equals(previous)) {
@@ -279,10 +300,11 @@ final class Scenarios {
             }
             Session session = new Session(t.session(index));
             LoadHttp http = t.connect();
-            String accessToken = (String) codeFlow(http, t, t.confidential, session, "u" + index, new SecureRandom())
+            String accessToken = (String) codeFlow(http, t, t.userinfoClient, session, "u" + index, new SecureRandom())
                     .get("access_token");
             String auth = "Bearer " + accessToken;
-            if (index == 0 && http.get("/oauth/userinfo", "Authorization", auth).status() == 404) {
+            String path = t.endpoints.userinfo();
+            if (index == 0 && http.get(path, "Authorization", auth).status() == 404) {
                 http.close();
                 throw new ScenarioUnavailable("endpoint not available (404)");
             }
@@ -290,7 +312,7 @@ final class Scenarios {
                 @Override
                 public long runOnce() throws IOException {
                     long start = System.nanoTime();
-                    Reply r = http.get("/oauth/userinfo", "Authorization", auth);
+                    Reply r = http.get(path, "Authorization", auth);
                     long latency = System.nanoTime() - start;
                     require(r.status() == 200, "userinfo: expected 200", r);
                     require(t.user.userId().equals(r.json("userinfo").get("sub")), "userinfo: wrong sub", r);
@@ -323,6 +345,9 @@ final class Scenarios {
 
         @Override
         public Worker prepare(int index, Target t) throws IOException, ScenarioUnavailable {
+            if (t.isPeer()) {
+                throw new ScenarioUnavailable("n/a: the peer's login form is the bench's stand-in without a password hash");
+            }
             if (index == 0) {
                 requireFlowEndpoints(t, false);
             }
@@ -336,7 +361,7 @@ final class Scenarios {
                     long start = System.nanoTime();
                     Reply posted = SignIn.submit(http, page, t.user.username(), t.user.password());
                     long latency = System.nanoTime() - start;
-                    SignIn.finish(http, page.cookies(), posted, t.confidential.redirectUri());
+                    SignIn.finish(http, page.cookies(), posted, t.confidential.redirectUri(), t.endpoints.sessionCookies());
                     return latency;
                 }
 

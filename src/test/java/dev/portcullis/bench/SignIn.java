@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -39,11 +40,14 @@ final class SignIn {
     private SignIn() {
     }
 
-    /** Full sign-in for one SSO session: login page, credential POST, redirects to the callback. Returns the cookie. */
+    /**
+     * Full sign-in for one SSO session: login page, credential POST, redirects to the callback. Returns the session's
+     * cookies as a Cookie header value.
+     */
     static String establishSession(LoadHttp http, Target t, Target.BenchClient c) throws IOException {
         LoginPage page = openLoginPage(http, t, c, "bench-setup");
         Reply posted = submit(http, page, t.user.username(), t.user.password());
-        return finish(http, page.cookies(), posted, c.redirectUri());
+        return finish(http, page.cookies(), posted, c.redirectUri(), t.endpoints.sessionCookies());
     }
 
     /** GET authorize without a session and follow redirects to the page with the login form (not timed). */
@@ -80,9 +84,10 @@ final class SignIn {
 
     /**
      * After the credential POST: follow redirects to the client's redirect URI, check it carries a code, and return
-     * the SSO cookie set on the way.
+     * the SSO session's cookies ({@code sessionCookies}, each set on the way) as a Cookie header value.
      */
-    static String finish(LoadHttp http, Map<String, String> cookies, Reply posted, String redirectUri) throws IOException {
+    static String finish(LoadHttp http, Map<String, String> cookies, Reply posted, String redirectUri,
+                         List<String> sessionCookies) throws IOException {
         Reply r = posted;
         for (int hop = 0; ; hop++) {
             remember(cookies, r);
@@ -94,11 +99,15 @@ final class SignIn {
                 if (!location.contains("code=")) {
                     throw new FlowFailure("sign-in: redirect to the client without a code", r);
                 }
-                String session = cookies.get(SESSION_COOKIE);
-                if (session == null || session.isEmpty()) {
-                    throw new FlowFailure("sign-in: no " + SESSION_COOKIE + " cookie was set", r);
+                Map<String, String> session = new LinkedHashMap<>();
+                for (String name : sessionCookies) {
+                    String value = cookies.get(name);
+                    if (value == null || value.isEmpty()) {
+                        throw new FlowFailure("sign-in: no " + name + " cookie was set", r);
+                    }
+                    session.put(name, value);
                 }
-                return session;
+                return cookieHeader(session);
             }
             r = http.get(localPath(location), "Cookie", cookieHeader(cookies));
         }

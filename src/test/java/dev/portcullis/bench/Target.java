@@ -5,13 +5,28 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * The server under test as the scenarios see it: where it is, the fixtures provisioned through the admin API (one
- * user, one confidential and one public client, both with skip_consent) and the SSO sessions, one per worker, each
- * established once through the real sign-in and then reused by every flow of that worker.
+ * The server under test as the scenarios see it: where it is and where its endpoints are ({@link Endpoints}), the
+ * fixtures (one user, one confidential and one public client, both with skip_consent: provisioned through Portcullis'
+ * admin API, or given to the peer when it starts) and the SSO sessions, one per worker, each established once through
+ * the real sign-in and then reused by every flow of that worker.
  */
 final class Target {
+
+    /**
+     * Where a server's flow endpoints are (paths on the server), the cookies that make up its SSO session, and
+     * whether its token endpoint takes the request as a form (the OAuth default) or as JSON (what the bench sends
+     * Portcullis, which takes both).
+     */
+    record Endpoints(String authorize, String token, String userinfo, List<String> sessionCookies,
+                     boolean formTokenRequests) {
+    }
+
+    static final Endpoints PORTCULLIS = new Endpoints("/oauth/authorize", "/oauth/token", "/oauth/userinfo",
+            List.of(SignIn.SESSION_COOKIE), false);
 
     /** A client as registered: secret is null for the public client. */
     record BenchClient(String clientId, String secret, String redirectUri) {
@@ -27,17 +42,32 @@ final class Target {
     final String host = "127.0.0.1";
     final int port;
     final String issuer;
+    /** Portcullis' admin token; null for the peer (no admin API: admin-read is n/a). */
     final String adminToken;
+    final Endpoints endpoints;
     BenchUser user;
     BenchClient confidential;
     BenchClient publicClient;
+    /** The client whose access tokens the userinfo scenario presents (the confidential one, except on the peer). */
+    BenchClient userinfoClient;
     private final List<String> sessions = new ArrayList<>();
 
+    /** Portcullis at http://localhost:PORT; {@link #provision()} creates the fixtures. */
     Target(BenchOptions options, int port, String adminToken) {
+        this(options, port, "http://localhost:" + port, adminToken, PORTCULLIS);
+    }
+
+    Target(BenchOptions options, int port, String issuer, String adminToken, Endpoints endpoints) {
         this.options = options;
         this.port = port;
-        this.issuer = "http://localhost:" + port;
+        this.issuer = issuer;
         this.adminToken = adminToken;
+        this.endpoints = endpoints;
+    }
+
+    /** The side-by-side peer rather than Portcullis (it has no admin API). */
+    boolean isPeer() {
+        return adminToken == null;
     }
 
     LoadHttp connect() {
@@ -56,6 +86,7 @@ final class Target {
             user = new BenchUser(username, password, (String) u.json("POST /admin/users").get("user_id"));
             confidential = client(http, true);
             publicClient = client(http, false);
+            userinfoClient = confidential;
         }
     }
 
@@ -71,7 +102,10 @@ final class Target {
         return new BenchClient((String) json.get("client_id"), secret, REDIRECT_URI);
     }
 
-    /** The SSO session cookie of worker {@code index}, signing in through the login page the first time. */
+    /**
+     * The SSO session of worker {@code index} as a Cookie header value (its session cookies), signing in through the
+     * login page the first time.
+     */
     synchronized String session(int index) throws IOException {
         while (sessions.size() <= index) {
             try (LoadHttp http = connect()) {
@@ -83,7 +117,8 @@ final class Target {
 
     /** The authorization request of the flows, as a path with query. */
     String authorizePath(BenchClient c, String state, String codeChallenge) {
-        StringBuilder sb = new StringBuilder(256).append("/oauth/authorize?response_type=code&client_id=")
+        StringBuilder sb = new StringBuilder(256).append(endpoints.authorize())
+                .append(endpoints.authorize().contains("?") ? '&' : '?').append("response_type=code&client_id=")
                 .append(enc(c.clientId())).append("&redirect_uri=").append(enc(c.redirectUri()))
                 .append("&scope=").append(enc(SCOPE).replace("+", "%20")).append("&state=").append(enc(state));
         if (codeChallenge != null) {
@@ -96,6 +131,18 @@ final class Target {
         if (!condition) {
             throw new FlowFailure(what, r);
         }
+    }
+
+    /** POST to the token endpoint: {@code params} as JSON (Portcullis) or as a form (the peer). */
+    Reply postToken(LoadHttp http, Map<String, String> params) throws IOException {
+        if (endpoints.formTokenRequests()) {
+            return http.postForm(endpoints.token(), params.entrySet().stream()
+                    .map(e -> enc(e.getKey()) + "=" + enc(e.getValue())).collect(Collectors.joining("&")),
+                    "Accept", "application/json");
+        }
+        return http.postJson(endpoints.token(), params.entrySet().stream()
+                .map(e -> q(e.getKey()) + ":" + q(e.getValue())).collect(Collectors.joining(",", "{", "}")),
+                "Accept", "application/json");
     }
 
     static String enc(String s) {
