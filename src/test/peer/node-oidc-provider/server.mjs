@@ -57,6 +57,16 @@ const provider = new Provider(issuer, {
   // Portcullis issues a refresh token with every code exchange and rotates it on every refresh
   issueRefreshToken: async (ctx, client) => client.grantTypeAllowed('refresh_token'),
   rotateRefreshToken: true,
+  // Portcullis' default lifetimes (README, Settings), in seconds; the session's is its idle time-out
+  ttl: {
+    AuthorizationCode: 60,
+    AccessToken: 3600,
+    IdToken: 3600,
+    RefreshToken: 2592000,
+    Grant: 2592000,
+    Session: 28800,
+    Interaction: 600,
+  },
   // consent skipped for the bench's clients (Portcullis: skip_consent): a grant of the bench's scope for the session
   loadExistingGrant: async (ctx) => {
     const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);

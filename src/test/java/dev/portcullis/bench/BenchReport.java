@@ -67,7 +67,7 @@ final class BenchReport {
                 .append("- load average before / after: ").append(run.loadBefore()).append(" / ").append(run.loadAfter()).append("\n");
         if (run.peer() != null) {
             sb.append("- server: ").append(run.peer()).append("; the JIT column counts HotSpot's compiler threads, ")
-                    .append("so it is 0 for Node (V8's are not told apart) and one JIT warm-up round runs\n")
+                    .append("so it is 0 for Node (V8's are not told apart) and the JIT warm-up rounds stop after the first\n")
                     .append("- time to ready (Node launch → discovery document 200): ");
         } else {
             sb.append("- server: Payara Micro, JVM options `").append(String.join(" ", o.serverJvmOptions()))
