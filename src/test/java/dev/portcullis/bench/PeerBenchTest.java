@@ -67,6 +67,29 @@ class PeerBenchTest {
     }
 
     @Test
+    void adminReadAndSignInAreNotApplicableToThePeer() {
+        Target peer = new Target(BenchOptions.fromSystemProperties(), 4711, ISSUER, null, Target.PORTCULLIS);
+        for (String name : List.of("admin-read", "sign-in")) {
+            ScenarioUnavailable e = assertThrows(ScenarioUnavailable.class, () -> Scenarios.byName(name).prepare(0, peer));
+            assertTrue(e.getMessage().startsWith("n/a: "), e.getMessage());
+        }
+    }
+
+    @Test
+    void onlyTheKnownPeerIsAccepted() {
+        try {
+            System.setProperty("bench.peer", "keycloak");
+            assertThrows(IllegalArgumentException.class, BenchOptions::fromSystemProperties);
+            System.setProperty("bench.peer", "node-oidc-provider");
+            assertEquals("node-oidc-provider", BenchOptions.fromSystemProperties().peer());
+            System.setProperty("bench.peer", "none");
+            assertEquals(null, BenchOptions.fromSystemProperties().peer());
+        } finally {
+            System.clearProperty("bench.peer");
+        }
+    }
+
+    @Test
     void sessionKeepsEveryOneOfItsCookiesUpToDate() {
         Scenarios.Session s = new Scenarios.Session("_session=a; _session.sig=b");
         s.update(new Reply(303, Map.of("set-cookie", List.of("_session.sig=c; path=/; httponly", "_interaction=x; path=/",
