@@ -1,8 +1,10 @@
 package dev.portcullis.session;
 
+import dev.portcullis.client.LogoutNotifications;
 import dev.portcullis.config.SessionSettings;
 import dev.portcullis.persistence.Jdbc;
 import java.time.Clock;
+import java.util.Optional;
 
 /** {@link SsoSessions} on a test database, for unit tests of the features that keep sessions (outside this package). */
 public final class TestSessions {
@@ -15,6 +17,13 @@ public final class TestSessions {
         sessions.jdbc = jdbc;
         sessions.sessionSettings = settings;
         sessions.clock = clock;
+        sessions.backchannel = new BackchannelLogout() {
+            @Override
+            Optional<LogoutNotifications> registration(String clientId) {
+                return Optional.empty();
+            }
+        };
+        sessions.backchannel.clock = clock;
         return sessions;
     }
 }
