@@ -5,6 +5,7 @@ import dev.portcullis.config.SessionSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -12,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -36,6 +38,9 @@ public class SsoSessions {
 
     @Inject
     BackchannelLogout backchannel;
+
+    @Inject
+    Event<SsoSessionsEnded> sessionsEnded;
 
     /** A new session and the cookie value that names it (returned once, stored only hashed). */
     public record Started(String cookieValue, SsoSession session) {
@@ -247,9 +252,10 @@ public class SsoSessions {
     }
 
     /**
-     * Every way a session ends: locks the sessions that match, queues their back-channel logouts and deletes them,
-     * in the caller's transaction (or one of its own), so a logout is queued for exactly the sessions deleted and a
-     * client noted meanwhile ({@link #noteClient}) waits for the lock. Returns the sessions deleted.
+     * Every way a session ends: locks the sessions that match, queues their back-channel logouts, deletes them and
+     * tells {@link SsoSessionsEnded} (their token families end), in the caller's transaction (or one of its own), so
+     * a logout is queued for exactly the sessions deleted and a client noted meanwhile ({@link #noteClient}) waits
+     * for the lock. Returns the sessions deleted.
      */
     private List<BackchannelLogout.Ending> endWhere(String condition, Object... params) {
         List<BackchannelLogout.Ending> ending = jdbc.list("SELECT user_id, sid, client_ids FROM sso_sessions WHERE "
@@ -263,6 +269,10 @@ public class SsoSessions {
         if (deleted != ending.size()) {
             // another transaction ended one of them first, which only a database without row locks allows
             throw new IllegalStateException("Sessions changed while they were ended; nothing was ended");
+        }
+        List<String> sids = ending.stream().map(BackchannelLogout.Ending::sid).filter(Objects::nonNull).toList();
+        if (!sids.isEmpty()) {
+            sessionsEnded.fire(new SsoSessionsEnded(sids));
         }
         return ending;
     }

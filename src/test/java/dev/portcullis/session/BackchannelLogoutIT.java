@@ -214,6 +214,7 @@ class BackchannelLogoutIT extends ServerTestBase {
         JWTClaimsSet idB = claims(codeFlow(ua, b, user).get("id_token"));
         String hint = (String) codeFlow(ua, none, user).get("id_token");
         assertNotNull(idA.getStringClaim("sid"));
+        String otherSessionsRefresh = (String) codeFlow(new UserAgent(BASE), a, user).get("refresh_token");
 
         Http.Res out = ua.http().get("/oauth/logout?id_token_hint=" + Http.enc(hint) + "&post_logout_redirect_uri="
                 + Http.enc(SIGNED_OUT));
@@ -234,6 +235,7 @@ class BackchannelLogoutIT extends ServerTestBase {
                 "a client without a URI, or not of the session, is told nothing");
         assertEquals(1, received(pathA).size(), "told once");
         assertEquals(1, received(pathB).size(), "told once");
+        assertEquals(200, refresh(a, otherSessionsRefresh).status(), "the user's other session keeps its tokens");
     }
 
     @ParameterizedTest
@@ -275,8 +277,17 @@ class BackchannelLogoutIT extends ServerTestBase {
         assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE sid = ?", id.getStringClaim("sid")),
                 "the session ended");
 
+        Http.Res refreshed = refresh(rp, (String) tokens.get("refresh_token"));
+        assertEquals(400, refreshed.status(), refreshed::toString);
+        assertEquals("invalid_grant", refreshed.jsonString("error"), "the session's token family ended with it");
+
         verified(awaitReceived(path, 1).get(0).logoutToken(), rp, id);
         await("delivery audited", () -> audited("BACKCHANNEL_LOGOUT_DELIVERED", rp.clientId()) == 1);
+    }
+
+    private Http.Res refresh(Admin.TestClient c, String refreshToken) {
+        return http.postForm("/oauth/token", Map.of("grant_type", "refresh_token", "refresh_token", refreshToken,
+                "client_id", c.clientId(), "client_secret", c.secret()));
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.portcullis.client.LogoutNotifications;
 import dev.portcullis.config.LogoutSettings;
 import dev.portcullis.config.SessionSettings;
 import dev.portcullis.persistence.TestDatabase;
+import dev.portcullis.testing.FiredEvents;
 import dev.portcullis.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +32,7 @@ class SsoSessionsTest {
     private final SsoSessions sessions = new SsoSessions();
     private final MutableClock clock = new MutableClock(NOW);
     private final LogoutDeliveries deliveries = new LogoutDeliveries();
+    private final FiredEvents<SsoSessionsEnded> ended = new FiredEvents<>();
     private final Map<String, LogoutNotifications> registrations = new HashMap<>(Map.of(
             "back", new LogoutNotifications("https://rp.example.com/bcl", true, null, true),
             "back-no-sid", new LogoutNotifications("https://rp2.example.com/bcl", false, null, true),
@@ -50,6 +52,7 @@ class SsoSessionsTest {
         sessions.backchannel.deliveries = deliveries;
         sessions.backchannel.settings = new LogoutSettings(Duration.ofSeconds(600));
         deliveries.jdbc = db.jdbc;
+        sessions.sessionsEnded = ended;
         for (String user : new String[] {"u1", "u2"}) {
             db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
                     + "VALUES (?, ?, 'x', 0, 0)", user, user);
@@ -206,6 +209,9 @@ class SsoSessionsTest {
         assertEquals(Set.of(a.session().sid(), b.session().sid(), c.session().sid(), d.session().sid()),
                 Set.copyOf(deliveries.pendingFor("back").stream().map(LogoutDeliveries.Delivery::sid).toList()));
         assertEquals(4, deliveries.countPending());
+        assertEquals(List.of(List.of(a.session().sid()), List.of(b.session().sid()), List.of(c.session().sid()),
+                List.of(d.session().sid())), ended.fired.stream().map(SsoSessionsEnded::sids).toList(),
+                "each end names the ended sessions, so their token families end too");
         assertTrue(sessions.findLive(e.cookieValue()).isPresent());
     }
 
@@ -218,5 +224,6 @@ class SsoSessionsTest {
         assertEquals(1, sessions.endAllOf("u1"));
         assertEquals(List.of(), deliveries.pendingFor("back"));
         assertEquals(null, deliveries.pendingFor("back-no-sid").get(0).sid());
+        assertEquals(List.of(), ended.fired, "no sid, no token family bound to it");
     }
 }

@@ -3,6 +3,7 @@ package dev.portcullis.session;
 import dev.portcullis.client.LogoutNotifications;
 import dev.portcullis.config.SessionSettings;
 import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.testing.FiredEvents;
 import java.time.Clock;
 import java.util.Optional;
 
@@ -24,6 +25,7 @@ public final class TestSessions {
             }
         };
         sessions.backchannel.clock = clock;
+        sessions.sessionsEnded = new FiredEvents<>();
         return sessions;
     }
 }
