@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -64,6 +65,15 @@ public class BackchannelLogout {
             wakeSenderAfterCommit();
         }
         return queued;
+    }
+
+    /**
+     * The client's logout registration as it is now, for {@link BackchannelLogoutSender}: read in a transaction of
+     * its own, as the sender's threads run outside any and the persistence context needs one.
+     */
+    @Transactional
+    public Optional<LogoutNotifications> currentRegistration(String clientId) {
+        return registration(clientId);
     }
 
     /** The client's logout registration as it is now; empty for a client that no longer exists. */

@@ -132,7 +132,7 @@ public class BackchannelLogoutSender {
     /** One attempt at a claimed delivery and its outcome, settled only while this instance still holds it. */
     void attempt(LogoutDeliveries.Delivery d) {
         try {
-            Optional<LogoutNotifications> registration = backchannel.registration(d.clientId());
+            Optional<LogoutNotifications> registration = backchannel.currentRegistration(d.clientId());
             String uri = registration.map(LogoutNotifications::backchannelUri).orElse(null);
             if (uri == null) {
                 if (deliveries.settle(d, owner)) {
@@ -166,8 +166,17 @@ public class BackchannelLogoutSender {
                         + Duration.between(after, next.get()).toMillis() + " ms");
             }
         } catch (RuntimeException e) {
-            // the lease runs out and another poll (here or elsewhere) tries again
-            LOG.log(Level.WARNING, "A back-channel logout attempt failed unexpectedly: {0}", LogText.escape(e.toString()));
+            LOG.log(Level.WARNING, "A back-channel logout attempt failed unexpectedly: {0}",
+                    LogText.escape(e.toString()));
+            // due again after the back-off; if even that fails, the lease runs out and any instance tries again
+            try {
+                Instant now = clock.instant();
+                deliveries.retryAt(d, owner, LogoutDeliveries.nextAttempt(d, now).orElse(now),
+                        "failed here: " + e.getClass().getSimpleName());
+            } catch (RuntimeException again) {
+                LOG.log(Level.WARNING, "Releasing the back-channel logout failed too: {0}",
+                        LogText.escape(again.toString()));
+            }
         }
     }
 
