@@ -142,6 +142,7 @@ class ArchitectureTest {
             Map.entry("access_tokens", "dev.portcullis.token.TokenGrants"),
             Map.entry("refresh_tokens", "dev.portcullis.token.TokenGrants"),
             Map.entry("sso_sessions", "dev.portcullis.session.SsoSessions"),
+            Map.entry("logout_deliveries", "dev.portcullis.session.LogoutDeliveries"),
             Map.entry("audit_events", "dev.portcullis.audit.AuditLog"),
             Map.entry("login_throttle", "dev.portcullis.account.SignInThrottle"),
             Map.entry("second_factor_throttle", "dev.portcullis.account.SecondFactorThrottle"),

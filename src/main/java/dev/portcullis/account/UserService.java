@@ -66,6 +66,9 @@ public class UserService {
     Event<DirectoryEntryRefused> directoryEntryRefused;
 
     @Inject
+    Event<UserDeleted> userDeleted;
+
+    @Inject
     SignInThrottle throttle;
 
     @Inject
@@ -387,7 +390,11 @@ public class UserService {
     /** Deletes a user that start-up code created (demo mode's, once demo mode is off), not audited, as its creation. */
     public boolean deleteSeeded(String username) {
         Optional<User> user = users.findForChange(username);
-        user.ifPresent(users::remove);
+        user.ifPresent(u -> {
+            // the sessions end through their owner first, which queues their back-channel logouts
+            userDeleted.fire(new UserDeleted(u.userId()));
+            users.remove(u);
+        });
         return user.isPresent();
     }
 

@@ -43,6 +43,10 @@ public class PortcullisConfig {
 
     @Produces
     @Singleton
+    LogoutSettings logout;
+
+    @Produces
+    @Singleton
     ClientSettings clients;
 
     @Produces
@@ -94,6 +98,7 @@ public class PortcullisConfig {
         adminApi = AdminApiSettings.load(c);
         tokens = TokenSettings.load(c, issuer);
         sessions = SessionSettings.load(c);
+        logout = LogoutSettings.load(c);
         clients = ClientSettings.load(c);
         throttle = ThrottleSettings.load(c);
         passwords = PasswordSettings.load(c);

@@ -86,10 +86,9 @@ public class DiscoveryResource {
                 // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is
                 .add("request_parameter_supported", false)
                 .add("request_uri_parameter_supported", false)
-                // the signed-out page loads front-channel logout URIs with iss and sid; no logout tokens are sent:
-                // say so rather than leave it to defaults
-                .add("backchannel_logout_supported", false)
-                .add("backchannel_logout_session_supported", false)
+                // logout tokens carry sid, and the signed-out page loads front-channel logout URIs with iss and sid
+                .add("backchannel_logout_supported", true)
+                .add("backchannel_logout_session_supported", true)
                 .add("frontchannel_logout_supported", true)
                 .add("frontchannel_logout_session_supported", true)
                 .build().toString();

@@ -29,6 +29,12 @@ public class TokenMinter {
     /** The JWT {@code typ} of access tokens (RFC 9068 2.1). */
     public static final JOSEObjectType AT_JWT = new JOSEObjectType("at+jwt");
 
+    /** The JWT {@code typ} of logout tokens (OIDC Back-Channel Logout 1.0 sec. 2.4). */
+    public static final JOSEObjectType LOGOUT_JWT = new JOSEObjectType("logout+jwt");
+
+    /** The one event a logout token states (Back-Channel Logout 1.0 sec. 2.4). */
+    public static final String BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
+
     @Inject
     SigningKeys keys;
 
@@ -67,6 +73,33 @@ public class TokenMinter {
     public record IdTokenClaims(String subject, String clientId, Instant authTime, List<String> amr, String acr,
                                 String nonce, String accessToken, Instant issuedAt, Instant expiresAt,
                                 Map<String, Object> userClaims, String sid) {
+    }
+
+    /**
+     * What a logout token says: the user ({@code subject}, the {@code sub} of the client's ID tokens), the SSO
+     * session's {@code sid} (null for a session without one), the client it is for and its own {@code jti}.
+     */
+    public record LogoutTokenClaims(String jti, String subject, String clientId, String sid, Instant issuedAt,
+                                    Instant expiresAt) {
+    }
+
+    /**
+     * A Back-Channel Logout 1.0 logout token (sec. 2.4): {@code typ: logout+jwt}, signed as ID tokens are (RS256),
+     * with the backchannel-logout event and never a {@code nonce}.
+     */
+    public String logoutToken(LogoutTokenClaims c) {
+        JWTClaimsSet.Builder b = new JWTClaimsSet.Builder()
+                .issuer(issuer.issuerString())
+                .subject(c.subject())
+                .audience(c.clientId())
+                .issueTime(Date.from(c.issuedAt()))
+                .expirationTime(Date.from(c.expiresAt()))
+                .jwtID(c.jti())
+                .claim("events", Map.of(BACKCHANNEL_LOGOUT_EVENT, Map.of()));
+        if (c.sid() != null) {
+            b.claim("sid", c.sid());
+        }
+        return sign(JWSAlgorithm.RS256, LOGOUT_JWT, b.build());
     }
 
     public String accessToken(AccessTokenClaims c) {

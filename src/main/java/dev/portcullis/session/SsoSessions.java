@@ -5,12 +5,15 @@ import dev.portcullis.config.SessionSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -18,7 +21,8 @@ import java.util.Set;
  * Server-side SSO sessions in the database, so any instance can read them and a restart keeps users signed in.
  * Lifetime: {@code portcullis.session.idle-ttl} since last use, at most {@code portcullis.session.max-ttl} in all.
  * The one owner of sso_sessions, in plain JDBC (every authorization request reads one), each operation a single
- * statement.
+ * statement, except ending sessions: that locks them, queues their back-channel logouts ({@link BackchannelLogout})
+ * and deletes them in one transaction.
  */
 @ApplicationScoped
 public class SsoSessions {
@@ -31,6 +35,12 @@ public class SsoSessions {
 
     @Inject
     Clock clock;
+
+    @Inject
+    BackchannelLogout backchannel;
+
+    @Inject
+    Event<SsoSessionsEnded> sessionsEnded;
 
     /** A new session and the cookie value that names it (returned once, stored only hashed). */
     public record Started(String cookieValue, SsoSession session) {
@@ -207,36 +217,64 @@ public class SsoSessions {
     }
 
     /** Ends the session with this administrative id; the user it belonged to, if there was one. */
+    @Transactional
     public Optional<String> endById(String sessionId) {
         if (sessionId == null || sessionId.isEmpty() || sessionId.length() > 64) {
             return Optional.empty();
         }
-        Optional<String> userId = jdbc.one("SELECT user_id FROM sso_sessions WHERE session_id = ?",
-                row -> row.string("user_id"), sessionId);
-        return userId.filter(u -> jdbc.update("DELETE FROM sso_sessions WHERE session_id = ?", sessionId) == 1);
+        List<BackchannelLogout.Ending> ending = endWhere("session_id = ?", sessionId);
+        return ending.isEmpty() ? Optional.empty() : Optional.of(ending.get(0).userId());
     }
 
     /** Ends the session with this {@code sid} (the ID tokens'); how many there were (0 or 1). */
+    @Transactional
     public int endBySid(String sid) {
-        return sid == null || sid.isEmpty() || sid.length() > 64 ? 0
-                : jdbc.update("DELETE FROM sso_sessions WHERE sid = ?", sid);
+        return sid == null || sid.isEmpty() || sid.length() > 64 ? 0 : endWhere("sid = ?", sid).size();
     }
 
+    @Transactional
     public void end(String cookieValue) {
         if (cookieValue != null && cookieValue.length() == 43) {
-            jdbc.update("DELETE FROM sso_sessions WHERE session_hash = ?", Secrets.hash(cookieValue));
+            endWhere("session_hash = ?", Secrets.hash(cookieValue));
         }
     }
 
     /** Ends every session of {@code userId} except {@code keep} (this browser's); returns how many there were. */
+    @Transactional
     public int endOthersOf(String userId, SsoSession keep) {
-        return jdbc.update("DELETE FROM sso_sessions WHERE user_id = ? AND session_hash <> ?", userId,
-                keep.sessionHash());
+        return endWhere("user_id = ? AND session_hash <> ?", userId, keep.sessionHash()).size();
     }
 
     /** Ends every session of {@code userId} (on every browser); returns how many there were. */
+    @Transactional
     public int endAllOf(String userId) {
-        return jdbc.update("DELETE FROM sso_sessions WHERE user_id = ?", userId);
+        return endWhere("user_id = ?", userId).size();
+    }
+
+    /**
+     * Every way a session ends: locks the sessions that match, queues their back-channel logouts, deletes them and
+     * tells {@link SsoSessionsEnded} (their token families end), in the caller's transaction (or one of its own), so
+     * a logout is queued for exactly the sessions deleted and a client noted meanwhile ({@link #noteClient}) waits
+     * for the lock. Returns the sessions deleted.
+     */
+    private List<BackchannelLogout.Ending> endWhere(String condition, Object... params) {
+        List<BackchannelLogout.Ending> ending = jdbc.list("SELECT user_id, sid, client_ids FROM sso_sessions WHERE "
+                + condition + " FOR UPDATE", row -> new BackchannelLogout.Ending(row.string("user_id"),
+                        row.string("sid"), row.words("client_ids")), params);
+        if (ending.isEmpty()) {
+            return ending;
+        }
+        backchannel.queue(ending);
+        int deleted = jdbc.update("DELETE FROM sso_sessions WHERE " + condition, params);
+        if (deleted != ending.size()) {
+            // another transaction ended one of them first, which only a database without row locks allows
+            throw new IllegalStateException("Sessions changed while they were ended; nothing was ended");
+        }
+        List<String> sids = ending.stream().map(BackchannelLogout.Ending::sid).filter(Objects::nonNull).toList();
+        if (!sids.isEmpty()) {
+            sessionsEnded.fire(new SsoSessionsEnded(sids));
+        }
+        return ending;
     }
 
     /** A new password or a disabled account signs the user out everywhere, in the transaction that changes it. */

@@ -4,9 +4,12 @@ import dev.portcullis.account.UserAccessEnded;
 import dev.portcullis.client.ClientAccessEnded;
 import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.session.SsoSessionsEnded;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptor;
 import jakarta.transaction.Transactional;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -213,9 +216,22 @@ public class TokenGrants {
         return revokeGrants("user_id = ?", userId);
     }
 
-    /** A new password or a disabled account revokes every token family of the user, in the same transaction. */
-    void userAccessEnded(@Observes UserAccessEnded change) {
+    /**
+     * A new password or a disabled account revokes every token family of the user, in the same transaction; before
+     * the user's sessions end ({@link #ssoSessionsEnded}), so its report counts every family.
+     */
+    void userAccessEnded(@Observes @Priority(Interceptor.Priority.APPLICATION) UserAccessEnded change) {
         change.report(revoked(revokeAllGrantsOf(change.userId())));
+    }
+
+    /**
+     * An ended SSO session ends the token families signed in by it (their grants' {@code sid}), in the transaction that
+     * ends it, whatever ended it; the user's families of other sessions stay.
+     */
+    void ssoSessionsEnded(@Observes SsoSessionsEnded ended) {
+        for (String sid : ended.sids()) {
+            revokeGrants("sid = ?", sid);
+        }
     }
 
     /** A disabled client, or one made public, keeps no working token, in the transaction that changes it. */

@@ -90,8 +90,8 @@ class SingleLogoutIT extends ServerTestBase {
         Map<String, Object> doc = d.json();
         assertEquals(Boolean.TRUE, doc.get("frontchannel_logout_supported"));
         assertEquals(Boolean.TRUE, doc.get("frontchannel_logout_session_supported"));
-        assertEquals(Boolean.FALSE, doc.get("backchannel_logout_supported"));
-        assertEquals(Boolean.FALSE, doc.get("backchannel_logout_session_supported"));
+        assertEquals(Boolean.TRUE, doc.get("backchannel_logout_supported"));
+        assertEquals(Boolean.TRUE, doc.get("backchannel_logout_session_supported"));
         assertEquals(true, ((java.util.List<?>) doc.get("claims_supported")).contains("sid"));
     }
 

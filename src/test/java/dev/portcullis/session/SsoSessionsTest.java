@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.client.LogoutNotifications;
+import dev.portcullis.config.LogoutSettings;
 import dev.portcullis.config.SessionSettings;
 import dev.portcullis.persistence.TestDatabase;
+import dev.portcullis.testing.FiredEvents;
 import dev.portcullis.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -26,11 +31,28 @@ class SsoSessionsTest {
     private final TestDatabase db = new TestDatabase();
     private final SsoSessions sessions = new SsoSessions();
     private final MutableClock clock = new MutableClock(NOW);
+    private final LogoutDeliveries deliveries = new LogoutDeliveries();
+    private final FiredEvents<SsoSessionsEnded> ended = new FiredEvents<>();
+    private final Map<String, LogoutNotifications> registrations = new HashMap<>(Map.of(
+            "back", new LogoutNotifications("https://rp.example.com/bcl", true, null, true),
+            "back-no-sid", new LogoutNotifications("https://rp2.example.com/bcl", false, null, true),
+            "front", new LogoutNotifications(null, true, "https://rp3.example.com/fcl", true)));
 
     SsoSessionsTest() {
         sessions.jdbc = db.jdbc;
         sessions.clock = clock;
         sessions.sessionSettings = new SessionSettings(Duration.ofHours(8), Duration.ofHours(24));
+        sessions.backchannel = new BackchannelLogout() {
+            @Override
+            Optional<LogoutNotifications> registration(String clientId) {
+                return Optional.ofNullable(registrations.get(clientId));
+            }
+        };
+        sessions.backchannel.clock = clock;
+        sessions.backchannel.deliveries = deliveries;
+        sessions.backchannel.settings = new LogoutSettings(Duration.ofSeconds(600));
+        deliveries.jdbc = db.jdbc;
+        sessions.sessionsEnded = ended;
         for (String user : new String[] {"u1", "u2"}) {
             db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
                     + "VALUES (?, ?, 'x', 0, 0)", user, user);
@@ -144,5 +166,64 @@ class SsoSessionsTest {
         SsoSession marked = sessions.findLive(other.cookieValue()).orElseThrow();
         assertTrue(marked.factorEnrolled());
         assertEquals(Set.of("pwd"), marked.amr(), "enrolling proves no sign-in");
+    }
+
+    @Test
+    void endingASessionQueuesOneBackchannelLogoutPerClientWithAUri() {
+        SsoSessions.Started laptop = sessions.start("u1", null, "back", "192.0.2.1", AuthMethods.of("pwd"), false);
+        sessions.noteClient(laptop.session(), "front");
+        sessions.noteClient(laptop.session(), "gone");
+        sessions.noteClient(laptop.session(), "back-no-sid");
+        SsoSessions.Started other = sessions.start("u2", null, "back", "192.0.2.2", AuthMethods.of("pwd"), false);
+
+        sessions.end(laptop.cookieValue());
+
+        List<LogoutDeliveries.Delivery> back = deliveries.pendingFor("back");
+        assertEquals(1, back.size(), "one for the ended session, none for u2's that lives");
+        assertEquals("u1", back.get(0).subject());
+        assertEquals(laptop.session().sid(), back.get(0).sid());
+        assertEquals(NOW.plusSeconds(600), back.get(0).giveUpAt());
+        assertEquals(1, deliveries.pendingFor("back-no-sid").size());
+        assertEquals(List.of(), deliveries.pendingFor("front"), "a client without a back-channel URI gets none");
+        assertEquals(List.of(), deliveries.pendingFor("gone"), "nor a deleted client");
+        assertEquals(2, deliveries.countPending());
+
+        sessions.end(laptop.cookieValue());
+        assertEquals(2, deliveries.countPending(), "a session ends once");
+        assertTrue(sessions.findLive(other.cookieValue()).isPresent());
+    }
+
+    @Test
+    void everyWayOfEndingSessionsQueuesTheirLogoutsAndReturnsWhatItDidBefore() {
+        SsoSessions.Started a = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessions.Started b = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessions.Started c = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessions.Started d = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessions.Started e = sessions.start("u2", null, "back", null, AuthMethods.of("pwd"), false);
+
+        assertEquals(1, sessions.endBySid(a.session().sid()));
+        assertEquals(Optional.of("u1"), sessions.endById(b.session().sessionId()));
+        assertEquals(1, sessions.endOthersOf("u1", d.session()));
+        assertEquals(1, sessions.endAllOf("u1"));
+        assertEquals(0, sessions.endAllOf("u1"));
+        assertEquals(Set.of(a.session().sid(), b.session().sid(), c.session().sid(), d.session().sid()),
+                Set.copyOf(deliveries.pendingFor("back").stream().map(LogoutDeliveries.Delivery::sid).toList()));
+        assertEquals(4, deliveries.countPending());
+        assertEquals(List.of(List.of(a.session().sid()), List.of(b.session().sid()), List.of(c.session().sid()),
+                List.of(d.session().sid())), ended.fired.stream().map(SsoSessionsEnded::sids).toList(),
+                "each end names the ended sessions, so their token families end too");
+        assertTrue(sessions.findLive(e.cookieValue()).isPresent());
+    }
+
+    @Test
+    void aSessionWithoutSidIsToldOnlyToClientsThatDoNotRequireIt() {
+        SsoSessions.Started old = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        sessions.noteClient(old.session(), "back-no-sid");
+        db.jdbc.update("UPDATE sso_sessions SET sid = NULL");
+
+        assertEquals(1, sessions.endAllOf("u1"));
+        assertEquals(List.of(), deliveries.pendingFor("back"));
+        assertEquals(null, deliveries.pendingFor("back-no-sid").get(0).sid());
+        assertEquals(List.of(), ended.fired, "no sid, no token family bound to it");
     }
 }

@@ -81,6 +81,8 @@ public class ItEnvironment implements LauncherSessionListener {
         // every class signs in from 127.0.0.1 against one database, so the per-address slow-down would let one
         // class's wrong passwords slow the next; SignInThrottlingIT tests that rule on its own settings
         settings.put("portcullis.login.ip-max-failures", "100000");
+        // BackchannelLogoutIT waits for a never-answering receiver to be given up: a window of seconds, not minutes
+        settings.put("portcullis.logout.backchannel.retry-for", "15");
         String database = System.getProperty("portcullis.test.database", "h2");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"))
                 + "_" + ThreadLocalRandom.current().nextInt(1000, 9999);

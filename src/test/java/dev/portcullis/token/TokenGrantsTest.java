@@ -108,6 +108,21 @@ class TokenGrantsTest {
     }
 
     @Test
+    void anEndedSsoSessionEndsTheFamiliesSignedInByItOnly() {
+        accessToken(grants.createGrant("g1", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), "sid-1"), "j1");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), "sid-1"), "j2");
+        accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), "sid-2"), "j3");
+        accessToken(grants.createGrant("g4", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), null), "j4");
+
+        grants.ssoSessionsEnded(new dev.portcullis.session.SsoSessionsEnded(List.of("sid-1")));
+
+        assertFalse(grants.accessTokenStatus("j1").orElseThrow().isActive(NOW));
+        assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
+        assertEquals(List.of("g3", "g4"), grants.liveGrantsOf("u1").stream().map(TokenGrant::grantId).sorted()
+                .toList(), "another session's family, and one without a session, stay");
+    }
+
+    @Test
     void revokingEveryGrantOfAUserLeavesOtherUsers() {
         accessToken(grant("g1", "c1"), "j1");
         accessToken(grant("g2", "c2"), "j2");

@@ -1,0 +1,111 @@
+package dev.portcullis.session;
+
+import dev.portcullis.client.Client;
+import dev.portcullis.client.ClientRepository;
+import dev.portcullis.client.LogoutNotifications;
+import dev.portcullis.config.LogoutSettings;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * Queues the back-channel logouts of ending SSO sessions (OIDC Back-Channel Logout 1.0): one delivery for each
+ * client of the session that registered a {@code backchannel_logout_uri}, written by {@link SsoSessions} in the
+ * transaction that deletes the session, so a logout is queued exactly when the session is gone.
+ * {@link BackchannelLogoutSender} sends them; it is woken once that transaction has committed.
+ */
+@ApplicationScoped
+public class BackchannelLogout {
+
+    /** An SSO session being ended: its user (the {@code sub} of its ID tokens), {@code sid} and clients. */
+    record Ending(String userId, String sid, Collection<String> clientIds) {
+    }
+
+    @Inject
+    ClientRepository clients;
+
+    @Inject
+    LogoutDeliveries deliveries;
+
+    @Inject
+    LogoutSettings settings;
+
+    @Inject
+    Clock clock;
+
+    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
+    TransactionSynchronizationRegistry transactions;
+
+    private volatile Runnable onQueued;
+
+    /** Queues a delivery per client of each session that wants one; returns how many were queued. */
+    int queue(Collection<Ending> sessions) {
+        Instant now = clock.instant();
+        int queued = 0;
+        for (Ending s : sessions) {
+            for (String clientId : s.clientIds()) {
+                Optional<LogoutNotifications> n = registration(clientId);
+                // a session without sid (started before sids existed) cannot be named to a client that needs it
+                if (n.isPresent() && n.get().backchannelUri() != null
+                        && (s.sid() != null || !n.get().backchannelSessionRequired())) {
+                    deliveries.add(clientId, s.userId(), s.sid(), now, settings.backchannelRetryFor());
+                    queued++;
+                }
+            }
+        }
+        if (queued > 0) {
+            wakeSenderAfterCommit();
+        }
+        return queued;
+    }
+
+    /**
+     * The client's logout registration as it is now, for {@link BackchannelLogoutSender}: read in a transaction of
+     * its own, as the sender's threads run outside any and the persistence context needs one.
+     */
+    @Transactional
+    public Optional<LogoutNotifications> currentRegistration(String clientId) {
+        return registration(clientId);
+    }
+
+    /** The client's logout registration as it is now; empty for a client that no longer exists. */
+    Optional<LogoutNotifications> registration(String clientId) {
+        return clients.find(clientId).map(Client::logoutNotifications);
+    }
+
+    /** Called by the sender at start (and with null at stop), so a queued logout goes out without waiting a poll. */
+    void onQueued(Runnable wake) {
+        onQueued = wake;
+    }
+
+    private void wakeSenderAfterCommit() {
+        Runnable wake = onQueued;
+        if (wake == null) {
+            return;
+        }
+        if (transactions == null || transactions.getTransactionKey() == null) {
+            wake.run();
+            return;
+        }
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    wake.run();
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,242 @@
+package dev.portcullis.session;
+
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.client.LogoutNotifications;
+import dev.portcullis.crypto.Secrets;
+import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.protocol.LogText;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Sends the queued back-channel logouts ({@link LogoutDeliveries}) on every instance: polls every second, and at
+ * once when this instance has queued one ({@link BackchannelLogout}). Each claimed delivery is sent on its own task:
+ * a freshly signed logout token ({@link TokenMinter#logoutToken}, valid {@link #TOKEN_LIFETIME}) POSTed as
+ * {@code logout_token=} form data to the client's backchannel_logout_uri as registered now, with
+ * {@value #CONNECT_TIMEOUT_MS} ms to connect and {@value #TOTAL_TIMEOUT_MS} ms for the answer, no redirect followed
+ * and the answer's body not read. 200 or 204 is delivered; anything else is retried with back-off
+ * ({@link LogoutDeliveries#nextAttempt}) until the delivery's give-up time
+ * ({@code portcullis.logout.backchannel.retry-for} after the logout), then given up; a client deleted, or without a
+ * URI now, is given up at once. Each outcome is audited.
+ *
+ * <p>Runs on the default managed scheduled executor, like {@code retention.ExpiredRowsCleanup} (no EJB timer).
+ */
+@Startup
+@Singleton
+@DependsOn("DatabaseMigration")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class BackchannelLogoutSender {
+
+    static final int CONNECT_TIMEOUT_MS = 5_000;
+    static final int TOTAL_TIMEOUT_MS = 5_000;
+    static final Duration TOKEN_LIFETIME = Duration.ofMinutes(2);
+    private static final long POLL_MS = 1_000;
+    private static final int CLAIM_LIMIT = 20;
+    private static final Logger LOG = Logger.getLogger(BackchannelLogoutSender.class.getName());
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    @Inject
+    LogoutDeliveries deliveries;
+
+    @Inject
+    BackchannelLogout backchannel;
+
+    @Inject
+    TokenMinter minter;
+
+    @Inject
+    AuditLog audit;
+
+    @Inject
+    Clock clock;
+
+    /** This instance's name on its claims: random per start, so a restarted instance holds nothing of its past. */
+    private final String owner = Secrets.newId();
+
+    private final AtomicBoolean claiming = new AtomicBoolean();
+
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofMillis(CONNECT_TIMEOUT_MS))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+
+    private ScheduledFuture<?> schedule;
+
+    @PostConstruct
+    void start() {
+        schedule = scheduler.scheduleWithFixedDelay(this::sendDue, POLL_MS + ThreadLocalRandom.current()
+                .nextLong(POLL_MS), POLL_MS, TimeUnit.MILLISECONDS);
+        backchannel.onQueued(() -> scheduler.execute(this::sendDue));
+    }
+
+    @PreDestroy
+    void stop() {
+        backchannel.onQueued(null);
+        schedule.cancel(false);
+    }
+
+    /** Claims what is due and starts a send for each; one claim round at a time on this instance. */
+    void sendDue() {
+        if (!claiming.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            for (LogoutDeliveries.Delivery d : deliveries.claimDue(owner, clock.instant(), CLAIM_LIMIT)) {
+                scheduler.execute(() -> attempt(d));
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Claiming back-channel logouts failed; retrying at the next poll: {0}",
+                    LogText.escape(e.toString()));
+        } finally {
+            claiming.set(false);
+        }
+    }
+
+    /** One attempt at a claimed delivery and its outcome, settled only while this instance still holds it. */
+    void attempt(LogoutDeliveries.Delivery d) {
+        try {
+            Optional<LogoutNotifications> registration = backchannel.currentRegistration(d.clientId());
+            String uri = registration.map(LogoutNotifications::backchannelUri).orElse(null);
+            if (uri == null) {
+                if (deliveries.settle(d, owner)) {
+                    audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
+                            "the client has no backchannel_logout_uri any more");
+                }
+                return;
+            }
+            Instant now = clock.instant();
+            String token = minter.logoutToken(new TokenMinter.LogoutTokenClaims(Secrets.newId(), d.subject(),
+                    d.clientId(), d.sid(), Instant.ofEpochSecond(now.getEpochSecond()),
+                    Instant.ofEpochSecond(now.getEpochSecond()).plus(TOKEN_LIFETIME)));
+            String outcome = send(URI.create(uri), token);
+            if (outcome == null) {
+                if (deliveries.settle(d, owner)) {
+                    audit.success(AuditEvent.Type.BACKCHANNEL_LOGOUT_DELIVERED, d.clientId(), d.subject(), null,
+                            "delivered to " + uri + " at attempt " + d.attempts());
+                }
+                return;
+            }
+            Instant after = clock.instant();
+            Optional<Instant> next = LogoutDeliveries.nextAttempt(d, after);
+            if (next.isEmpty()) {
+                if (deliveries.settle(d, owner)) {
+                    audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
+                            "given up after " + d.attempts() + " attempts: " + outcome);
+                }
+            } else if (deliveries.retryAt(d, owner, next.get(), outcome)) {
+                audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_FAILED, d.clientId(), d.subject(), null,
+                        "attempt " + d.attempts() + ": " + outcome + "; next in "
+                        + Duration.between(after, next.get()).toMillis() + " ms");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "A back-channel logout attempt failed unexpectedly: {0}",
+                    LogText.escape(e.toString()));
+            // due again after the back-off; if even that fails, the lease runs out and any instance tries again
+            try {
+                Instant now = clock.instant();
+                deliveries.retryAt(d, owner, LogoutDeliveries.nextAttempt(d, now).orElse(now),
+                        "failed here: " + e.getClass().getSimpleName());
+            } catch (RuntimeException again) {
+                LOG.log(Level.WARNING, "Releasing the back-channel logout failed too: {0}",
+                        LogText.escape(again.toString()));
+            }
+        }
+    }
+
+    /** POSTs the token; null when the client answered 200 or 204, else what went wrong. */
+    private String send(URI uri, String token) {
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMillis(TOTAL_TIMEOUT_MS))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("logout_token="
+                        + URLEncoder.encode(token, StandardCharsets.US_ASCII)))
+                .build();
+        CompletableFuture<HttpResponse<Void>> answer;
+        try {
+            answer = http.sendAsync(request, info -> unread());
+        } catch (RuntimeException e) {
+            return "not sent: " + e.getClass().getSimpleName();
+        }
+        try {
+            int status = answer.get(TOTAL_TIMEOUT_MS, TimeUnit.MILLISECONDS).statusCode();
+            return status == 200 || status == 204 ? null : "answered " + status;
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            return "no answer within " + TOTAL_TIMEOUT_MS + " ms";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return "not answered: " + cause.getClass().getSimpleName();
+        }
+    }
+
+    /** A body subscriber that reads none of the answer: the status decides, and the connection is dropped. */
+    private static HttpResponse.BodySubscriber<Void> unread() {
+        return new HttpResponse.BodySubscriber<>() {
+            private final CompletableFuture<Void> body = new CompletableFuture<>();
+
+            @Override
+            public CompletionStage<Void> getBody() {
+                return body;
+            }
+
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                s.cancel();
+                body.complete(null);
+            }
+
+            @Override
+            public void onNext(List<ByteBuffer> items) {
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                body.complete(null);
+            }
+
+            @Override
+            public void onComplete() {
+                body.complete(null);
+            }
+        };
+    }
+}
