@@ -12,10 +12,12 @@ import jakarta.transaction.Transactional;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Server-side SSO sessions in the database, so any instance can read them and a restart keeps users signed in.
@@ -57,7 +59,45 @@ public class SsoSessions {
         // a passwordless passkey is a second factor given now; a password is not (the account page asks again)
         Instant factorAt = AuthMethods.isMultiFactor(amr) && !AuthMethods.claim(amr).contains(AuthMethods.PWD)
                 ? now : null;
-        return insert(userId, signInRequest, clientId, ip, amr, factorEnrolled, factorAt, null);
+        return insert(userId, signInRequest, clientId, ip, amr, factorEnrolled, factorAt, null, null, Set.of());
+    }
+
+    /**
+     * {@link #start} in a browser that may still hold an earlier session ({@code earlierCookie}). When it is the same
+     * user's (signing in again for {@code prompt=login}, {@code max_age} or a second factor), the new session takes
+     * over its {@code sid} and clients, so those relying parties keep their sessions and tokens and hear of the final
+     * logout under the {@code sid} they know; another user's earlier session ends as every logout does.
+     */
+    @Transactional
+    public Started start(Optional<String> earlierCookie, String userId, String signInRequest, String clientId,
+                         String ip, Set<String> amr, boolean factorEnrolled) {
+        Optional<BackchannelLogout.Ending> earlier = earlierCookie.filter(c -> c.length() == 43)
+                .flatMap(c -> takeOver(Secrets.hash(c), userId));
+        Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        Instant factorAt = AuthMethods.isMultiFactor(amr) && !AuthMethods.claim(amr).contains(AuthMethods.PWD)
+                ? now : null;
+        return insert(userId, signInRequest, clientId, ip, amr, factorEnrolled, factorAt, null,
+                earlier.map(BackchannelLogout.Ending::sid).orElse(null),
+                earlier.<Collection<String>>map(BackchannelLogout.Ending::clientIds).orElse(Set.of()));
+    }
+
+    /**
+     * Removes the browser's earlier session: quietly when it is {@code userId}'s, whose sid and clients are returned
+     * for the new session; otherwise ended with its notifications, and nothing is returned.
+     */
+    private Optional<BackchannelLogout.Ending> takeOver(String sessionHash, String userId) {
+        List<BackchannelLogout.Ending> found = jdbc.list("SELECT user_id, sid, client_ids FROM sso_sessions "
+                + "WHERE session_hash = ? FOR UPDATE", row -> new BackchannelLogout.Ending(row.string("user_id"),
+                        row.string("sid"), row.words("client_ids")), sessionHash);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!found.get(0).userId().equals(userId) || found.get(0).sid() == null) {
+            endWhere("session_hash = ?", sessionHash);
+            return Optional.empty();
+        }
+        jdbc.update("DELETE FROM sso_sessions WHERE session_hash = ?", sessionHash);
+        return Optional.of(found.get(0));
     }
 
     /**
@@ -68,18 +108,23 @@ public class SsoSessions {
     public Started replace(SsoSession before, String clientId, String ip) {
         Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
         return insert(before.userId(), null, clientId, ip, before.amr(), before.factorEnrolled(), before.factorAt(),
-                now);
+                now, null, Set.of());
     }
 
     private Started insert(String userId, String signInRequest, String clientId, String ip, Set<String> amr,
-                           boolean factorEnrolled, Instant factorAt, Instant passwordAt) {
+                           boolean factorEnrolled, Instant factorAt, Instant passwordAt, String earlierSid,
+                           Collection<String> earlierClients) {
         String id = Secrets.newSecret();
         Instant now = Instant.ofEpochSecond(clock.instant().getEpochSecond());
-        Set<String> clients = clientId == null || clientId.isEmpty() ? Set.of() : Set.of(clientId);
+        Set<String> noted = new TreeSet<>(earlierClients);
+        if (clientId != null && !clientId.isEmpty()) {
+            noted.add(clientId);
+        }
+        Set<String> clients = Set.copyOf(noted);
         String address = ip == null || ip.length() <= 64 ? ip : ip.substring(0, 64);
         SsoSession s = new SsoSession(Secrets.hash(id), userId, now, now, now, now.plus(sessionSettings.maxTtl()),
                 signInRequest, Secrets.newTimeOrderedId(), address, clients, amr, factorEnrolled, factorAt,
-                passwordAt, Secrets.newSecret());
+                passwordAt, earlierSid == null ? Secrets.newSecret() : earlierSid);
         jdbc.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at, "
                 + "sign_in_request, session_id, ip, client_ids, amr, factor_enrolled, factor_at, password_at, sid) "
                 + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",

@@ -119,12 +119,14 @@ public class LoginBean extends AuthorizationPage {
         return null;
     }
 
-    /** Ends the browser's earlier session, starts one with {@code amr}, rotates the CSRF cookie and goes on. */
+    /**
+     * Starts a session with {@code amr} in place of the browser's earlier one (whose sid and clients it keeps when it
+     * is the same user's), rotates the CSRF cookie and goes on.
+     */
     private void startSession(AuthorizationRequest r, String userId, Set<String> amr, boolean factorEnrolled) {
-        Optional<String> old = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, issuer.isHttps());
-        old.ifPresent(sessions::end);
-        SsoSessions.Started started = sessions.start(userId, r.fingerprint(), r.client().clientId(), ip(), amr,
-                factorEnrolled);
+        Optional<String> earlier = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, issuer.isHttps());
+        SsoSessions.Started started = sessions.start(earlier, userId, r.fingerprint(), r.client().clientId(), ip(),
+                amr, factorEnrolled);
         BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(), sessionSettings.maxTtl(),
                 issuer.isHttps());
         BrowserCookies.rotateCsrf(servletResponse(), issuer.isHttps());

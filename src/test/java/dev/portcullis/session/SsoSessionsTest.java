@@ -1,5 +1,6 @@
 package dev.portcullis.session;
 
+import dev.portcullis.crypto.Secrets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -225,5 +226,52 @@ class SsoSessionsTest {
         assertEquals(List.of(), deliveries.pendingFor("back"));
         assertEquals(null, deliveries.pendingFor("back-no-sid").get(0).sid());
         assertEquals(List.of(), ended.fired, "no sid, no token family bound to it");
+    }
+
+    @Test
+    void theSameUserSigningInAgainKeepsTheSidAndClientsAndTellsNobody() {
+        SsoSessions.Started first = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        sessions.noteClient(first.session(), "front");
+
+        SsoSessions.Started again = sessions.start(Optional.of(first.cookieValue()), "u1", null, "back-no-sid", null,
+                AuthMethods.of("pwd", "otp"), true);
+
+        assertEquals(first.session().sid(), again.session().sid(), "its relying parties know this sid");
+        assertEquals(Set.of("back", "front", "back-no-sid"), again.session().clients());
+        assertTrue(sessions.findLive(first.cookieValue()).isEmpty(), "the earlier cookie no longer signs in");
+        assertEquals(Set.of("back", "front", "back-no-sid"),
+                sessions.findLive(again.cookieValue()).orElseThrow().clients());
+        assertEquals(0, deliveries.countPending(), "no relying party is logged out");
+        assertEquals(List.of(), ended.fired, "no token family ends");
+
+        assertEquals(1, sessions.endAllOf("u1"));
+        assertEquals(List.of(first.session().sid()),
+                deliveries.pendingFor("back").stream().map(LogoutDeliveries.Delivery::sid).toList(),
+                "the final logout reaches the first client under the sid it was given");
+    }
+
+    @Test
+    void anotherUserSigningInEndsTheEarlierSessionWithItsNotifications() {
+        SsoSessions.Started first = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+
+        SsoSessions.Started other = sessions.start(Optional.of(first.cookieValue()), "u2", null, "back", null,
+                AuthMethods.of("pwd"), false);
+
+        assertNotEquals(first.session().sid(), other.session().sid());
+        assertEquals(Set.of("back"), other.session().clients());
+        assertTrue(sessions.findLive(first.cookieValue()).isEmpty());
+        assertEquals(List.of(first.session().sid()),
+                deliveries.pendingFor("back").stream().map(LogoutDeliveries.Delivery::sid).toList());
+        assertEquals(List.of(List.of(first.session().sid())), ended.fired.stream().map(SsoSessionsEnded::sids).toList());
+    }
+
+    @Test
+    void anUnknownOrMalformedEarlierCookieStartsAFreshSession() {
+        SsoSessions.Started a = sessions.start(Optional.of("not-a-cookie"), "u1", null, "back", null,
+                AuthMethods.of("pwd"), false);
+        SsoSessions.Started b = sessions.start(Optional.of(Secrets.newSecret()), "u1", null, "back", null,
+                AuthMethods.of("pwd"), false);
+        assertNotEquals(a.session().sid(), b.session().sid());
+        assertEquals(0, deliveries.countPending());
     }
 }
