@@ -53,7 +53,7 @@ public final class TestKdc implements AutoCloseable {
                      ticket_lifetime = 1h
                     [realms]
                      %1$s = {
-                      kdc = tcp/127.0.0.1:%2$d
+                      kdc = 127.0.0.1:%2$d
                      }
                     [domain_realm]
                      localhost = %1$s
