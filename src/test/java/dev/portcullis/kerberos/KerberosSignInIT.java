@@ -66,6 +66,7 @@ class KerberosSignInIT {
     private static Path carol;
     private static Path dave;
     private static Path zed;
+    private static Path otherRealmCarol;
 
     @BeforeAll
     static void start() {
@@ -77,6 +78,9 @@ class KerberosSignInIT {
         carol = kdc.kinit("carol", KERBEROS_PASSWORD);
         dave = kdc.kinit("dave", KERBEROS_PASSWORD);
         zed = kdc.kinit("zed", KERBEROS_PASSWORD);
+        // carol of the other realm: a cross-realm ticket for HTTP/localhost, of a realm the server does not accept
+        kdc.addUser(TestKdc.OTHER_REALM, "carol", KERBEROS_PASSWORD);
+        otherRealmCarol = kdc.kinit(TestKdc.OTHER_REALM, "carol", KERBEROS_PASSWORD);
         ad = TestDirectory.activeDirectory();
         List<String> properties = new ArrayList<>(List.of(
                 "-Dportcullis.ldap.url=ldaps://127.0.0.1:" + ad.ldapsPort,
@@ -264,6 +268,16 @@ class KerberosSignInIT {
         assertTrue(unknown.body().contains(REFUSED), unknown::body);
         assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE detail = ?",
                 "kerberos: principal zed@" + TestKdc.REALM + ": user refused"));
+    }
+
+    @Test
+    void aPrincipalOfAnotherRealmIsRefusedEvenWithTheNameOfADirectoryUser() throws Exception {
+        Curl r = curl(otherRealmCarol, loginUrl(client), "localhost");
+        assertEquals(200, r.status(), r::toString);
+        assertNull(r.header("Location"));
+        assertTrue(r.body().contains(REFUSED), r::body);
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE detail = ?",
+                "kerberos: principal carol@" + TestKdc.OTHER_REALM + " is not of an accepted realm"));
     }
 
     @Test

@@ -33,6 +33,7 @@ class SpnegoAcceptorTest {
     private static final List<String> AUTHORIZATIONS = new ArrayList<>();
     private static SpnegoAcceptor acceptor;
     private static Path carol;
+    private static Path eve;
 
     @BeforeAll
     static void start() throws Exception {
@@ -40,6 +41,8 @@ class SpnegoAcceptorTest {
         kdc.addUser("carol", "carol's kerberos password");
         kdc.addService("HTTP/elsewhere.test@" + TestKdc.REALM);
         carol = kdc.kinit("carol", "carol's kerberos password");
+        kdc.addUser(TestKdc.OTHER_REALM, "eve", "eve's kerberos password");
+        eve = kdc.kinit(TestKdc.OTHER_REALM, "eve", "eve's kerberos password");
         System.setProperty("java.security.krb5.conf", kdc.krb5Conf.toString());
         acceptor = new SpnegoAcceptor(new KerberosSettings(kdc.keytab, TestKdc.SERVICE, Optional.of(kdc.krb5Conf),
                 Set.of(TestKdc.REALM), KerberosSettings.DEFAULT_USER_FILTER, List.of()));
@@ -72,11 +75,15 @@ class SpnegoAcceptorTest {
 
     /** The header curl sends to {@code host} (resolved to this server) with carol's ticket cache. */
     private static String curlsHeader(String host) throws Exception {
+        return curlsHeader(carol, host);
+    }
+
+    private static String curlsHeader(Path cache, String host) throws Exception {
         int port = challenger.getAddress().getPort();
         ProcessBuilder pb = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--negotiate",
                 "-u", ":", "--resolve", host + ":" + port + ":127.0.0.1", "http://" + host + ":" + port + "/login")
                 .redirectErrorStream(true);
-        pb.environment().putAll(kdc.clientEnvironment(carol));
+        pb.environment().putAll(kdc.clientEnvironment(cache));
         int before;
         synchronized (AUTHORIZATIONS) {
             before = AUTHORIZATIONS.size();
@@ -98,6 +105,13 @@ class SpnegoAcceptorTest {
         SpnegoAcceptor.Accepted accepted = acceptor.accept(header.token());
         assertEquals("carol@" + TestKdc.REALM, accepted.clientPrincipal());
         assertNotNull(accepted.responseToken().orElse(null));
+    }
+
+    @Test
+    void acceptWhenACrossRealmTicketThenItsPrincipalWithItsRealm() throws Exception {
+        // the acceptor names the principal; KerberosSignIn refuses realms not in portcullis.kerberos.realms
+        NegotiateHeader header = NegotiateHeader.parse(curlsHeader(eve, "localhost"));
+        assertEquals("eve@" + TestKdc.OTHER_REALM, acceptor.accept(header.token()).clientPrincipal());
     }
 
     @Test

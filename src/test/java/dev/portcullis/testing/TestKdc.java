@@ -20,11 +20,15 @@ import java.util.stream.Stream;
  * directory, realm {@value #REALM} on a free loopback port, a database made with {@code kdb5_util}, principals added
  * with {@code kadmin.local}, {@code krb5kdc -n} as a child process. The service principal is {@code HTTP/localhost}
  * (what curl and Chromium ask for at {@code http://localhost:port}, with host canonicalisation off); users get
- * tickets with {@code kinit} into file ticket caches. No system service or file outside the directory is used.
+ * tickets with {@code kinit} into file ticket caches. The same KDC serves a second realm, {@value #OTHER_REALM}, that
+ * trusts nothing but is trusted by {@value #REALM} (a cross-realm key), so its users get tickets for
+ * {@code HTTP/localhost} too. No system service or file outside the directory is used.
  */
 public final class TestKdc implements AutoCloseable {
 
     public static final String REALM = "PORTCULLIS.TEST";
+    /** A second realm whose users reach {@value #REALM}'s services through a cross-realm key (krbtgt/REALM@OTHER). */
+    public static final String OTHER_REALM = "OTHER.TEST";
     public static final String SERVICE = "HTTP/localhost@" + REALM;
     private static final String MASTER_PASSWORD = "test kdc master key";
 
@@ -55,10 +59,17 @@ public final class TestKdc implements AutoCloseable {
                      %1$s = {
                       kdc = 127.0.0.1:%2$d
                      }
+                     %3$s = {
+                      kdc = 127.0.0.1:%2$d
+                     }
                     [domain_realm]
                      localhost = %1$s
                      .test = %1$s
-                    """.formatted(REALM, port));
+                    [capaths]
+                     %3$s = {
+                      %1$s = .
+                     }
+                    """.formatted(REALM, port, OTHER_REALM));
             Files.writeString(kdcConf, """
                     [kdcdefaults]
                      kdc_listen = 127.0.0.1:%2$d
@@ -71,14 +82,27 @@ public final class TestKdc implements AutoCloseable {
                       max_life = 10h
                       supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
                      }
+                     %4$s = {
+                      database_name = %3$s/other-principal
+                      key_stash_file = %3$s/other-stash
+                      acl_file = %3$s/kadm5.acl
+                      max_life = 10h
+                      supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
+                     }
                     [logging]
                      kdc = FILE:%3$s/kdc.log
-                    """.formatted(REALM, port, dir));
+                    """.formatted(REALM, port, dir, OTHER_REALM));
             Files.writeString(dir.resolve("kadm5.acl"), "");
             run(List.of("kdb5_util", "create", "-s", "-P", MASTER_PASSWORD, "-r", REALM), null);
-            kadmin("addprinc -randkey " + SERVICE);
-            kadmin("ktadd -k " + keytab + " " + SERVICE);
-            ProcessBuilder pb = new ProcessBuilder("krb5kdc", "-n", "-r", REALM).redirectErrorStream(true)
+            run(List.of("kdb5_util", "create", "-s", "-P", MASTER_PASSWORD, "-r", OTHER_REALM), null);
+            kadmin(REALM, "addprinc -randkey " + SERVICE);
+            kadmin(REALM, "ktadd -k " + keytab + " " + SERVICE);
+            // the cross-realm key: the same password (so the same key) in both realms' databases
+            String crossRealm = "addprinc -pw \"cross-realm key of the tests\" krbtgt/" + REALM + "@" + OTHER_REALM;
+            kadmin(REALM, crossRealm);
+            kadmin(OTHER_REALM, crossRealm);
+            ProcessBuilder pb = new ProcessBuilder("krb5kdc", "-n", "-r", REALM, "-r", OTHER_REALM)
+                    .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("krb5kdc.out").toFile()).directory(dir.toFile());
             environment(pb);
             kdc = pb.start();
@@ -95,19 +119,29 @@ public final class TestKdc implements AutoCloseable {
 
     /** Adds {@code name@REALM} with a password. */
     public void addUser(String name, String password) {
-        kadmin("addprinc -pw \"" + password + "\" " + name + "@" + REALM);
+        addUser(REALM, name, password);
+    }
+
+    /** Adds {@code name@realm} (this KDC's {@link #REALM} or {@link #OTHER_REALM}) with a password. */
+    public void addUser(String realm, String name, String password) {
+        kadmin(realm, "addprinc -pw \"" + password + "\" " + name + "@" + realm);
     }
 
     /** Adds a service principal of another host (its key stays in the KDC). */
     public void addService(String principal) {
-        kadmin("addprinc -randkey " + principal);
+        kadmin(REALM, "addprinc -randkey " + principal);
     }
 
     /** Gets a ticket-granting ticket for {@code name@REALM} into a new file ticket cache; returns its path. */
     public Path kinit(String name, String password) {
+        return kinit(REALM, name, password);
+    }
+
+    /** Gets a ticket-granting ticket for {@code name@realm} into a new file ticket cache; returns its path. */
+    public Path kinit(String realm, String name, String password) {
         Path cache = dir.resolve("cc-" + name + "-" + System.nanoTime());
         Map<String, String> env = Map.of("KRB5CCNAME", "FILE:" + cache);
-        run(List.of("kinit", name + "@" + REALM), password + "\n", env);
+        run(List.of("kinit", name + "@" + realm), password + "\n", env);
         return cache;
     }
 
@@ -124,8 +158,8 @@ public final class TestKdc implements AutoCloseable {
         }
     }
 
-    private void kadmin(String query) {
-        run(List.of("kadmin.local", "-r", REALM, "-q", query), null);
+    private void kadmin(String realm, String query) {
+        run(List.of("kadmin.local", "-r", realm, "-q", query), null);
     }
 
     private void environment(ProcessBuilder pb) {
