@@ -15,6 +15,7 @@ import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.TestDirectory;
 import dev.portcullis.testing.TestKdc;
+import dev.portcullis.testing.UserAgent;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -254,6 +255,26 @@ class KerberosSignInIT {
         Curl r = curl(carol, url, "localhost");
         assertEquals(200, r.status(), r::toString);
         assertTheForm(r);
+    }
+
+    @Test
+    void aSessionThatFallsShortOfMaxAgeGetsTheFormWithNoChallenge() {
+        UserAgent browser = new UserAgent(server.base());
+        Http.Res challenge = browser.follow(browser.authorize(authorizeParams(client)));
+        assertEquals(401, challenge.status(), challenge::toString);
+        // the form under the challenge works as ever: carol signs in with her directory password
+        Http.Res signedIn = browser.signIn(challenge, "carol", TestDirectory.PASSWORD);
+        assertEquals(303, signedIn.status(), signedIn::toString);
+        assertTrue(signedIn.header("Location").startsWith(client.redirectUri() + "?code="), signedIn::toString);
+        Http.Res atEndpoint = browser.authorize(authorizeParams(client, "max_age", "0"));
+        assertEquals(302, atEndpoint.status(), atEndpoint::toString);
+        Http.Res page = browser.follow(atEndpoint);
+        assertEquals(200, page.status(), page::toString);
+        assertNull(page.header("WWW-Authenticate"), page::toString);
+        assertTrue(page.body().contains("id=\"login:password\""), page::body);
+        // without the session, the same request is challenged (the user has nothing to fall short of)
+        Http.Res fresh = server.http().get(atEndpoint.header("Location"));
+        assertEquals(401, fresh.status(), fresh::toString);
     }
 
     @Test
