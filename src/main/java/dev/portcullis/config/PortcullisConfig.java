@@ -86,6 +86,11 @@ public class PortcullisConfig {
     @Singleton
     Optional<DirectorySettings> directory;
 
+    /** Windows integrated sign-in (SPNEGO); empty when {@code portcullis.kerberos.keytab} is not set. */
+    @Produces
+    @Singleton
+    Optional<KerberosSettings> kerberos;
+
     @PostConstruct
     void load() {
         Config config = ConfigProvider.getConfig(PortcullisConfig.class.getClassLoader());
@@ -109,6 +114,7 @@ public class PortcullisConfig {
         database = DatabaseSettings.load(c);
         secondFactor = SecondFactorSettings.load(c);
         directory = DirectorySettings.load(c);
+        kerberos = KerberosSettings.load(c);
     }
 
     /** Where settings come from: key to raw value. */

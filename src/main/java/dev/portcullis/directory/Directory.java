@@ -207,6 +207,34 @@ public class Directory {
                 .map(n -> n.toLowerCase(Locale.ROOT));
     }
 
+    /**
+     * The entry of a Kerberos client principal, found with {@code principalFilter} ({@code {0}} the whole principal,
+     * {@code {1}} the name before {@code @}, both escaped) under the user base, with its account state: nothing is
+     * bound, the KDC has already verified the user. INVALID when it finds no entry, several, or an unusable one.
+     *
+     * @throws DirectoryUnavailableException when no directory server answered
+     */
+    public Authentication findPrincipal(String principalFilter, String principal, String account) {
+        if (principal.length() > MAX_USERNAME) {
+            return Authentication.refused(Outcome.INVALID);
+        }
+        Optional<SearchResultEntry> found;
+        try {
+            found = findOne(LdapValues.principalFilter(principalFilter, principal, account));
+        } catch (LDAPException e) {
+            throw unavailable("principal search", e);
+        }
+        if (found.isEmpty()) {
+            return Authentication.refused(Outcome.INVALID);
+        }
+        Outcome state = accountState(found.get());
+        if (state != Outcome.AUTHENTICATED) {
+            return Authentication.refused(state);
+        }
+        return toEntry(found.get()).map(e -> new Authentication(Outcome.AUTHENTICATED, Optional.of(e)))
+                .orElseGet(() -> Authentication.refused(Outcome.INVALID));
+    }
+
     /** The one entry {@code user-filter} finds for a typed username. */
     private Optional<SearchResultEntry> findByName(String username) {
         try {

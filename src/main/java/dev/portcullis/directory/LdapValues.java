@@ -23,6 +23,17 @@ public final class LdapValues {
     }
 
     /**
+     * {@code template} with {@code {0}} replaced by a Kerberos principal and {@code {1}} by its name before
+     * {@code @}, each escaped as an assertion value, as in {@link #filter}.
+     */
+    public static Filter principalFilter(String template, String principal, String account) throws LDAPException {
+        // one pass, so a brace in a principal is never read as a placeholder
+        return Filter.create(java.util.regex.Pattern.compile("\\{([01])\\}").matcher(template).replaceAll(m ->
+                java.util.regex.Matcher.quoteReplacement(Filter.encodeValue(m.group(1).equals("0") ? principal
+                        : account))));
+    }
+
+    /**
      * Active Directory's binary objectGUID as the canonical GUID string: the first three fields are stored
      * little-endian, the last two in order (MS-DTYP 2.3.4).
      */

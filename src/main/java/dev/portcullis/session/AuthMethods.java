@@ -14,9 +14,9 @@ import java.util.Set;
  */
 public final class AuthMethods {
 
-    /** Password only (or any single factor). */
+    /** Password only (or any single factor, such as a Kerberos ticket). */
     public static final String ACR_PWD = "urn:portcullis:acr:pwd";
-    /** Two kinds of factor: password and one-time code, password and passkey, or a user-verifying passkey. */
+    /** Two kinds of factor: password (or Kerberos) and one-time code, password and passkey, or a user-verifying passkey. */
     public static final String ACR_MFA = "urn:portcullis:acr:mfa";
     /** What discovery publishes as {@code acr_values_supported}, weakest first. */
     public static final List<String> ACR_VALUES = List.of(ACR_PWD, ACR_MFA);
@@ -26,8 +26,10 @@ public final class AuthMethods {
     public static final String HWK = "hwk";
     public static final String SWK = "swk";
     public static final String USER = "user";
+    /** Windows integrated authentication (Kerberos / SPNEGO): one factor, what the user knows, like a password. */
+    public static final String WIA = "wia";
 
-    private static final Set<String> KNOWN = Set.of(PWD, OTP, HWK, SWK, USER);
+    private static final Set<String> KNOWN = Set.of(PWD, OTP, HWK, SWK, USER, WIA);
 
     private AuthMethods() {
     }
@@ -39,7 +41,7 @@ public final class AuthMethods {
 
     /** Whether the stored methods cover two kinds of factor. */
     public static boolean isMultiFactor(Set<String> amr) {
-        boolean knows = amr.contains(PWD);
+        boolean knows = amr.contains(PWD) || amr.contains(WIA);
         boolean holds = amr.contains(OTP) || amr.contains(HWK) || amr.contains(SWK);
         boolean is = amr.contains(USER);
         return (knows ? 1 : 0) + (holds ? 1 : 0) + (is ? 1 : 0) >= 2;

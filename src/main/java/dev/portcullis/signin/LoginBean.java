@@ -4,6 +4,8 @@ import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.config.SecondFactorSettings;
 import dev.portcullis.config.SessionSettings;
+import dev.portcullis.kerberos.KerberosSignIn;
+import dev.portcullis.kerberos.NegotiateHeader;
 import dev.portcullis.mfa.Passkeys;
 import dev.portcullis.mfa.SecondFactors;
 import dev.portcullis.session.AuthMethods;
@@ -12,6 +14,7 @@ import dev.portcullis.session.SsoSessions;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
+import java.util.Base64;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,6 +26,12 @@ import java.util.Set;
  * (cookie {@code portcullis_session}) that remembers the password as its first factor, rotates the CSRF cookie and
  * continues the authorization with a 303 (to the second-factor page when one is needed). Where the operator allows
  * it ({@code portcullis.mfa.passwordless}), a discoverable passkey with user verification signs in alone.
+ *
+ * <p>With Windows integrated sign-in ({@code portcullis.kerberos.*}), the GET of the page without a Negotiate header
+ * answers 401 with {@code WWW-Authenticate: Negotiate} and the form as its body; the browser's Kerberos token then
+ * signs in with no form ({@code amr} {@code wia}), and a refused token shows the form without a new challenge. It is
+ * not offered for {@code prompt=login}, nor when a live session fell short of {@code max_age}: the user is to type
+ * their credentials.
  */
 @Named("loginBean")
 @RequestScoped
@@ -40,6 +49,9 @@ public class LoginBean extends AuthorizationPage {
     @Inject
     SecondFactorSettings secondFactorSettings;
 
+    @Inject
+    KerberosSignIn kerberos;
+
     private Passkeys.Ceremony ceremony;
 
     private String username;
@@ -55,6 +67,46 @@ public class LoginBean extends AuthorizationPage {
         if (r.loginHint() != null && r.loginHint().length() <= 100) {
             username = r.loginHint();
         }
+        if (kerberos.offeredTo(ip()) && !r.promptLogin() && !(r.maxAge() != null && hasLiveSession())) {
+            negotiate(r);
+        }
+    }
+
+    /** The Negotiate exchange of a GET: a challenge, or a sign-in with the browser's token. */
+    private void negotiate(AuthorizationRequest r) {
+        NegotiateHeader header = NegotiateHeader.parse(servletRequest().getHeader("Authorization"));
+        if (header.kind() == NegotiateHeader.Kind.ABSENT || header.kind() == NegotiateHeader.Kind.OTHER_SCHEME) {
+            // the form is the body of the challenge: a browser without a ticket for this host shows it
+            servletResponse().setStatus(401);
+            servletResponse().setHeader("WWW-Authenticate", "Negotiate");
+            return;
+        }
+        KerberosSignIn.Result result = kerberos.signIn(header, r.client().clientId(), ip());
+        switch (result.outcome()) {
+            case SIGNED_IN -> {
+                result.responseToken().ifPresent(t -> servletResponse().setHeader("WWW-Authenticate",
+                        "Negotiate " + Base64.getEncoder().encodeToString(t)));
+                String userId = result.user().orElseThrow().userId();
+                startSession(r, userId, AuthMethods.of(AuthMethods.WIA),
+                        factors.hasTotp(userId) || passkeys.has(userId));
+            }
+            case USER_REFUSED -> message("login.kerberos-refused");
+            case DISABLED -> message("login.disabled");
+            case LOCKED -> message("login.directory-locked");
+            case UNAVAILABLE -> {
+                message("login.unavailable");
+                servletResponse().setStatus(503);
+                servletResponse().setHeader("Retry-After", "30");
+            }
+            default -> {
+                // TICKET_REFUSED: the form, with no new challenge (the browser has nothing better to offer)
+            }
+        }
+    }
+
+    private boolean hasLiveSession() {
+        return BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, issuer.isHttps())
+                .flatMap(sessions::findLive).isPresent();
     }
 
     /** The form's action. */

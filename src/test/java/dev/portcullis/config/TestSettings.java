@@ -26,4 +26,8 @@ public final class TestSettings {
     public static KeySettings keys(Map<String, String> values) {
         return load(values).keys;
     }
+
+    public static Optional<KerberosSettings> kerberos(Map<String, String> values) {
+        return load(values).kerberos;
+    }
 }

@@ -116,6 +116,27 @@ class DirectoryTest {
     }
 
     @Test
+    void findPrincipalMapsAKerberosPrincipalWithItsAccountStateAndBindsNothing() {
+        Directory d = activeDirectoryOverLdaps("ldaps://127.0.0.1:" + ad.ldapsPort);
+        String byName = "(&(objectClass=user)(sAMAccountName={1}))";
+        String byUpn = "(&(objectClass=user)(userPrincipalName={0}))";
+        int before = ad.binds.size();
+        Directory.Authentication carol = d.findPrincipal(byName, "carol@CORP.EXAMPLE.COM", "carol");
+        assertEquals(Directory.Outcome.AUTHENTICATED, carol.outcome());
+        assertEquals(TestDirectory.CAROL_GUID, carol.entry().orElseThrow().subject());
+        assertEquals(TestDirectory.CAROL_GUID, d.findPrincipal(byUpn, "carol@corp.example.com", "carol").entry()
+                .orElseThrow().subject());
+        assertEquals(Directory.Outcome.DISABLED, d.findPrincipal(byName, "dave@X", "dave").outcome());
+        assertEquals(Directory.Outcome.LOCKED, d.findPrincipal(byName, "erin@X", "erin").outcome());
+        for (String[] p : new String[][] {{"zed@X", "zed"}, {"*@X", "*"}, {"carol)(x=*@X", "carol)(x=*"}}) {
+            assertEquals(Directory.Outcome.INVALID, d.findPrincipal(byName, p[0], p[1]).outcome(), p[0]);
+            assertEquals(Directory.Outcome.INVALID, d.findPrincipal(byUpn, p[0], p[1]).outcome(), p[0]);
+        }
+        assertEquals(List.of(), ad.userBindsSince(before));
+        d.close();
+    }
+
+    @Test
     void wrongPasswordBindsAsTheUserAndIsRefused() {
         Directory d = openLdapOverStartTls();
         int before = openLdap.binds.size();

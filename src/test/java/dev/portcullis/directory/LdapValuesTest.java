@@ -88,4 +88,16 @@ class LdapValuesTest {
         assertEquals(Directory.Outcome.PASSWORD_EXPIRED, Directory.activeDirectoryRefusal(prefix + "data 773, v3839"));
         assertEquals(Directory.Outcome.INVALID, Directory.activeDirectoryRefusal(null));
     }
+
+    @Test
+    void principalFilterEscapesThePrincipalAndItsAccountInOnePass() throws LDAPException {
+        String template = "(|(userPrincipalName={0})(sAMAccountName={1}))";
+        assertEquals("(|(userPrincipalName=carol@CORP.EXAMPLE)(sAMAccountName=carol))",
+                LdapValues.principalFilter(template, "carol@CORP.EXAMPLE", "carol").toString());
+        assertEquals("(|(userPrincipalName=\\2a)(uid=\\29\\28cn=\\2a))",
+                LdapValues.principalFilter("(|(userPrincipalName={0})(uid={1}))", "*", ")(cn=*").toString());
+        // a placeholder inside a value is part of the value, not replaced again
+        assertEquals("(|(userPrincipalName=a{1}@R)(sAMAccountName=a{1}))",
+                LdapValues.principalFilter(template, "a{1}@R", "a{1}").toString());
+    }
 }

@@ -42,4 +42,13 @@ class AuthMethodsTest {
         assertFalse(AuthMethods.asksForMultiFactor(List.of(AuthMethods.ACR_PWD)));
         assertFalse(AuthMethods.asksForMultiFactor(List.of()));
     }
+
+    @Test
+    void kerberosIsOneFactorOfWhatTheUserKnows() {
+        assertEquals(List.of("wia"), AuthMethods.claim(AuthMethods.of("wia")));
+        assertEquals(AuthMethods.ACR_PWD, AuthMethods.acr(AuthMethods.of("wia")));
+        assertFalse(AuthMethods.isMultiFactor(AuthMethods.of("wia", "pwd")));
+        assertEquals(List.of("wia", "otp", "mfa"), AuthMethods.claim(AuthMethods.of("wia", "otp")));
+        assertEquals(AuthMethods.ACR_MFA, AuthMethods.acr(AuthMethods.of("wia", "hwk")));
+    }
 }

@@ -1,6 +1,7 @@
 package dev.portcullis.testing;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -57,6 +58,42 @@ public interface ClassServer extends AutoCloseable {
             @Override
             public void close() {
                 // the run's server outlives the class
+            }
+        };
+    }
+
+    /**
+     * A server of the class's own on every kind of run: a Payara Micro, or on a full server run a second server of
+     * that kind (its own directory and ports) with the run's settings (same database and admin token) plus these,
+     * as environment variables. For settings that exist only once the class runs (the Kerberos test's KDC and
+     * keytab), at the cost of one more server start.
+     */
+    static ClassServer startOwn(String... systemProperties) {
+        String kind = ItEnvironment.fullServer();
+        if (kind == null) {
+            return PayaraProcess.start(systemProperties);
+        }
+        Map<String, String> settings = new LinkedHashMap<>(ItEnvironment.runSettings);
+        for (String p : systemProperties) {
+            String[] kv = p.replaceFirst("^-D", "").split("=", 2);
+            settings.put(kv[0], kv[1]);
+        }
+        AppServer.Started started = AppServer.start(kind, settings);
+        String base = "http://localhost:" + started.port();
+        return new ClassServer() {
+            @Override
+            public String base() {
+                return base;
+            }
+
+            @Override
+            public String output() {
+                return started.server().tail();
+            }
+
+            @Override
+            public void close() {
+                started.server().close();
             }
         };
     }

@@ -66,6 +66,9 @@ public class ItEnvironment implements LauncherSessionListener {
 
     private AppServer fullServerProcess;
 
+    /** The settings this run's servers start with (database, admin token, ...), for {@link ClassServer#startOwn}. */
+    static volatile Map<String, String> runSettings = Map.of();
+
     /** Why the run's full server did not start; every test class then fails with it ({@link RunningServerContainer}). */
     static volatile RuntimeException fullServerFailure;
 
@@ -114,6 +117,7 @@ public class ItEnvironment implements LauncherSessionListener {
         }
         String base;
         String server = fullServer();
+        runSettings = Map.copyOf(settings);
         if (server != null) {
             settings.putAll(ClassServer.FULL_SERVER_SETTINGS);
             base = startFullServer(server, settings);

@@ -1,0 +1,133 @@
+package dev.portcullis.kerberos;
+
+import dev.portcullis.account.User;
+import dev.portcullis.account.UserService;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
+import dev.portcullis.config.KerberosSettings;
+import dev.portcullis.directory.Directory;
+import dev.portcullis.directory.DirectoryEntry;
+import dev.portcullis.directory.DirectoryUnavailableException;
+import dev.portcullis.protocol.LogText;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Windows integrated sign-in: whether the login page offers Negotiate to a client, and the sign-in with the token a
+ * browser answered it with. The token is verified ({@link SpnegoAcceptor}), the client principal's realm must be one
+ * of {@code portcullis.kerberos.realms}, and the principal is mapped to the user a password sign-in would give: with a
+ * directory, the entry {@code portcullis.kerberos.user-filter} finds (its account state checked, its row synced),
+ * without one, the local user named by the part before {@code @}. Every outcome is audited; a refused token is
+ * audited with the reason, never the token.
+ */
+@ApplicationScoped
+public class KerberosSignIn {
+
+    @Inject
+    Optional<KerberosSettings> settings;
+
+    @Inject
+    SpnegoAcceptor acceptor;
+
+    @Inject
+    Directory directory;
+
+    @Inject
+    UserService users;
+
+    @Inject
+    AuditLog audit;
+
+    /**
+     * SIGNED_IN carries the user; TICKET_REFUSED: the header held no usable Kerberos token (the form is shown, no
+     * new challenge); USER_REFUSED: a valid ticket of a principal who may not sign in here (other realm, no such
+     * user); DISABLED / LOCKED: the directory refuses the account; UNAVAILABLE: the directory did not answer.
+     */
+    public enum Outcome { SIGNED_IN, TICKET_REFUSED, USER_REFUSED, DISABLED, LOCKED, UNAVAILABLE }
+
+    public record Result(Outcome outcome, Optional<User> user, Optional<byte[]> responseToken) {
+
+        static Result refused(Outcome outcome) {
+            return new Result(outcome, Optional.empty(), Optional.empty());
+        }
+    }
+
+    /** Whether the login page challenges this client ({@code portcullis.kerberos.networks}, when set). */
+    public boolean offeredTo(String clientAddress) {
+        return settings.map(s -> s.offeredTo(clientAddress)).orElse(false);
+    }
+
+    /** Signs in with the browser's {@code Authorization: Negotiate} header, from {@code ip} for {@code clientId}. */
+    public Result signIn(NegotiateHeader header, String clientId, String ip) {
+        KerberosSettings s = settings.orElseThrow();
+        if (header.kind() != NegotiateHeader.Kind.TOKEN) {
+            audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: "
+                    + header.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " token refused");
+            return Result.refused(Outcome.TICKET_REFUSED);
+        }
+        SpnegoAcceptor.Accepted accepted;
+        try {
+            accepted = acceptor.accept(header.token());
+        } catch (SpnegoAcceptor.Refused e) {
+            audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: ticket refused: "
+                    + LogText.escape(e.getMessage()));
+            return Result.refused(Outcome.TICKET_REFUSED);
+        }
+        String principal = accepted.clientPrincipal();
+        Optional<KerberosPrincipalName> name = KerberosPrincipalName.parse(principal);
+        if (name.isEmpty() || !s.acceptsRealm(name.get().realm())) {
+            audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: principal "
+                    + LogText.escape(principal) + " is not of an accepted realm");
+            return Result.refused(Outcome.USER_REFUSED);
+        }
+        Result found;
+        try {
+            found = userOf(s, name.get());
+        } catch (DirectoryUnavailableException down) {
+            return Result.refused(Outcome.UNAVAILABLE);
+        }
+        if (found.outcome() != Outcome.SIGNED_IN) {
+            audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: principal "
+                    + LogText.escape(principal) + ": " + found.outcome().name().toLowerCase(Locale.ROOT)
+                    .replace('_', ' '));
+            return found;
+        }
+        User user = found.user().orElseThrow();
+        audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.userId(), ip, "kerberos: "
+                + LogText.escape(principal));
+        return new Result(Outcome.SIGNED_IN, found.user(), accepted.responseToken());
+    }
+
+    private Result userOf(KerberosSettings s, KerberosPrincipalName name) {
+        if (!directory.configured()) {
+            return users.findByUsername(name.account().toLowerCase(Locale.ROOT))
+                    .map(u -> u.enabled() ? signedIn(u) : Result.refused(Outcome.DISABLED))
+                    .orElseGet(() -> Result.refused(Outcome.USER_REFUSED));
+        }
+        Directory.Authentication a = directory.findPrincipal(s.userFilter(), name.principal(), name.account());
+        return switch (a.outcome()) {
+            case AUTHENTICATED -> directoryRow(a.entry().orElseThrow())
+                    .map(u -> u.enabled() ? signedIn(u) : Result.refused(Outcome.DISABLED))
+                    .orElseGet(() -> Result.refused(Outcome.USER_REFUSED));
+            case DISABLED -> Result.refused(Outcome.DISABLED);
+            case LOCKED, PASSWORD_EXPIRED -> Result.refused(Outcome.LOCKED);
+            case INVALID -> Result.refused(Outcome.USER_REFUSED);
+        };
+    }
+
+    private static Result signedIn(User u) {
+        return new Result(Outcome.SIGNED_IN, Optional.of(u), Optional.empty());
+    }
+
+    /** The user's row; a second try finds the row that a parallel first sign-in of the same user inserted. */
+    private Optional<User> directoryRow(DirectoryEntry entry) {
+        try {
+            return users.syncDirectoryUser(entry);
+        } catch (PersistenceException raced) {
+            return users.syncDirectoryUser(entry);
+        }
+    }
+}
