@@ -128,6 +128,15 @@ public final class PayaraProcess implements ClassServer {
         return output.toString();
     }
 
+    /** Kills the process at once (SIGKILL): no shutdown hook, no pre-destroy, whatever it was doing left as it was. */
+    public void kill() {
+        try {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
         process.destroy();
