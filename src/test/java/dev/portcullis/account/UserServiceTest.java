@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.testing.FiredEvents;
 import dev.portcullis.testing.RecordingAudit;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.NotificationOptions;
@@ -33,7 +34,8 @@ class UserServiceTest {
 
     private final Map<String, User> rows = new HashMap<>();
     private final RecordingAudit audit = new RecordingAudit();
-    private final List<UserDisabled> disabled = new ArrayList<>();
+    private final FiredEvents<UserDisabled> disabledEvents = new FiredEvents<>();
+    private final List<UserDisabled> disabled = disabledEvents.fired;
     private UserService service;
 
     @BeforeEach
@@ -47,7 +49,7 @@ class UserServiceTest {
         };
         service.clock = Clock.fixed(Instant.parse("2026-11-26T06:00:00Z"), ZoneOffset.UTC);
         service.audit = audit;
-        service.userDisabled = new Recording<>(disabled);
+        service.userDisabled = disabledEvents;
         rows.put("admin", TestUsers.user("u-admin", "admin", null, null));
         rows.put("lena", TestUsers.user("u-lena", "lena", null, null));
     }
@@ -82,39 +84,5 @@ class UserServiceTest {
         Actor self = Actor.administrator("u-admin", "192.0.2.1");
         assertTrue(service.update("Admin", UserService.UserPatch.patch().enabled(true).build(), self).isPresent());
         assertEquals(List.of("USER_UPDATED admin no change"), audit.lines);
-    }
-
-    /** A CDI event that keeps what is fired, with no observers. */
-    private record Recording<T>(List<T> fired) implements Event<T> {
-
-        @Override
-        public void fire(T event) {
-            fired.add(event);
-        }
-
-        @Override
-        public <U extends T> CompletionStage<U> fireAsync(U event) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <U extends T> CompletionStage<U> fireAsync(U event, NotificationOptions options) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Event<T> select(Annotation... qualifiers) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <U extends T> Event<U> select(Class<U> subtype, Annotation... qualifiers) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <U extends T> Event<U> select(TypeLiteral<U> subtype, Annotation... qualifiers) {
-            throw new UnsupportedOperationException();
-        }
     }
 }

@@ -12,6 +12,7 @@ import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.ClientSettings;
 import dev.portcullis.testing.MutableClock;
+import dev.portcullis.testing.FiredEvents;
 import dev.portcullis.testing.RecordingAudit;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.NotificationOptions;
@@ -61,7 +62,7 @@ class ClientServiceTest {
         service.clientSettings = new ClientSettings(false);
         service.clock = clock;
         service.audit = audit;
-        service.accessEnded = new NoObservers<>();
+        service.accessEnded = new FiredEvents<>();
     }
 
     private ClientService.Registration.Builder backend() {
@@ -149,39 +150,5 @@ class ClientServiceTest {
         }
         assertTrue(rows.get(id).secretMatches(r.secret().orElseThrow(), clock.instant()));
         assertTrue(service.rotateSecret(id, Duration.ofDays(30), ADMIN).isPresent(), "30 days is the maximum");
-    }
-
-    /** A CDI event with no observers. */
-    private static final class NoObservers<T> implements Event<T> {
-
-        @Override
-        public void fire(T event) {
-            // nothing observes it in a unit test
-        }
-
-        @Override
-        public <U extends T> CompletionStage<U> fireAsync(U event) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <U extends T> CompletionStage<U> fireAsync(U event, NotificationOptions options) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Event<T> select(Annotation... qualifiers) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <U extends T> Event<U> select(Class<U> subtype, Annotation... qualifiers) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public <U extends T> Event<U> select(TypeLiteral<U> subtype, Annotation... qualifiers) {
-            throw new UnsupportedOperationException();
-        }
     }
 }
