@@ -66,7 +66,7 @@ class ElytronOidcLogoutIT extends ServerTestBase {
      * carries no {@code profile} claims.
      */
     private static WebArchive war(String clientId, String secret) {
-        String oidcJson = "{\"provider-url\":" + Http.q(BASE) + ",\"resource\":" + Http.q(clientId)
+        String oidcJson = "{\"provider-url\":" + Http.q(BASE) + ",\"client-id\":" + Http.q(clientId)
                 + ",\"credentials\":{\"secret\":" + Http.q(secret) + "},\"ssl-required\":\"none\","
                 + "\"principal-attribute\":\"sub\"}";
         String webXml = """
