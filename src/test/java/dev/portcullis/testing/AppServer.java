@@ -34,7 +34,7 @@ final class AppServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(AppServer.class.getName());
     private static final long START_TIMEOUT_SECONDS = 420;
 
-    /** The running WildFly's deployment-scanner directory, for {@link WildFlyDeployments}; null on other servers. */
+    /** The run's WildFly's deployment-scanner directory, for {@link WildFlyDeployments}; null on other servers. */
     static volatile Path wildflyDeployments;
 
     private final Process process;
@@ -91,7 +91,11 @@ final class AppServer implements AutoCloseable {
         }
         Files.writeString(config, xml.replace(welcome, "").replace(listener, listener + "max-post-size=\"33554432\" "));
         Files.copy(war, base.resolve("deployments/portcullis.war"), StandardCopyOption.REPLACE_EXISTING);
-        wildflyDeployments = base.resolve("deployments");
+        if (wildflyDeployments == null) {
+            // the run's server, which ItEnvironment starts first; a class's own server (ClassServer.startOwn) stops
+            // with its class, so what is deployed later goes to the run's
+            wildflyDeployments = base.resolve("deployments");
+        }
         // every port of the stock socket-binding group moves by the offset (http 8080, management 9990, tx 4712/4713)
         int offset = freeOffset(8080, 8443, 9990, 9993, 4712, 4713, 8009);
         settings = withIssuer(settings, 8080 + offset);
