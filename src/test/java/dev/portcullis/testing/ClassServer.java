@@ -3,6 +3,7 @@ package dev.portcullis.testing;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The server of a test class that needs settings of its own ({@code -Dportcullis.x=y}): on the Payara Micro passes a
@@ -43,23 +44,10 @@ public interface ClassServer extends AutoCloseable {
                         + "(ClassServer.FULL_SERVER_SETTINGS): " + Arrays.toString(systemProperties));
             }
         }
-        String base = System.getProperty("portcullis.test.base-url");
-        return new ClassServer() {
-            @Override
-            public String base() {
-                return base;
-            }
-
-            @Override
-            public String output() {
-                return "(the log of the run's " + ItEnvironment.fullServer() + " is under target/)";
-            }
-
-            @Override
-            public void close() {
-                // the run's server outlives the class
-            }
-        };
+        String fullServer = ItEnvironment.fullServer();
+        return new Reached(System.getProperty("portcullis.test.base-url"),
+                () -> "(the log of the run's " + fullServer + " is under target/)",
+                () -> { }); // the run's server outlives the class
     }
 
     /**
@@ -79,22 +67,19 @@ public interface ClassServer extends AutoCloseable {
             settings.put(kv[0], kv[1]);
         }
         AppServer.Started started = AppServer.start(kind, settings);
-        String base = "http://localhost:" + started.port();
-        return new ClassServer() {
-            @Override
-            public String base() {
-                return base;
-            }
+        return new Reached("http://localhost:" + started.port(), started.server()::tail, started.server()::close);
+    }
 
-            @Override
-            public String output() {
-                return started.server().tail();
-            }
+    /** A server that is already running at {@code base}, with how to read its log and how to stop it. */
+    record Reached(String base, Supplier<String> log, Runnable stop) implements ClassServer {
+        @Override
+        public String output() {
+            return log.get();
+        }
 
-            @Override
-            public void close() {
-                started.server().close();
-            }
-        };
+        @Override
+        public void close() {
+            stop.run();
+        }
     }
 }
