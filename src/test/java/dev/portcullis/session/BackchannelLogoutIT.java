@@ -156,15 +156,6 @@ class BackchannelLogoutIT extends ServerTestBase {
                 "Back-channel RP");
     }
 
-    /** Signs in (or uses the session) at {@code rp} and redeems the code; the token response. */
-    private Map<String, Object> codeFlow(UserAgent ua, Admin.TestClient rp, Admin.TestUser user) {
-        Map<String, String> p = ua.authorizeAndGetRedirectParams(rp, user, Map.of("scope", "openid"));
-        Http.Res r = http.postForm("/oauth/token", Map.of("grant_type", "authorization_code", "code", p.get("code"),
-                "redirect_uri", REDIRECT, "client_id", rp.clientId(), "client_secret", rp.secret()));
-        assertEquals(200, r.status(), r::toString);
-        return r.json();
-    }
-
     private static JWTClaimsSet claims(Object idToken) throws Exception {
         return SignedJWT.parse((String) idToken).getJWTClaimsSet();
     }
@@ -210,11 +201,11 @@ class BackchannelLogoutIT extends ServerTestBase {
         Admin.TestClient unused = client(uri(newPath()), true);
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        JWTClaimsSet idA = claims(codeFlow(ua, a, user).get("id_token"));
-        JWTClaimsSet idB = claims(codeFlow(ua, b, user).get("id_token"));
-        String hint = (String) codeFlow(ua, none, user).get("id_token");
+        JWTClaimsSet idA = claims(ua.codeFlow(a, user).get("id_token"));
+        JWTClaimsSet idB = claims(ua.codeFlow(b, user).get("id_token"));
+        String hint = (String) ua.codeFlow(none, user).get("id_token");
         assertNotNull(idA.getStringClaim("sid"));
-        String otherSessionsRefresh = (String) codeFlow(new UserAgent(BASE), a, user).get("refresh_token");
+        String otherSessionsRefresh = (String) new UserAgent(BASE).codeFlow(a, user).get("refresh_token");
 
         Http.Res out = ua.http().get("/oauth/logout?id_token_hint=" + Http.enc(hint) + "&post_logout_redirect_uri="
                 + Http.enc(SIGNED_OUT));
@@ -246,7 +237,7 @@ class BackchannelLogoutIT extends ServerTestBase {
         Admin.TestClient rp = client(uri(path), true);
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        Map<String, Object> tokens = codeFlow(ua, rp, user);
+        Map<String, Object> tokens = ua.codeFlow(rp, user);
         JWTClaimsSet id = claims(tokens.get("id_token"));
 
         Http.Res r = switch (trigger) {
@@ -297,7 +288,7 @@ class BackchannelLogoutIT extends ServerTestBase {
         Admin.TestClient rp = client(uri(path), true);
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        JWTClaimsSet id = claims(codeFlow(ua, rp, user).get("id_token"));
+        JWTClaimsSet id = claims(ua.codeFlow(rp, user).get("id_token"));
 
         assertEquals(200, admin.delete("/admin/sessions?user=" + user.username()).status());
 
@@ -318,7 +309,7 @@ class BackchannelLogoutIT extends ServerTestBase {
         Admin.TestClient rp = client(uri(path), true);
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        String hint = (String) codeFlow(ua, rp, user).get("id_token");
+        String hint = (String) ua.codeFlow(rp, user).get("id_token");
 
         long started = System.nanoTime();
         Http.Res out = ua.http().get("/oauth/logout?id_token_hint=" + Http.enc(hint) + "&post_logout_redirect_uri="
@@ -342,7 +333,7 @@ class BackchannelLogoutIT extends ServerTestBase {
         Admin.TestClient rp = client(uri(path), true);
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        codeFlow(ua, rp, user);
+        ua.codeFlow(rp, user);
 
         assertEquals(200, admin.delete("/admin/sessions?user=" + user.username()).status());
 
@@ -359,7 +350,7 @@ class BackchannelLogoutIT extends ServerTestBase {
         Admin.TestClient rp = client(uri(path), true);
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        codeFlow(ua, rp, user);
+        ua.codeFlow(rp, user);
         assertEquals(200, admin.delete("/admin/sessions?user=" + user.username()).status());
         awaitReceived(path, 1);
 

@@ -43,15 +43,6 @@ class SingleLogoutIT extends ServerTestBase {
     private final Http http = http();
     private final Admin admin = admin();
 
-    /** Signs in (or uses the session) at {@code rp} and redeems the code; the token response. */
-    private Map<String, Object> codeFlow(UserAgent ua, Admin.TestClient rp, Admin.TestUser user) {
-        Map<String, String> p = ua.authorizeAndGetRedirectParams(rp, user, Map.of("scope", "openid"));
-        Http.Res r = http.postForm("/oauth/token", Map.of("grant_type", "authorization_code", "code", p.get("code"),
-                "redirect_uri", REDIRECT, "client_id", rp.clientId(), "client_secret", rp.secret()));
-        assertEquals(200, r.status(), r::toString);
-        return r.json();
-    }
-
     private static String sid(Object idToken) throws Exception {
         return SignedJWT.parse((String) idToken).getJWTClaimsSet().getStringClaim("sid");
     }
@@ -63,7 +54,7 @@ class SingleLogoutIT extends ServerTestBase {
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
 
-        Map<String, Object> atA = codeFlow(ua, a, user);
+        Map<String, Object> atA = ua.codeFlow(a, user);
         String sid = sid(atA.get("id_token"));
         assertNotNull(sid, "the ID token names its session");
         String cookie = ua.cookie("portcullis_session").orElseThrow();
@@ -72,7 +63,7 @@ class SingleLogoutIT extends ServerTestBase {
         assertNotEquals(cookie, sid);
         assertNotEquals(Secrets.hash(cookie), sid);
 
-        assertEquals(sid, sid(codeFlow(ua, b, user).get("id_token")), "the same for every client of the session");
+        assertEquals(sid, sid(ua.codeFlow(b, user).get("id_token")), "the same for every client of the session");
         Http.Res refreshed = http.postForm("/oauth/token", Map.of("grant_type", "refresh_token",
                 "refresh_token", (String) atA.get("refresh_token"), "client_id", a.clientId(),
                 "client_secret", a.secret()));
@@ -80,7 +71,7 @@ class SingleLogoutIT extends ServerTestBase {
         assertEquals(sid, sid(refreshed.jsonString("id_token")), "and for a refreshed ID token");
 
         UserAgent otherBrowser = new UserAgent(BASE);
-        assertNotEquals(sid, sid(codeFlow(otherBrowser, a, user).get("id_token")), "another session, another sid");
+        assertNotEquals(sid, sid(otherBrowser.codeFlow(a, user).get("id_token")), "another session, another sid");
     }
 
     @Test
@@ -220,7 +211,7 @@ class SingleLogoutIT extends ServerTestBase {
         Admin.TestClient rp = logoutClient();
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        String idToken = (String) codeFlow(ua, rp, user).get("id_token");
+        String idToken = (String) ua.codeFlow(rp, user).get("id_token");
 
         Http.Res out = ua.http().postForm("/oauth/logout", Map.of("id_token_hint", idToken,
                 "post_logout_redirect_uri", SIGNED_OUT, "state", "by post"));
@@ -234,7 +225,7 @@ class SingleLogoutIT extends ServerTestBase {
         Admin.TestClient rp = logoutClient();
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        String idToken = (String) codeFlow(ua, rp, user).get("id_token");
+        String idToken = (String) ua.codeFlow(rp, user).get("id_token");
 
         // a cross-site form POST: the browser holds the session but sends no SameSite=Lax cookie with it
         Http.Res posted = http.postForm("/oauth/logout", Map.of("id_token_hint", idToken,
@@ -302,7 +293,7 @@ class SingleLogoutIT extends ServerTestBase {
         Admin.TestClient rp = logoutClient();
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        codeFlow(ua, rp, user);
+        ua.codeFlow(rp, user);
 
         Http.Res page = ua.http().postForm("/oauth/logout", Map.of("client_id", rp.clientId(),
                 "post_logout_redirect_uri", SIGNED_OUT, "state", "s2"));
@@ -343,9 +334,9 @@ class SingleLogoutIT extends ServerTestBase {
         Admin.TestClient rp = logoutClient();
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        String refreshToken = (String) codeFlow(ua, rp, user).get("refresh_token");
+        String refreshToken = (String) ua.codeFlow(rp, user).get("refresh_token");
         UserAgent elsewhere = new UserAgent(BASE);
-        codeFlow(elsewhere, rp, user);
+        elsewhere.codeFlow(rp, user);
 
         Http.Res out = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken),
                 "Authorization", basic(rp));
@@ -371,7 +362,7 @@ class SingleLogoutIT extends ServerTestBase {
         Admin.TestClient other = logoutClient();
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        Map<String, Object> tokens = codeFlow(ua, rp, user);
+        Map<String, Object> tokens = ua.codeFlow(rp, user);
         String refreshToken = (String) tokens.get("refresh_token");
 
         Http.Res notItsOwn = http.postForm("/oauth/logout", Map.of("refresh_token", refreshToken),
@@ -438,10 +429,10 @@ class SingleLogoutIT extends ServerTestBase {
                 ",\"frontchannel_logout_uri\":\"https://unused.example.com/fc\"");
         Admin.TestUser user = admin.user("correct horse battery");
         UserAgent ua = new UserAgent(BASE);
-        String idToken = (String) codeFlow(ua, a, user).get("id_token");
+        String idToken = (String) ua.codeFlow(a, user).get("id_token");
         String sid = sid(idToken);
-        codeFlow(ua, b, user);
-        codeFlow(ua, none, user);
+        ua.codeFlow(b, user);
+        ua.codeFlow(none, user);
 
         Http.Res out = ua.get("/oauth/logout?id_token_hint=" + idToken + "&post_logout_redirect_uri="
                 + java.net.URLEncoder.encode(SIGNED_OUT, StandardCharsets.UTF_8) + "&state=s+3");
@@ -465,7 +456,7 @@ class SingleLogoutIT extends ServerTestBase {
         assertTrue(out.body().contains("id=\"continue\" href=\"" + SIGNED_OUT + "?state=s+3\""), out::body);
 
         UserAgent plain = new UserAgent(BASE);
-        String plainHint = (String) codeFlow(plain, none, user).get("id_token");
+        String plainHint = (String) plain.codeFlow(none, user).get("id_token");
         Http.Res redirected = plain.get("/oauth/logout?id_token_hint=" + plainHint);
         assertEquals(200, redirected.status(), redirected::toString);
         assertTrue(redirected.body().contains("id=\"signed-out\""), redirected::toString);

@@ -1,5 +1,6 @@
 package dev.portcullis.testing;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -132,6 +133,20 @@ public final class UserAgent {
             b.headers(headers);
         }
         return http.send(b.build());
+    }
+
+    /**
+     * The code flow of a confidential {@code client} with scope {@code openid}: signs in (or uses this browser's
+     * session), then redeems the code as the client's backend does (its secret, none of the browser's cookies);
+     * the token response.
+     */
+    public Map<String, Object> codeFlow(Admin.TestClient client, Admin.TestUser user) {
+        Map<String, String> p = authorizeAndGetRedirectParams(client, user, Map.of("scope", "openid"));
+        Http.Res r = new Http(base).postForm("/oauth/token", Map.of("grant_type", "authorization_code", "code",
+                p.get("code"), "redirect_uri", client.redirectUri(), "client_id", client.clientId(), "client_secret",
+                client.secret()));
+        assertEquals(200, r.status(), r::toString);
+        return r.json();
     }
 
     /**
