@@ -115,6 +115,19 @@ class BenchHarnessTest {
         assertTrue(options.stream().allMatch(o -> o.startsWith("-")), options::toString);
     }
 
+    /** A CompileCommand naming a class that a library upgrade renamed would match nothing, silently. */
+    @Test
+    void everyInlineCommandOfTheServerOptionsNamesAnExistingClass() throws ClassNotFoundException {
+        List<String> classes = BenchOptions.jvmOptions("@server-config/jvm.options").stream()
+                .filter(o -> o.startsWith("-XX:CompileCommand=inline,"))
+                .map(o -> o.substring("-XX:CompileCommand=inline,".length(), o.indexOf("::")))
+                .toList();
+        assertEquals(2, classes.size(), classes::toString);
+        for (String c : classes) {
+            Class.forName(c, false, getClass().getClassLoader());
+        }
+    }
+
     private static void readHead(InputStream in) throws IOException {
         int state = 0;
         while (state < 4) {
