@@ -21,8 +21,10 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -203,9 +205,22 @@ public class BackchannelLogoutSender {
             Thread.currentThread().interrupt();
             return "interrupted";
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            return "not answered: " + cause.getClass().getSimpleName();
+            return notAnswered(e.getCause() != null ? e.getCause() : e);
         }
+    }
+
+    /**
+     * Why a send failed. The request's own time-out and the wait in {@link #send} end at the same moment, so either
+     * may report a silent receiver first: both name it the same way.
+     */
+    static String notAnswered(Throwable cause) {
+        if (cause instanceof HttpConnectTimeoutException) {
+            return "no connection within " + CONNECT_TIMEOUT_MS + " ms";
+        }
+        if (cause instanceof HttpTimeoutException) {
+            return "no answer within " + TOTAL_TIMEOUT_MS + " ms";
+        }
+        return "not answered: " + cause.getClass().getSimpleName();
     }
 
     /** A body subscriber that reads none of the answer: the status decides, and the connection is dropped. */
