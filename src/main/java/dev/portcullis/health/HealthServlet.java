@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -38,7 +39,7 @@ public class HealthServlet extends HttpServlet {
             check = "{\"name\":\"portcullis\",\"status\":\"UP\"}";
             up = true;
         } else {
-            String error = databaseError(dataSource);
+            String error = databaseError(() -> dataSource);
             up = error == null;
             DirectoryProbe.State d = directory.state();
             check = "{\"name\":\"database\",\"status\":\"" + (up ? "UP" : "DOWN") + "\""
@@ -55,10 +56,10 @@ public class HealthServlet extends HttpServlet {
 
     /**
      * Null while the database answers within 2 s, else the simple name of what went wrong (never a message, which
-     * may carry a host name or a URL).
+     * may carry a host name or a URL) — also when there is no datasource to ask yet.
      */
-    static String databaseError(DataSource dataSource) {
-        try (Connection c = dataSource.getConnection()) {
+    static String databaseError(Supplier<DataSource> dataSource) {
+        try (Connection c = dataSource.get().getConnection()) {
             return c.isValid(2) ? null : "SQLException";
         } catch (Exception e) {
             return e.getClass().getSimpleName();
