@@ -4,7 +4,6 @@ import dev.portcullis.authorize.AuthorizationEndpoint;
 import dev.portcullis.discovery.JwksResource;
 import dev.portcullis.resource.IntrospectionEndpoint;
 import dev.portcullis.resource.RevocationEndpoint;
-import dev.portcullis.resource.UserInfoEndpoint;
 import dev.portcullis.session.LogoutEndpoint;
 import dev.portcullis.token.TokenEndpoint;
 import jakarta.ws.rs.ApplicationPath;
@@ -15,7 +14,8 @@ import java.util.Set;
 /**
  * The OAuth 2.0 / OpenID Connect protocol endpoints under {@code /oauth}. Why several JAX-RS applications instead
  * of one at {@code /}: a JAX-RS servlet at {@code /*} would also capture the Faces pages ({@code *.xhtml}) and the
- * stylesheet, because a servlet path mapping beats an extension mapping. See docs/decisions.md.
+ * stylesheet, because a servlet path mapping beats an extension mapping. See docs/decisions.md. Userinfo is not
+ * here: {@link UserInfoServlet} serves it.
  */
 @ApplicationPath("oauth")
 public class OAuthApplication extends Application {
@@ -23,7 +23,7 @@ public class OAuthApplication extends Application {
     @Override
     public Set<Class<?>> getClasses() {
         return WebProviders.with(AuthorizationEndpoint.class, TokenEndpoint.class, JwksResource.class,
-                UserInfoEndpoint.class, RevocationEndpoint.class, IntrospectionEndpoint.class, LogoutEndpoint.class);
+                RevocationEndpoint.class, IntrospectionEndpoint.class, LogoutEndpoint.class);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.portcullis.app;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.LogText;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.io.EOFException;
+import java.io.IOException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -38,14 +40,8 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
 
     /** The answer for {@code e}; {@code request} (may be null) decides between a page and JSON. */
     static Response respond(Throwable e, HttpServletRequest request) {
-        if (causedBy(e, RequestBodyLimitFilter.BodyTooLargeException.class)) {
-            return ErrorAnswer.forStatus(413).response(path(request));
-        }
-        if (causedBy(e, EOFException.class)) {
-            // the client closed the connection before sending the body its headers announced: its mistake, no bug
-            return ErrorAnswer.problem(400, "The request body ended early").response(path(request));
-        }
-        if (e instanceof WebApplicationException wae) {
+        if (e instanceof WebApplicationException wae && !causedBy(e, RequestBodyLimitFilter.BodyTooLargeException.class)
+                && !causedBy(e, EOFException.class)) {
             int status = e instanceof NotSupportedException ? 415 : wae.getResponse().getStatus();
             Response r = ErrorAnswer.forStatus(status).response(path(request));
             if (e instanceof NotAllowedException) {
@@ -53,12 +49,29 @@ public class UnexpectedExceptionMapper implements ExceptionMapper<Throwable> {
             }
             return r;
         }
+        return answerFor(e).response(path(request));
+    }
+
+    /** The same answer written straight to a servlet response, for endpoints served outside JAX-RS. */
+    static void write(Throwable e, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        answerFor(e).write(path(request), response);
+    }
+
+    /** What a failure that is not JAX-RS's own means to the client; a bug is logged here, once. */
+    private static ErrorAnswer answerFor(Throwable e) {
+        if (causedBy(e, RequestBodyLimitFilter.BodyTooLargeException.class)) {
+            return ErrorAnswer.forStatus(413);
+        }
+        if (causedBy(e, EOFException.class)) {
+            // the client closed the connection before sending the body its headers announced: its mistake, no bug
+            return ErrorAnswer.problem(400, "The request body ended early");
+        }
         if (Jdbc.isDatabaseFailure(e)) {
             LOG.log(Level.WARNING, "Database unavailable: {0}", LogText.escape(rootMessage(e)));
-            return ErrorAnswer.DATABASE_UNAVAILABLE.response(path(request));
+            return ErrorAnswer.DATABASE_UNAVAILABLE;
         }
         LOG.log(Level.SEVERE, "Unexpected error", e);
-        return BUG.response(path(request));
+        return BUG;
     }
 
     private static String path(HttpServletRequest request) {

@@ -79,6 +79,14 @@ public class OAuthException extends RuntimeException {
         return r;
     }
 
+    /** The same answer written straight to a servlet response, for endpoints served outside JAX-RS. */
+    public void write(jakarta.servlet.http.HttpServletResponse res) throws java.io.IOException {
+        if (wwwAuthenticate != null) {
+            res.setHeader(jakarta.ws.rs.core.HttpHeaders.WWW_AUTHENTICATE, wwwAuthenticate);
+        }
+        NoStoreJson.write(res, status, ErrorBody.json(error.code(), getMessage()));
+    }
+
     /** Value of the WWW-Authenticate header, or null. */
     public String wwwAuthenticate() {
         return wwwAuthenticate;

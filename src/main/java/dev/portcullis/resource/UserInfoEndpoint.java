@@ -4,26 +4,17 @@ import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.protocol.JsonSupport;
-import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
-import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.token.AccessTokenVerifier;
+import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.token.UserClaims;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -32,11 +23,13 @@ import java.util.Optional;
  * {@code email_verified} with {@code email} ({@link UserClaims}, the same claims the ID token carries). The token
  * comes in the {@code Authorization: Bearer} header, or — here only, as OIDC Core 5.3.1 allows — as
  * {@code access_token} in a form body; both at once, or in the query string, is invalid_request (RFC 6750 2).
- * Errors per RFC 6750 3.
+ * Errors per RFC 6750 3, thrown as {@link OAuthException}. The HTTP side is {@code app.UserInfoServlet}: a plain
+ * servlet, because relying parties call this endpoint on every request they serve (docs/performance.md).
  */
-@Path("userinfo")
 @ApplicationScoped // one instance: no per-request bean creation or field injection
 public class UserInfoEndpoint {
+
+    private static final String FORM = "application/x-www-form-urlencoded";
 
     @Inject
     AccessTokenVerifier verifier;
@@ -44,32 +37,31 @@ public class UserInfoEndpoint {
     @Inject
     UserRepository users;
 
-    @GET
-    @Produces(MediaType.APPLICATION_JSON)
-    public Response get(@Context HttpHeaders headers, @Context UriInfo uriInfo) {
-        return answer(tokenFrom(headers, uriInfo, Optional.empty()));
-    }
-
-    @POST
-    @Produces(MediaType.APPLICATION_JSON)
-    public Response post(@Context HttpHeaders headers, @Context UriInfo uriInfo, String body) {
-        Optional<String> formToken = Optional.empty();
-        if (body != null && !body.isEmpty()) {
-            MediaType type = headers.getMediaType();
-            if (type == null || !type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE)) {
-                throw new OAuthException(OAuthError.INVALID_REQUEST,
-                        "A userinfo request body must be application/x-www-form-urlencoded", 415);
-            }
-            formToken = ProtocolParameters.fromForm(body).get("access_token");
+    /**
+     * The {@code access_token} of a POST body, if it has one; a non-empty body must be a form (415 otherwise), with
+     * no parameter twice.
+     */
+    public static Optional<String> formToken(String contentType, String body) {
+        if (body == null || body.isEmpty()) {
+            return Optional.empty();
         }
-        return answer(tokenFrom(headers, uriInfo, formToken));
+        String type = contentType == null ? "" : contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        if (!type.equals(FORM)) {
+            throw new OAuthException(OAuthError.INVALID_REQUEST,
+                    "A userinfo request body must be application/x-www-form-urlencoded", 415);
+        }
+        return ProtocolParameters.fromForm(body).get("access_token");
     }
 
-    private static String tokenFrom(HttpHeaders headers, UriInfo uriInfo, Optional<String> formToken) {
-        if (uriInfo.getQueryParameters().containsKey("access_token")) {
+    /**
+     * The one access token of a request: from the {@code Authorization} header or the form body, never both, never
+     * the query string ({@code inQuery}: the query names an {@code access_token}).
+     */
+    public static String presentedToken(String authorization, boolean inQuery, Optional<String> formToken) {
+        if (inQuery) {
             throw OAuthException.invalidRequest("Send the access token in the Authorization header, not in the URL");
         }
-        Optional<String> headerToken = BearerToken.fromHeader(headers.getHeaderString(HttpHeaders.AUTHORIZATION));
+        Optional<String> headerToken = BearerToken.fromHeader(authorization);
         if (headerToken.isPresent() && formToken.isPresent()) {
             throw new OAuthException(OAuthError.INVALID_REQUEST, "Send the access token one way only", 400,
                     BearerToken.CHALLENGE + ", error=\"invalid_request\"");
@@ -77,8 +69,11 @@ public class UserInfoEndpoint {
         return headerToken.or(() -> formToken).orElseThrow(BearerToken::missing);
     }
 
-    /** Two reads, each through its owner: the token's record and grant (JDBC), then the user (JPA, read-only). */
-    private Response answer(String token) {
+    /**
+     * The claims answer for {@code token}, as JSON. Two reads, each through its owner: the token's record and grant
+     * (JDBC), then the user (JPA, read-only).
+     */
+    public String claims(String token) {
         VerifiedAccessToken t = verifier.verify(token);
         if (!t.hasUser()) {
             throw BearerToken.noUser();
@@ -98,6 +93,6 @@ public class UserInfoEndpoint {
                 claims.add(name, (String) value);
             }
         });
-        return NoStoreJson.of(200, claims.build().toString()).build();
+        return claims.build().toString();
     }
 }
