@@ -44,7 +44,7 @@ class ArchitectureTest {
         "dev.portcullis.api..", "dev.portcullis.audit..",
         "dev.portcullis.authorize..", "dev.portcullis.client..", "dev.portcullis.consent..", "dev.portcullis.demo..",
         "dev.portcullis.directory..", "dev.portcullis.discovery..", "dev.portcullis.health..", "dev.portcullis.jose..",
-        "dev.portcullis.kerberos..", "dev.portcullis.mfa..", "dev.portcullis.resource..", "dev.portcullis.retention..", "dev.portcullis.session..",
+        "dev.portcullis.kerberos..", "dev.portcullis.mfa..", "dev.portcullis.tokenuse..", "dev.portcullis.retention..", "dev.portcullis.session..",
         "dev.portcullis.signin..", "dev.portcullis.token..", "dev.portcullis.accountpage..", "dev.portcullis.console.."};
 
     @ArchTest

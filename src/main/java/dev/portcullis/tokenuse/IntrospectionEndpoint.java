@@ -1,4 +1,4 @@
-package dev.portcullis.resource;
+package dev.portcullis.tokenuse;
 
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.account.User;

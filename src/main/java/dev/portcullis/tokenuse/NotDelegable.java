@@ -1,4 +1,4 @@
-package dev.portcullis.resource;
+package dev.portcullis.tokenuse;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

@@ -1,4 +1,4 @@
-package dev.portcullis.resource;
+package dev.portcullis.tokenuse;
 
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;

@@ -1,4 +1,4 @@
-package dev.portcullis.resource;
+package dev.portcullis.tokenuse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
  * introspection (RFC 7662), the /api/v1 surface and its declared delegability, the sweep over every admin endpoint
  * with a real user access token, and RP-initiated logout.
  */
-class ResourceEndpointsIT extends ServerTestBase {
+class TokenUseEndpointsIT extends ServerTestBase {
 
     private static final String REDIRECT = "https://rp.example.com/cb";
     private static final String LOGOUT_TARGET = "https://rp.example.com/signed-out";

@@ -1,4 +1,4 @@
-package dev.portcullis.resource;
+package dev.portcullis.tokenuse;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.portcullis.resource;
+package dev.portcullis.tokenuse;
 
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;

@@ -1,4 +1,4 @@
-package dev.portcullis.resource;
+package dev.portcullis.tokenuse;
 
 import dev.portcullis.access.UserAuthorizations;
 import dev.portcullis.account.User;
