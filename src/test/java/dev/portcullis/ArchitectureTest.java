@@ -137,12 +137,12 @@ class ArchitectureTest {
 
     /** Hot-path tables: plain records, one plain-JDBC owner each ({@link TableOwnersTest} checks the SQL). */
     static final Map<String, String> JDBC_TABLE_OWNERS = Map.ofEntries(
-            Map.entry("authorization_codes", "dev.portcullis.authorize.AuthorizationCodes"),
-            Map.entry("token_grants", "dev.portcullis.token.TokenGrants"),
-            Map.entry("access_tokens", "dev.portcullis.token.TokenGrants"),
-            Map.entry("refresh_tokens", "dev.portcullis.token.TokenGrants"),
-            Map.entry("sso_sessions", "dev.portcullis.session.SsoSessions"),
-            Map.entry("logout_deliveries", "dev.portcullis.session.LogoutDeliveries"),
+            Map.entry("authorization_codes", "dev.portcullis.authorize.AuthorizationCodeRepository"),
+            Map.entry("token_grants", "dev.portcullis.token.TokenGrantRepository"),
+            Map.entry("access_tokens", "dev.portcullis.token.TokenGrantRepository"),
+            Map.entry("refresh_tokens", "dev.portcullis.token.TokenGrantRepository"),
+            Map.entry("sso_sessions", "dev.portcullis.session.SsoSessionRepository"),
+            Map.entry("logout_deliveries", "dev.portcullis.session.LogoutDeliveryRepository"),
             Map.entry("audit_events", "dev.portcullis.audit.AuditLog"),
             Map.entry("login_throttle", "dev.portcullis.account.SignInThrottle"),
             Map.entry("second_factor_throttle", "dev.portcullis.account.SecondFactorThrottle"),
@@ -150,15 +150,15 @@ class ArchitectureTest {
             Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactors"),
             Map.entry("webauthn_credentials", "dev.portcullis.mfa.Passkeys"),
             Map.entry("webauthn_challenges", "dev.portcullis.mfa.Passkeys"),
-            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtis"));
+            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtiRepository"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(
             "apis", "dev.portcullis.api.ApiRepository",
             "clients", "dev.portcullis.client.ClientRepository",
             "users", "dev.portcullis.account.UserRepository",
-            "consents", "dev.portcullis.consent.Consents",
-            "signing_keys", "dev.portcullis.jose.SigningKeyStore");
+            "consents", "dev.portcullis.consent.ConsentRepository",
+            "signing_keys", "dev.portcullis.jose.SigningKeyRepository");
 
     @ArchTest
     static final ArchRule noClassUsesJdbcAndJpa = classes()

@@ -7,7 +7,7 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -27,7 +27,7 @@ import java.util.Set;
 public class AccessAdministration {
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     UserService users;

@@ -6,9 +6,9 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.consent.Consent;
-import dev.portcullis.consent.Consents;
+import dev.portcullis.consent.ConsentRepository;
 import dev.portcullis.token.TokenGrant;
-import dev.portcullis.token.TokenGrants;
+import dev.portcullis.token.TokenGrantRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -22,8 +22,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The client applications a user has authorized, as the user sees them: the remembered consent ({@link Consents})
- * and the live token grants ({@link TokenGrants}, which also covers clients that skip consent), with each client's
+ * The client applications a user has authorized, as the user sees them: the remembered consent ({@link ConsentRepository})
+ * and the live token grants ({@link TokenGrantRepository}, which also covers clients that skip consent), with each client's
  * name ({@link ClientRepository}); every table is read through its owner. Withdrawing an authorization deletes the
  * consent and revokes every grant of that user and client with all their tokens, in one transaction — the next
  * authorization asks for consent again.
@@ -32,10 +32,10 @@ import java.util.Set;
 public class UserAuthorizations {
 
     @Inject
-    Consents consents;
+    ConsentRepository consents;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     ClientRepository clients;

@@ -11,11 +11,11 @@ import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.SessionSettings;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.signin.OwnPage;
 import dev.portcullis.signin.SignedInUser;
 import dev.portcullis.token.TokenGrant;
-import dev.portcullis.token.TokenGrants;
+import dev.portcullis.token.TokenGrantRepository;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -69,13 +69,13 @@ public class AccountPage {
     UserAuthorizations authorizations;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     SignInService signIn;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     AccessAdministration access;
@@ -195,7 +195,7 @@ public class AccountPage {
         }
         HttpServletResponse res = signedIn.response();
         // the new session keeps the factors of the one it replaces: the user proved their password just now
-        SsoSessions.Started started = sessions.replace(signedIn.getSession(), OwnPage.ACCOUNT.clientId(), ip());
+        SsoSessionRepository.Started started = sessions.replace(signedIn.getSession(), OwnPage.ACCOUNT.clientId(), ip());
         BrowserCookies.set(res, BrowserCookies.SESSION, started.cookieValue(), sessionSettings.maxTtl(),
                 issuer.isHttps());
         BrowserCookies.rotateCsrf(res, issuer.isHttps());

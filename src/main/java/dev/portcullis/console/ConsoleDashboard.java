@@ -4,8 +4,8 @@ import dev.portcullis.account.UserService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.ClientService;
-import dev.portcullis.session.SsoSessions;
-import dev.portcullis.token.TokenGrants;
+import dev.portcullis.session.SsoSessionRepository;
+import dev.portcullis.token.TokenGrantRepository;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -32,10 +32,10 @@ public class ConsoleDashboard {
     ClientService clients;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     AuditLog audit;

@@ -73,7 +73,7 @@ public class SigningKeys {
     private static final Duration UNKNOWN_KID_RELOAD_PAUSE = Duration.ofSeconds(1);
 
     @Inject
-    SigningKeyStore store;
+    SigningKeyRepository store;
 
     @Inject
     IssuerSettings issuer;

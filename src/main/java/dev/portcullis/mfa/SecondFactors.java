@@ -11,7 +11,7 @@ import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.session.AuthMethods;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -60,7 +60,7 @@ public class SecondFactors {
     AuditLog audit;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     Passkeys passkeys;
@@ -199,7 +199,7 @@ public class SecondFactors {
         // a session that gave a removed factor must not outlive it, and no session may enrol the next one unasked
         int ended = sessions.endAllOf(user.userId());
         audit.change(AuditEvent.Type.SESSION_ENDED, actor, null, user.username(),
-                "second factors reset: " + SsoSessions.ended(ended));
+                "second factors reset: " + SsoSessionRepository.ended(ended));
     }
 
     /**

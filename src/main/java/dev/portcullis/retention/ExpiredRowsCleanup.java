@@ -5,12 +5,12 @@ import dev.portcullis.account.SignInThrottle;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.config.RetentionSettings;
-import dev.portcullis.session.SsoSessions;
-import dev.portcullis.token.ClientAssertionJtis;
+import dev.portcullis.session.SsoSessionRepository;
+import dev.portcullis.token.ClientAssertionJtiRepository;
 import dev.portcullis.token.ClientAssertions;
-import dev.portcullis.token.TokenGrants;
+import dev.portcullis.token.TokenGrantRepository;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -99,7 +99,7 @@ public class ExpiredRowsCleanup {
     private ScheduledFuture<?> schedule;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     SignInThrottle throttle;
@@ -108,13 +108,13 @@ public class ExpiredRowsCleanup {
     SecondFactorThrottle factorThrottle;
 
     @Inject
-    AuthorizationCodes codes;
+    AuthorizationCodeRepository codes;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
-    ClientAssertionJtis assertionJtis;
+    ClientAssertionJtiRepository assertionJtis;
 
     @Inject
     AuditLog audit;

@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * Queues the back-channel logouts of ending SSO sessions (OIDC Back-Channel Logout 1.0): one delivery for each
- * client of the session that registered a {@code backchannel_logout_uri}, written by {@link SsoSessions} in the
+ * client of the session that registered a {@code backchannel_logout_uri}, written by {@link SsoSessionRepository} in the
  * transaction that deletes the session, so a logout is queued exactly when the session is gone.
  * {@link BackchannelLogoutSender} sends them; it is woken once that transaction has committed.
  */
@@ -33,7 +33,7 @@ public class BackchannelLogout {
     ClientRepository clients;
 
     @Inject
-    LogoutDeliveries deliveries;
+    LogoutDeliveryRepository deliveries;
 
     @Inject
     LogoutSettings settings;

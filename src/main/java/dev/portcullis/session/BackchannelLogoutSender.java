@@ -45,13 +45,13 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Sends the queued back-channel logouts ({@link LogoutDeliveries}) on every instance: polls every second, and at
+ * Sends the queued back-channel logouts ({@link LogoutDeliveryRepository}) on every instance: polls every second, and at
  * once when this instance has queued one ({@link BackchannelLogout}). Each claimed delivery is sent on its own task:
  * a freshly signed logout token ({@link TokenMinter#logoutToken}, valid {@link #TOKEN_LIFETIME}) POSTed as
  * {@code logout_token=} form data to the client's backchannel_logout_uri as registered now, with
  * {@value #CONNECT_TIMEOUT_MS} ms to connect and {@value #TOTAL_TIMEOUT_MS} ms for the answer, no redirect followed
  * and the answer's body not read. 200 or 204 is delivered; anything else is retried with back-off
- * ({@link LogoutDeliveries#nextAttempt}) until the delivery's give-up time
+ * ({@link LogoutDeliveryRepository#nextAttempt}) until the delivery's give-up time
  * ({@code portcullis.logout.backchannel.retry-for} after the logout), then given up; a client deleted, or without a
  * URI now, is given up at once. Each outcome is audited.
  *
@@ -75,7 +75,7 @@ public class BackchannelLogoutSender {
     ManagedScheduledExecutorService scheduler;
 
     @Inject
-    LogoutDeliveries deliveries;
+    LogoutDeliveryRepository deliveries;
 
     @Inject
     BackchannelLogout backchannel;
@@ -120,7 +120,7 @@ public class BackchannelLogoutSender {
             return;
         }
         try {
-            for (LogoutDeliveries.Delivery d : deliveries.claimDue(owner, clock.instant(), CLAIM_LIMIT)) {
+            for (LogoutDeliveryRepository.Delivery d : deliveries.claimDue(owner, clock.instant(), CLAIM_LIMIT)) {
                 scheduler.execute(() -> attempt(d));
             }
         } catch (RuntimeException e) {
@@ -132,7 +132,7 @@ public class BackchannelLogoutSender {
     }
 
     /** One attempt at a claimed delivery and its outcome, settled only while this instance still holds it. */
-    void attempt(LogoutDeliveries.Delivery d) {
+    void attempt(LogoutDeliveryRepository.Delivery d) {
         try {
             Optional<LogoutNotifications> registration = backchannel.currentRegistration(d.clientId());
             String uri = registration.map(LogoutNotifications::backchannelUri).orElse(null);
@@ -156,7 +156,7 @@ public class BackchannelLogoutSender {
                 return;
             }
             Instant after = clock.instant();
-            Optional<Instant> next = LogoutDeliveries.nextAttempt(d, after);
+            Optional<Instant> next = LogoutDeliveryRepository.nextAttempt(d, after);
             if (next.isEmpty()) {
                 if (deliveries.settle(d, owner)) {
                     audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
@@ -173,7 +173,7 @@ public class BackchannelLogoutSender {
             // due again after the back-off; if even that fails, the lease runs out and any instance tries again
             try {
                 Instant now = clock.instant();
-                deliveries.retryAt(d, owner, LogoutDeliveries.nextAttempt(d, now).orElse(now),
+                deliveries.retryAt(d, owner, LogoutDeliveryRepository.nextAttempt(d, now).orElse(now),
                         "failed here: " + e.getClass().getSimpleName());
             } catch (RuntimeException again) {
                 LOG.log(Level.WARNING, "Releasing the back-channel logout failed too: {0}",

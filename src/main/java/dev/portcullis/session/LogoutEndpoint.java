@@ -61,7 +61,7 @@ import java.util.Optional;
 public class LogoutEndpoint {
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     ClientAddress clientAddress;

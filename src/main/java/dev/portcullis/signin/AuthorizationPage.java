@@ -14,7 +14,7 @@ import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.faces.context.ExternalContext;
 import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
@@ -41,7 +41,7 @@ public abstract class AuthorizationPage {
     AuthorizationFlow flow;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     SignInService signIn;

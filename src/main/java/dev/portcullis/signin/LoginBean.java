@@ -10,7 +10,7 @@ import dev.portcullis.mfa.Passkeys;
 import dev.portcullis.mfa.SecondFactors;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.BrowserCookies;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -177,7 +177,7 @@ public class LoginBean extends AuthorizationPage {
      */
     private void startSession(AuthorizationRequest r, String userId, Set<String> amr, boolean factorEnrolled) {
         Optional<String> earlier = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, issuer.isHttps());
-        SsoSessions.Started started = sessions.start(earlier, userId, r.fingerprint(), r.client().clientId(), ip(),
+        SsoSessionRepository.Started started = sessions.start(earlier, userId, r.fingerprint(), r.client().clientId(), ip(),
                 amr, factorEnrolled);
         BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(), sessionSettings.maxTtl(),
                 issuer.isHttps());

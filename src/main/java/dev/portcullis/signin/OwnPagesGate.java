@@ -12,7 +12,7 @@ import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -47,7 +47,7 @@ public class OwnPagesGate extends HttpFilter {
     private static final long serialVersionUID = 1L;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     UserService users;

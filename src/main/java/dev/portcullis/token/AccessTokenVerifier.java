@@ -33,7 +33,7 @@ import java.util.Set;
  * Portcullis's own resource endpoints; introspection and revocation accept a registered API's audience too,
  * {@link #checkAnyAudience}), {@code exp} in the future;</li>
  * <li>revocation: the {@code access_tokens} row by {@code jti}, joined with its grant, is neither revoked nor
- * expired (one primary-key query, {@link TokenGrants#accessTokenStatus}).</li>
+ * expired (one primary-key query, {@link TokenGrantRepository#accessTokenStatus}).</li>
  * </ol>
  * Any failure is {@code invalid_token} (401, RFC 6750 3.1) without saying which check failed. A database error is
  * not a verdict on the token: it propagates (503 {@code temporarily_unavailable} at the edge).
@@ -45,7 +45,7 @@ public class AccessTokenVerifier {
     SigningKeys keys;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     IssuerSettings issuer;
@@ -102,7 +102,7 @@ public class AccessTokenVerifier {
                 return Optional.empty();
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();
-            Optional<TokenGrants.AccessTokenStatus> status = grants.accessTokenStatus(claims.getJWTID());
+            Optional<TokenGrantRepository.AccessTokenStatus> status = grants.accessTokenStatus(claims.getJWTID());
             if (status.isEmpty()) {
                 return Optional.empty();
             }

@@ -5,7 +5,7 @@ import dev.portcullis.api.ResourceIndicators;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
-import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.RedirectUriPolicy;
 import dev.portcullis.client.Scopes;
@@ -28,13 +28,13 @@ import java.util.Set;
 public class AuthorizationCodeGrant implements GrantHandler {
 
     @Inject
-    AuthorizationCodes codes;
+    AuthorizationCodeRepository codes;
 
     @Inject
     TokenIssuer issuer;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     AuditLog audit;

@@ -51,7 +51,7 @@ public class ClientAuthenticator {
     ClientAssertions assertions;
 
     @Inject
-    ClientAssertionJtis jtis;
+    ClientAssertionJtiRepository jtis;
 
     @Inject
     Clock clock;

@@ -30,7 +30,7 @@ import java.util.Set;
 public class RefreshTokenGrant implements GrantHandler {
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     TokenIssuer issuer;
@@ -59,7 +59,7 @@ public class RefreshTokenGrant implements GrantHandler {
     public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
         String value = p.require("refresh_token");
         Optional<String> requestedScope = p.get("scope");
-        TokenGrants.RefreshTokenStatus found = tokenIsKnown(value);
+        TokenGrantRepository.RefreshTokenStatus found = tokenIsKnown(value);
         RefreshToken token = found.token();
         TokenGrant grant = found.grant();
         grantBelongsToClient(grant, client);
@@ -78,7 +78,7 @@ public class RefreshTokenGrant implements GrantHandler {
         }
     }
 
-    private TokenGrants.RefreshTokenStatus tokenIsKnown(String value) {
+    private TokenGrantRepository.RefreshTokenStatus tokenIsKnown(String value) {
         return grants.findRefreshToken(value).orElseThrow(() -> OAuthException.invalidGrant("Unknown refresh token"));
     }
 

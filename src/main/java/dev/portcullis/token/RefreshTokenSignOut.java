@@ -6,7 +6,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.RefreshTokenLogout;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -24,10 +24,10 @@ public class RefreshTokenSignOut implements RefreshTokenLogout {
     ClientAuthenticator authenticator;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     Clock clock;
@@ -40,7 +40,7 @@ public class RefreshTokenSignOut implements RefreshTokenLogout {
     public void end(ProtocolParameters params, String authorizationHeader, String ip) {
         Client client = authenticator.authenticate(params, authorizationHeader, ip, "/oauth/logout");
         String value = params.require("refresh_token");
-        TokenGrants.RefreshTokenStatus found = grants.findRefreshToken(value)
+        TokenGrantRepository.RefreshTokenStatus found = grants.findRefreshToken(value)
                 .filter(s -> s.grant().clientId().equals(client.clientId()))
                 .filter(s -> !s.token().isUsed() && !s.token().isExpired(clock.instant()) && !s.grant().isRevoked())
                 .orElseThrow(() -> refused(client, ip));
@@ -50,7 +50,7 @@ public class RefreshTokenSignOut implements RefreshTokenLogout {
         }
         int ended = sessions.endBySid(found.grant().sid());
         audit.success(AuditEvent.Type.SIGN_OUT, client.clientId(), found.grant().userId(), ip,
-                "refresh-token logout: grant " + found.grant().grantId() + " revoked, " + SsoSessions.ended(ended));
+                "refresh-token logout: grant " + found.grant().grantId() + " revoked, " + SsoSessionRepository.ended(ended));
     }
 
     private OAuthException refused(Client client, String ip) {

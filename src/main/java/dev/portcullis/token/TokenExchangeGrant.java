@@ -57,7 +57,7 @@ public class TokenExchangeGrant implements GrantHandler {
     AccessTokenVerifier verifier;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     ResourceIndicators resourceIndicators;
@@ -134,7 +134,7 @@ public class TokenExchangeGrant implements GrantHandler {
             throw OAuthException.invalidRequest("subject_token names no user: a client's own token cannot be "
                     + "exchanged");
         }
-        TokenGrant grant = grants.accessTokenStatus(verified.jti()).map(TokenGrants.AccessTokenStatus::grant)
+        TokenGrant grant = grants.accessTokenStatus(verified.jti()).map(TokenGrantRepository.AccessTokenStatus::grant)
                 .orElseThrow(() -> OAuthException.invalidRequest("subject_token is invalid, expired or revoked"));
         try {
             return new Subject(verified, grant, SignedJWT.parse(token).getJWTClaimsSet().getJSONObjectClaim("act"));

@@ -4,7 +4,7 @@ import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.token.AccessTokenVerifier;
 import dev.portcullis.token.RefreshToken;
 import dev.portcullis.token.TokenGrant;
-import dev.portcullis.token.TokenGrants;
+import dev.portcullis.token.TokenGrantRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
@@ -21,7 +21,7 @@ public class PresentedToken {
     AccessTokenVerifier accessTokens;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     /** What was found. */
     public sealed interface Found permits Access, Refresh {

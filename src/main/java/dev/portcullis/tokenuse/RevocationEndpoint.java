@@ -6,7 +6,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.token.ClientAuthenticator;
-import dev.portcullis.token.TokenGrants;
+import dev.portcullis.token.TokenGrantRepository;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -47,7 +47,7 @@ public class RevocationEndpoint {
     PresentedToken tokens;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     AuditLog audit;

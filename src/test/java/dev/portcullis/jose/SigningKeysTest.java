@@ -48,7 +48,7 @@ import org.junit.jupiter.api.Test;
 class SigningKeysTest {
 
     /** The table: a kid primary key, so a second insert of one kid fails like the database does. */
-    static class FakeStore extends SigningKeyStore {
+    static class FakeStore extends SigningKeyRepository {
         final Map<String, SigningKey> rows = new LinkedHashMap<>();
         final AtomicInteger failedInserts = new AtomicInteger();
         CyclicBarrier firstReadBarrier;
@@ -122,11 +122,11 @@ class SigningKeysTest {
         }
     }
 
-    private static SigningKeys instance(SigningKeyStore store, Clock clock) {
+    private static SigningKeys instance(SigningKeyRepository store, Clock clock) {
         return instance(store, clock, new Config());
     }
 
-    private static SigningKeys instance(SigningKeyStore store, Clock clock, Config config) {
+    private static SigningKeys instance(SigningKeyRepository store, Clock clock, Config config) {
         SigningKeys k = new SigningKeys();
         k.store = store;
         config.wire(k);

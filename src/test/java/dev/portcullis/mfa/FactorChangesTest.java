@@ -17,7 +17,7 @@ import dev.portcullis.config.SessionSettings;
 import dev.portcullis.persistence.TestDatabase;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.session.TestSessions;
 import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.RecordingAudit;
@@ -52,7 +52,7 @@ class FactorChangesTest {
     private final User alice = TestUsers.user("user-1", "alice", null, null);
     private final Passkeys passkeys = new Passkeys();
     private final SecondFactors factors = new SecondFactors();
-    private SsoSessions sessions;
+    private SsoSessionRepository sessions;
     private final FactorChanges changes = new FactorChanges();
 
     FactorChangesTest() {

@@ -19,7 +19,7 @@ import dev.portcullis.config.SessionSettings;
 import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.persistence.TestDatabase;
 import dev.portcullis.session.AuthMethods;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.session.TestSessions;
 import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.RecordingAudit;
@@ -305,7 +305,7 @@ class PasskeysTest {
     void administratorResetRemovesTheFactorsAndEndsTheSessionsOfThatUserOnlyAndNamesTheActor() throws Exception {
         registered(alice, "session-a");
         registered(bob, "session-b");
-        SsoSessions sessions = TestSessions.on(db.jdbc, new SessionSettings(Duration.ofHours(8), Duration.ofDays(1)),
+        SsoSessionRepository sessions = TestSessions.on(db.jdbc, new SessionSettings(Duration.ofHours(8), Duration.ofDays(1)),
                 clock);
         for (User u : List.of(alice, alice, bob)) {
             sessions.start(u.userId(), null, "app", "192.0.2.1", AuthMethods.of("pwd", "otp"), true);

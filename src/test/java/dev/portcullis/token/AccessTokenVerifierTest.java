@@ -55,7 +55,7 @@ class AccessTokenVerifierTest {
             Base64.getEncoder().encodeToString(new byte[32])));
 
     /** access_tokens joined with token_grants, in memory; {@code failure} set = the database is unreachable. */
-    static class Rows extends TokenGrants {
+    static class Rows extends TokenGrantRepository {
         final Map<String, AccessTokenStatus> byJti = new HashMap<>();
         RuntimeException failure;
 
@@ -103,15 +103,15 @@ class AccessTokenVerifierTest {
             record = new AccessTokenRecord(record.jti(), record.grantId(), record.scope(), record.createdAt(),
                     record.expiresAt(), now, record.tokenHash());
         }
-        rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(record, grant));
+        rows.byJti.put(jti, new TokenGrantRepository.AccessTokenStatus(record, grant));
         return token;
     }
 
     /** A record written before V2 (no token hash): the verifier falls back to the signature. */
     private void forgetHash(String jti) {
-        TokenGrants.AccessTokenStatus s = rows.byJti.get(jti);
+        TokenGrantRepository.AccessTokenStatus s = rows.byJti.get(jti);
         AccessTokenRecord r = s.token();
-        rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(new AccessTokenRecord(r.jti(), r.grantId(), r.scope(),
+        rows.byJti.put(jti, new TokenGrantRepository.AccessTokenStatus(new AccessTokenRecord(r.jti(), r.grantId(), r.scope(),
                 r.createdAt(), r.expiresAt(), r.revokedAt(), null), s.grant()));
     }
 

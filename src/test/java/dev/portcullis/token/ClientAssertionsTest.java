@@ -98,7 +98,7 @@ class ClientAssertionsTest {
         authenticator.audit = audit;
         authenticator.clock = clock;
         authenticator.assertions = assertions;
-        authenticator.jtis = new ClientAssertionJtis() {
+        authenticator.jtis = new ClientAssertionJtiRepository() {
             @Override
             public boolean use(String clientId, String jti, Instant expiresAt) {
                 return spent.add(clientId + " " + jti);

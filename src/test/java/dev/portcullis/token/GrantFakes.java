@@ -4,7 +4,7 @@ import dev.portcullis.account.SignInService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
-import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.config.TestSettings;
 import dev.portcullis.config.TokenSettings;
 import java.time.Clock;
@@ -32,7 +32,7 @@ final class GrantFakes {
     }
 
     /** Answers each lookup of a value with the next of its queued codes (the last one repeats). */
-    static final class Codes extends AuthorizationCodes {
+    static final class Codes extends AuthorizationCodeRepository {
         final Map<String, Deque<AuthorizationCode>> byValue = new HashMap<>();
         int lookups;
 
@@ -52,7 +52,7 @@ final class GrantFakes {
         }
     }
 
-    static final class Grants extends TokenGrants {
+    static final class Grants extends TokenGrantRepository {
         final Map<String, RefreshTokenStatus> refreshTokens = new HashMap<>();
         final List<String> revoked = new ArrayList<>();
 

@@ -14,7 +14,7 @@ import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.AuthMethods;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.session.TestSessions;
 import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.RecordingAudit;
@@ -36,8 +36,8 @@ class RefreshTokenSignOutTest {
 
     private final TestDatabase db = new TestDatabase();
     private final MutableClock clock = new MutableClock(NOW);
-    private final TokenGrants grants = new TokenGrants();
-    private final SsoSessions sessions;
+    private final TokenGrantRepository grants = new TokenGrantRepository();
+    private final SsoSessionRepository sessions;
     private final RefreshTokenSignOut signOut = new RefreshTokenSignOut();
     private final Client mine = TestClients.confidentialWithSecret("mine", "openid", CB);
     private final RecordingAudit audit = new RecordingAudit();
@@ -78,7 +78,7 @@ class RefreshTokenSignOutTest {
 
     /** A session of u1 and a refresh token of {@code clientId} issued in it; the token's value. */
     private String tokenInNewSession(String clientId, String[] sid) {
-        SsoSessions.Started s = sessions.start("u1", null, clientId, "192.0.2.1", AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started s = sessions.start("u1", null, clientId, "192.0.2.1", AuthMethods.of("pwd"), false);
         sid[0] = s.session().sid();
         TokenGrant g = grants.createGrant("g-" + sid[0].substring(0, 8), clientId, "u1", "openid", NOW,
                 AuthMethods.of("pwd"), List.of(), sid[0]);

@@ -12,18 +12,18 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link LogoutDeliveries} on H2 with the real schema: a due delivery is claimed by one instance only, a lease that
+ * {@link LogoutDeliveryRepository} on H2 with the real schema: a due delivery is claimed by one instance only, a lease that
  * ran out can be taken over, only the holder settles it, and failed attempts back off up to the give-up time.
  */
-class LogoutDeliveriesTest {
+class LogoutDeliveryRepositoryTest {
 
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
     private static final Duration RETRY_FOR = Duration.ofSeconds(600);
 
     private final TestDatabase db = new TestDatabase();
-    private final LogoutDeliveries deliveries = new LogoutDeliveries();
+    private final LogoutDeliveryRepository deliveries = new LogoutDeliveryRepository();
 
-    LogoutDeliveriesTest() {
+    LogoutDeliveryRepositoryTest() {
         deliveries.jdbc = db.jdbc;
     }
 
@@ -31,9 +31,9 @@ class LogoutDeliveriesTest {
     void aDueDeliveryIsClaimedByExactlyOneInstance() {
         deliveries.add("c1", "u1", "sid-1", NOW, RETRY_FOR);
 
-        List<LogoutDeliveries.Delivery> first = deliveries.claimDue("instance-a", NOW, 10);
+        List<LogoutDeliveryRepository.Delivery> first = deliveries.claimDue("instance-a", NOW, 10);
         assertEquals(1, first.size());
-        LogoutDeliveries.Delivery d = first.get(0);
+        LogoutDeliveryRepository.Delivery d = first.get(0);
         assertEquals("c1", d.clientId());
         assertEquals("u1", d.subject());
         assertEquals("sid-1", d.sid());
@@ -47,7 +47,7 @@ class LogoutDeliveriesTest {
     void aClaimReadBeforeAnotherInstanceClaimedItFails() {
         deliveries.add("c1", "u1", "sid-1", NOW, RETRY_FOR);
         // instance b read the row as due, then instance a claimed it first: b's conditional UPDATE must not win
-        LogoutDeliveries.Delivery stale = deliveries.pendingFor("c1").get(0);
+        LogoutDeliveryRepository.Delivery stale = deliveries.pendingFor("c1").get(0);
         assertEquals(1, deliveries.claimDue("instance-a", NOW, 10).size());
         assertEquals(0, db.jdbc.update("UPDATE logout_deliveries SET lease_owner = ?, lease_until = ?, attempts = ? "
                 + "WHERE delivery_id = ? AND attempts = ? AND next_attempt_at <= ? "
@@ -58,10 +58,10 @@ class LogoutDeliveriesTest {
     @Test
     void aLeaseThatRanOutIsTakenOverAndOnlyTheNewHolderSettles() {
         deliveries.add("c1", "u1", "sid-1", NOW, RETRY_FOR);
-        LogoutDeliveries.Delivery byA = deliveries.claimDue("instance-a", NOW, 10).get(0);
+        LogoutDeliveryRepository.Delivery byA = deliveries.claimDue("instance-a", NOW, 10).get(0);
 
-        Instant afterLease = NOW.plus(LogoutDeliveries.LEASE);
-        LogoutDeliveries.Delivery byB = deliveries.claimDue("instance-b", afterLease, 10).get(0);
+        Instant afterLease = NOW.plus(LogoutDeliveryRepository.LEASE);
+        LogoutDeliveryRepository.Delivery byB = deliveries.claimDue("instance-b", afterLease, 10).get(0);
         assertEquals(2, byB.attempts());
         assertFalse(deliveries.settle(byA, "instance-a"), "a's claim ran out");
         assertFalse(deliveries.retryAt(byA, "instance-a", afterLease, "late"), "nor can a reschedule it");
@@ -72,12 +72,12 @@ class LogoutDeliveriesTest {
     @Test
     void aFailedAttemptIsDueAgainAtItsNextAttemptAndNotBefore() {
         deliveries.add("c1", "u1", null, NOW, RETRY_FOR);
-        LogoutDeliveries.Delivery d = deliveries.claimDue("instance-a", NOW, 10).get(0);
-        Instant next = LogoutDeliveries.nextAttempt(d, NOW).orElseThrow();
+        LogoutDeliveryRepository.Delivery d = deliveries.claimDue("instance-a", NOW, 10).get(0);
+        Instant next = LogoutDeliveryRepository.nextAttempt(d, NOW).orElseThrow();
         assertTrue(deliveries.retryAt(d, "instance-a", next, "answered 500"));
 
         assertEquals(List.of(), deliveries.claimDue("instance-b", next.minusMillis(1), 10));
-        LogoutDeliveries.Delivery again = deliveries.claimDue("instance-b", next, 10).get(0);
+        LogoutDeliveryRepository.Delivery again = deliveries.claimDue("instance-b", next, 10).get(0);
         assertEquals(2, again.attempts());
         assertEquals(null, again.sid());
     }
@@ -85,17 +85,17 @@ class LogoutDeliveriesTest {
     @Test
     void backOffDoublesFromOneSecondUpToAMinuteAndEndsAtTheGiveUpTime() {
         Instant giveUp = NOW.plus(RETRY_FOR);
-        assertEquals(Optional.of(NOW.plusSeconds(1)), LogoutDeliveries.nextAttempt(failed(1, giveUp), NOW));
-        assertEquals(Optional.of(NOW.plusSeconds(2)), LogoutDeliveries.nextAttempt(failed(2, giveUp), NOW));
-        assertEquals(Optional.of(NOW.plusSeconds(32)), LogoutDeliveries.nextAttempt(failed(6, giveUp), NOW));
-        assertEquals(Optional.of(NOW.plusSeconds(60)), LogoutDeliveries.nextAttempt(failed(7, giveUp), NOW));
-        assertEquals(Optional.of(NOW.plusSeconds(60)), LogoutDeliveries.nextAttempt(failed(500, giveUp), NOW));
+        assertEquals(Optional.of(NOW.plusSeconds(1)), LogoutDeliveryRepository.nextAttempt(failed(1, giveUp), NOW));
+        assertEquals(Optional.of(NOW.plusSeconds(2)), LogoutDeliveryRepository.nextAttempt(failed(2, giveUp), NOW));
+        assertEquals(Optional.of(NOW.plusSeconds(32)), LogoutDeliveryRepository.nextAttempt(failed(6, giveUp), NOW));
+        assertEquals(Optional.of(NOW.plusSeconds(60)), LogoutDeliveryRepository.nextAttempt(failed(7, giveUp), NOW));
+        assertEquals(Optional.of(NOW.plusSeconds(60)), LogoutDeliveryRepository.nextAttempt(failed(500, giveUp), NOW));
 
         Instant late = giveUp.minusSeconds(10);
-        assertEquals(Optional.of(giveUp), LogoutDeliveries.nextAttempt(failed(9, giveUp), late),
+        assertEquals(Optional.of(giveUp), LogoutDeliveryRepository.nextAttempt(failed(9, giveUp), late),
                 "the last attempt is made at the give-up time");
-        assertEquals(Optional.empty(), LogoutDeliveries.nextAttempt(failed(10, giveUp), giveUp), "then given up");
-        assertEquals(Optional.empty(), LogoutDeliveries.nextAttempt(failed(10, giveUp), giveUp.plusSeconds(5)));
+        assertEquals(Optional.empty(), LogoutDeliveryRepository.nextAttempt(failed(10, giveUp), giveUp), "then given up");
+        assertEquals(Optional.empty(), LogoutDeliveryRepository.nextAttempt(failed(10, giveUp), giveUp.plusSeconds(5)));
     }
 
     @Test
@@ -104,12 +104,12 @@ class LogoutDeliveriesTest {
         deliveries.add("c-early", "u1", "s", NOW, RETRY_FOR);
         deliveries.add("c-later", "u1", "s", NOW.plusSeconds(9), RETRY_FOR);
 
-        List<LogoutDeliveries.Delivery> claimed = deliveries.claimDue("instance-a", NOW.plusSeconds(10), 2);
-        assertEquals(List.of("c-early", "c-late"), claimed.stream().map(LogoutDeliveries.Delivery::clientId).toList());
+        List<LogoutDeliveryRepository.Delivery> claimed = deliveries.claimDue("instance-a", NOW.plusSeconds(10), 2);
+        assertEquals(List.of("c-early", "c-late"), claimed.stream().map(LogoutDeliveryRepository.Delivery::clientId).toList());
         assertEquals(List.of(), deliveries.claimDue("instance-a", NOW.plusSeconds(4), 10), "not yet due");
     }
 
-    private static LogoutDeliveries.Delivery failed(int attempts, Instant giveUp) {
-        return new LogoutDeliveries.Delivery("d", "c1", "u1", "s", NOW, giveUp, attempts);
+    private static LogoutDeliveryRepository.Delivery failed(int attempts, Instant giveUp) {
+        return new LogoutDeliveryRepository.Delivery("d", "c1", "u1", "s", NOW, giveUp, attempts);
     }
 }

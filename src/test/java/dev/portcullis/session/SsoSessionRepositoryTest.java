@@ -22,24 +22,24 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link SsoSessions} on H2 with the real schema: ending every session of one user; the session that replaces one
+ * {@link SsoSessionRepository} on H2 with the real schema: ending every session of one user; the session that replaces one
  * after a password change is no fresher than it, but for the password.
  */
-class SsoSessionsTest {
+class SsoSessionRepositoryTest {
 
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
 
     private final TestDatabase db = new TestDatabase();
-    private final SsoSessions sessions = new SsoSessions();
+    private final SsoSessionRepository sessions = new SsoSessionRepository();
     private final MutableClock clock = new MutableClock(NOW);
-    private final LogoutDeliveries deliveries = new LogoutDeliveries();
+    private final LogoutDeliveryRepository deliveries = new LogoutDeliveryRepository();
     private final FiredEvents<SsoSessionsEnded> ended = new FiredEvents<>();
     private final Map<String, LogoutNotifications> registrations = new HashMap<>(Map.of(
             "back", new LogoutNotifications("https://rp.example.com/bcl", true, null, true),
             "back-no-sid", new LogoutNotifications("https://rp2.example.com/bcl", false, null, true),
             "front", new LogoutNotifications(null, true, "https://rp3.example.com/fcl", true)));
 
-    SsoSessionsTest() {
+    SsoSessionRepositoryTest() {
         sessions.jdbc = db.jdbc;
         sessions.clock = clock;
         sessions.sessionSettings = new SessionSettings(Duration.ofHours(8), Duration.ofHours(24));
@@ -76,8 +76,8 @@ class SsoSessionsTest {
 
     @Test
     void eachSessionHasARandomSidOfItsOwnThatIsNeitherTheCookieNorAnyOtherId() {
-        SsoSessions.Started one = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
-        SsoSessions.Started two = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started one = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started two = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
         String sid = one.session().sid();
         assertEquals(43, sid.length(), "256 random bits, base64url");
         assertNotEquals(two.session().sid(), sid);
@@ -94,14 +94,14 @@ class SsoSessionsTest {
 
     @Test
     void aSessionStartedBeforeTheSidColumnHasNone() {
-        SsoSessions.Started old = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started old = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
         db.jdbc.update("UPDATE sso_sessions SET sid = NULL");
         assertEquals(null, sessions.findLive(old.cookieValue()).orElseThrow().sid());
     }
 
     @Test
     void administratorsListAndEndSessionsByTheirIdWithTheClientsTheyServed() {
-        SsoSessions.Started laptop = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started laptop = sessions.start("u1", null, "c1", "192.0.2.1", AuthMethods.of("pwd"), false);
         sessions.start("u2", null, "c2", "192.0.2.2", AuthMethods.of("pwd"), false);
         sessions.noteClient(laptop.session(), "c3");
         sessions.noteClient(laptop.session(), "c1");
@@ -132,7 +132,7 @@ class SsoSessionsTest {
         assertEquals(NOW, passwordless.factorAt());
         clock.set(NOW.plus(Duration.ofHours(3)));
 
-        SsoSessions.Started replaced = sessions.replace(passwordless, "portcullis-account", "192.0.2.1");
+        SsoSessionRepository.Started replaced = sessions.replace(passwordless, "portcullis-account", "192.0.2.1");
         SsoSession read = sessions.findLive(replaced.cookieValue()).orElseThrow();
         assertEquals(NOW, read.factorAt(), "a password change reopens no factor change");
         assertEquals(clock.instant(), read.passwordAt());
@@ -148,7 +148,7 @@ class SsoSessionsTest {
 
     @Test
     void aSecondFactorIsAddedToTheSessionItWasGivenIn() {
-        SsoSessions.Started started = sessions.start("u1", "request", null, null, AuthMethods.of(AuthMethods.PWD),
+        SsoSessionRepository.Started started = sessions.start("u1", "request", null, null, AuthMethods.of(AuthMethods.PWD),
                 false);
         SsoSession s = sessions.findLive(started.cookieValue()).orElseThrow();
         assertEquals(List.of("pwd"), List.copyOf(s.amr()));
@@ -162,7 +162,7 @@ class SsoSessionsTest {
         assertTrue(stepped.factorEnrolled());
         assertEquals(s.authTime(), stepped.authTime(), "auth_time stays the time of the sign-in");
 
-        SsoSessions.Started other = sessions.start("u2", null, null, null, AuthMethods.of(AuthMethods.PWD), false);
+        SsoSessionRepository.Started other = sessions.start("u2", null, null, null, AuthMethods.of(AuthMethods.PWD), false);
         sessions.markFactorEnrolled(other.session());
         SsoSession marked = sessions.findLive(other.cookieValue()).orElseThrow();
         assertTrue(marked.factorEnrolled());
@@ -171,15 +171,15 @@ class SsoSessionsTest {
 
     @Test
     void endingASessionQueuesOneBackchannelLogoutPerClientWithAUri() {
-        SsoSessions.Started laptop = sessions.start("u1", null, "back", "192.0.2.1", AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started laptop = sessions.start("u1", null, "back", "192.0.2.1", AuthMethods.of("pwd"), false);
         sessions.noteClient(laptop.session(), "front");
         sessions.noteClient(laptop.session(), "gone");
         sessions.noteClient(laptop.session(), "back-no-sid");
-        SsoSessions.Started other = sessions.start("u2", null, "back", "192.0.2.2", AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started other = sessions.start("u2", null, "back", "192.0.2.2", AuthMethods.of("pwd"), false);
 
         sessions.end(laptop.cookieValue());
 
-        List<LogoutDeliveries.Delivery> back = deliveries.pendingFor("back");
+        List<LogoutDeliveryRepository.Delivery> back = deliveries.pendingFor("back");
         assertEquals(1, back.size(), "one for the ended session, none for u2's that lives");
         assertEquals("u1", back.get(0).subject());
         assertEquals(laptop.session().sid(), back.get(0).sid());
@@ -196,11 +196,11 @@ class SsoSessionsTest {
 
     @Test
     void everyWayOfEndingSessionsQueuesTheirLogoutsAndReturnsWhatItDidBefore() {
-        SsoSessions.Started a = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
-        SsoSessions.Started b = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
-        SsoSessions.Started c = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
-        SsoSessions.Started d = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
-        SsoSessions.Started e = sessions.start("u2", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started a = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started b = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started c = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started d = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started e = sessions.start("u2", null, "back", null, AuthMethods.of("pwd"), false);
 
         assertEquals(1, sessions.endBySid(a.session().sid()));
         assertEquals(Optional.of("u1"), sessions.endById(b.session().sessionId()));
@@ -208,7 +208,7 @@ class SsoSessionsTest {
         assertEquals(1, sessions.endAllOf("u1"));
         assertEquals(0, sessions.endAllOf("u1"));
         assertEquals(Set.of(a.session().sid(), b.session().sid(), c.session().sid(), d.session().sid()),
-                Set.copyOf(deliveries.pendingFor("back").stream().map(LogoutDeliveries.Delivery::sid).toList()));
+                Set.copyOf(deliveries.pendingFor("back").stream().map(LogoutDeliveryRepository.Delivery::sid).toList()));
         assertEquals(4, deliveries.countPending());
         assertEquals(List.of(List.of(a.session().sid()), List.of(b.session().sid()), List.of(c.session().sid()),
                 List.of(d.session().sid())), ended.fired.stream().map(SsoSessionsEnded::sids).toList(),
@@ -218,7 +218,7 @@ class SsoSessionsTest {
 
     @Test
     void aSessionWithoutSidIsToldOnlyToClientsThatDoNotRequireIt() {
-        SsoSessions.Started old = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started old = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
         sessions.noteClient(old.session(), "back-no-sid");
         db.jdbc.update("UPDATE sso_sessions SET sid = NULL");
 
@@ -230,10 +230,10 @@ class SsoSessionsTest {
 
     @Test
     void theSameUserSigningInAgainKeepsTheSidAndClientsAndTellsNobody() {
-        SsoSessions.Started first = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started first = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
         sessions.noteClient(first.session(), "front");
 
-        SsoSessions.Started again = sessions.start(Optional.of(first.cookieValue()), "u1", null, "back-no-sid", null,
+        SsoSessionRepository.Started again = sessions.start(Optional.of(first.cookieValue()), "u1", null, "back-no-sid", null,
                 AuthMethods.of("pwd", "otp"), true);
 
         assertEquals(first.session().sid(), again.session().sid(), "its relying parties know this sid");
@@ -246,30 +246,30 @@ class SsoSessionsTest {
 
         assertEquals(1, sessions.endAllOf("u1"));
         assertEquals(List.of(first.session().sid()),
-                deliveries.pendingFor("back").stream().map(LogoutDeliveries.Delivery::sid).toList(),
+                deliveries.pendingFor("back").stream().map(LogoutDeliveryRepository.Delivery::sid).toList(),
                 "the final logout reaches the first client under the sid it was given");
     }
 
     @Test
     void anotherUserSigningInEndsTheEarlierSessionWithItsNotifications() {
-        SsoSessions.Started first = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
+        SsoSessionRepository.Started first = sessions.start("u1", null, "back", null, AuthMethods.of("pwd"), false);
 
-        SsoSessions.Started other = sessions.start(Optional.of(first.cookieValue()), "u2", null, "back", null,
+        SsoSessionRepository.Started other = sessions.start(Optional.of(first.cookieValue()), "u2", null, "back", null,
                 AuthMethods.of("pwd"), false);
 
         assertNotEquals(first.session().sid(), other.session().sid());
         assertEquals(Set.of("back"), other.session().clients());
         assertTrue(sessions.findLive(first.cookieValue()).isEmpty());
         assertEquals(List.of(first.session().sid()),
-                deliveries.pendingFor("back").stream().map(LogoutDeliveries.Delivery::sid).toList());
+                deliveries.pendingFor("back").stream().map(LogoutDeliveryRepository.Delivery::sid).toList());
         assertEquals(List.of(List.of(first.session().sid())), ended.fired.stream().map(SsoSessionsEnded::sids).toList());
     }
 
     @Test
     void anUnknownOrMalformedEarlierCookieStartsAFreshSession() {
-        SsoSessions.Started a = sessions.start(Optional.of("not-a-cookie"), "u1", null, "back", null,
+        SsoSessionRepository.Started a = sessions.start(Optional.of("not-a-cookie"), "u1", null, "back", null,
                 AuthMethods.of("pwd"), false);
-        SsoSessions.Started b = sessions.start(Optional.of(Secrets.newSecret()), "u1", null, "back", null,
+        SsoSessionRepository.Started b = sessions.start(Optional.of(Secrets.newSecret()), "u1", null, "back", null,
                 AuthMethods.of("pwd"), false);
         assertNotEquals(a.session().sid(), b.session().sid());
         assertEquals(0, deliveries.countPending());

@@ -17,7 +17,7 @@ import java.util.Set;
  * owner of the consents table (JPA); {@link #listOf} returns objects that are not managed.
  */
 @ApplicationScoped
-public class Consents {
+public class ConsentRepository {
 
     @PersistenceContext(unitName = "portcullis")
     EntityManager em;

@@ -12,7 +12,7 @@ import java.time.Instant;
  * length fits) refuses a second use, whichever instance it reaches.
  */
 @ApplicationScoped
-public class ClientAssertionJtis {
+public class ClientAssertionJtiRepository {
 
     @Inject
     Jdbc jdbc;

@@ -9,7 +9,7 @@ import java.util.List;
 
 /** Persistence of {@link SigningKey}s. Every write is its own short transaction. */
 @ApplicationScoped
-public class SigningKeyStore {
+public class SigningKeyRepository {
 
     @PersistenceContext(unitName = "portcullis")
     EntityManager em;

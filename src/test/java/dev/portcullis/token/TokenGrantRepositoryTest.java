@@ -15,15 +15,15 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** {@link TokenGrants} on H2 with the real schema: rows written and mapped back, revocation by grant and by client. */
-class TokenGrantsTest {
+/** {@link TokenGrantRepository} on H2 with the real schema: rows written and mapped back, revocation by grant and by client. */
+class TokenGrantRepositoryTest {
 
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
 
     private final TestDatabase db = new TestDatabase();
-    private final TokenGrants grants = new TokenGrants();
+    private final TokenGrantRepository grants = new TokenGrantRepository();
 
-    TokenGrantsTest() {
+    TokenGrantRepositoryTest() {
         grants.jdbc = db.jdbc;
         grants.clock = Clock.fixed(NOW, ZoneOffset.UTC);
         for (String client : List.of("c1", "c2")) {
@@ -53,7 +53,7 @@ class TokenGrantsTest {
     void rowsReadBackAsWritten() {
         TokenGrant g = grant("g1", "c1");
         String token = accessToken(g, "j1");
-        TokenGrants.AccessTokenStatus s = grants.accessTokenStatus("j1").orElseThrow();
+        TokenGrantRepository.AccessTokenStatus s = grants.accessTokenStatus("j1").orElseThrow();
         assertEquals(g, s.grant());
         assertEquals(new TokenGrant("g1", "c1", "u1", "openid profile", NOW.minusSeconds(30), NOW, null,
                 AuthMethods.of("pwd", "otp")), s.grant());
@@ -64,7 +64,7 @@ class TokenGrantsTest {
         assertTrue(s.isActive(NOW));
 
         String refresh = grants.newRefreshToken(g, NOW, NOW.plusSeconds(3600));
-        TokenGrants.RefreshTokenStatus r = grants.findRefreshToken(refresh).orElseThrow();
+        TokenGrantRepository.RefreshTokenStatus r = grants.findRefreshToken(refresh).orElseThrow();
         assertEquals(g, r.grant());
         assertFalse(r.token().isUsed());
         assertTrue(grants.markRefreshTokenUsed(r.token()));

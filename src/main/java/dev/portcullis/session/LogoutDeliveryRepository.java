@@ -18,7 +18,7 @@ import java.util.Optional;
  * {@link #LEASE}, and only the holder of the lease can settle it.
  */
 @ApplicationScoped
-public class LogoutDeliveries {
+public class LogoutDeliveryRepository {
 
     /** How long a claim holds a delivery: longer than one send with its time-outs, so only a dead claim runs out. */
     static final Duration LEASE = Duration.ofSeconds(60);
@@ -53,7 +53,7 @@ public class LogoutDeliveries {
         long at = now.toEpochMilli();
         List<Delivery> due = jdbc.list("SELECT " + COLUMNS + " FROM logout_deliveries WHERE next_attempt_at <= ? "
                 + "AND (lease_until IS NULL OR lease_until <= ?) ORDER BY next_attempt_at FETCH FIRST ? ROWS ONLY",
-                LogoutDeliveries::delivery, at, at, limit);
+                LogoutDeliveryRepository::delivery, at, at, limit);
         List<Delivery> claimed = new ArrayList<>();
         for (Delivery d : due) {
             int attempt = d.attempts() + 1;
@@ -108,7 +108,7 @@ public class LogoutDeliveries {
     /** The waiting deliveries for {@code clientId}, oldest first (for tests and diagnosis). */
     public List<Delivery> pendingFor(String clientId) {
         return jdbc.list("SELECT " + COLUMNS + " FROM logout_deliveries WHERE client_id = ? ORDER BY delivery_id",
-                LogoutDeliveries::delivery, clientId);
+                LogoutDeliveryRepository::delivery, clientId);
     }
 
     private static final String COLUMNS = "delivery_id, client_id, subject, sid, created_at, give_up_at, attempts";

@@ -23,7 +23,7 @@ import java.util.Optional;
  * authorization_codes, in plain JDBC: this is the token path (docs/decisions.md, "Who owns which table").
  */
 @ApplicationScoped
-public class AuthorizationCodes {
+public class AuthorizationCodeRepository {
 
     private static final String COLUMNS = "code_id, secret_hash, client_id, user_id, redirect_uri, redirect_uri_given, "
             + "scope, nonce, code_challenge, code_challenge_method, auth_time, session_hash, created_at, expires_at, "
@@ -62,7 +62,7 @@ public class AuthorizationCodes {
         }
         SplitToken presented = SplitToken.parse(code);
         return jdbc.one("SELECT " + COLUMNS + " FROM authorization_codes WHERE code_id = ?",
-                AuthorizationCodes::code, presented.id()).filter(found -> presented.matches(found.secretHash()));
+                AuthorizationCodeRepository::code, presented.id()).filter(found -> presented.matches(found.secretHash()));
     }
 
     static AuthorizationCode code(Jdbc.Row row) throws SQLException {

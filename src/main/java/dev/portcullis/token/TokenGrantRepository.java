@@ -21,13 +21,13 @@ import java.util.Set;
 /**
  * Persistence of token families: {@link TokenGrant}s with their {@link RefreshToken}s and {@link AccessTokenRecord}s.
  * The two race-deciding steps are single conditional UPDATEs ({@link #markRefreshTokenUsed}, and
- * {@code AuthorizationCodes.markRedeemed}), so exactly one of any number of concurrent requests on any number of
+ * {@code AuthorizationCodeRepository.markRedeemed}), so exactly one of any number of concurrent requests on any number of
  * instances wins. Revocation is its own transaction, so it commits even when the request that detected the attack
  * fails. The one owner of token_grants, refresh_tokens and access_tokens, in plain JDBC on the enlisted connection of
  * the caller's transaction: this is the token path (docs/decisions.md, "Who owns which table").
  */
 @ApplicationScoped
-public class TokenGrants {
+public class TokenGrantRepository {
 
     @Inject
     Jdbc jdbc;
@@ -167,7 +167,7 @@ public class TokenGrants {
     /** The user's live (unrevoked) grants, oldest first. */
     public List<TokenGrant> liveGrantsOf(String userId) {
         return jdbc.list("SELECT " + GRANT_COLUMNS + " FROM token_grants g WHERE g.user_id = ? AND g.revoked_at IS NULL "
-                + "ORDER BY g.created_at, g.client_id", TokenGrants::grant, userId);
+                + "ORDER BY g.created_at, g.client_id", TokenGrantRepository::grant, userId);
     }
 
     /**

@@ -27,7 +27,7 @@ import java.util.TreeSet;
  * and deletes them in one transaction.
  */
 @ApplicationScoped
-public class SsoSessions {
+public class SsoSessionRepository {
 
     @Inject
     Jdbc jdbc;
@@ -208,7 +208,7 @@ public class SsoSessions {
         }
         String hash = Secrets.hash(cookieValue);
         SsoSession s = jdbc.one("SELECT " + COLUMNS + " FROM sso_sessions WHERE session_hash = ?",
-                SsoSessions::session, hash).orElse(null);
+                SsoSessionRepository::session, hash).orElse(null);
         if (s == null) {
             return Optional.empty();
         }
@@ -249,8 +249,8 @@ public class SsoSessions {
         long idleSince = now - sessionSettings.idleTtl().getSeconds();
         String after = afterId == null ? "" : afterId;
         return userId == null
-                ? jdbc.list(live + order, SsoSessions::session, now, idleSince, after, limit)
-                : jdbc.list(live + " AND user_id = ?" + order, SsoSessions::session, now, idleSince, after, userId,
+                ? jdbc.list(live + order, SsoSessionRepository::session, now, idleSince, after, limit)
+                : jdbc.list(live + " AND user_id = ?" + order, SsoSessionRepository::session, now, idleSince, after, userId,
                         limit);
     }
 
