@@ -146,10 +146,10 @@ class ArchitectureTest {
             Map.entry("audit_events", "dev.portcullis.audit.AuditLog"),
             Map.entry("login_throttle", "dev.portcullis.account.SignInThrottle"),
             Map.entry("second_factor_throttle", "dev.portcullis.account.SecondFactorThrottle"),
-            Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactors"),
-            Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactors"),
-            Map.entry("webauthn_credentials", "dev.portcullis.mfa.Passkeys"),
-            Map.entry("webauthn_challenges", "dev.portcullis.mfa.Passkeys"),
+            Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactorService"),
+            Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactorService"),
+            Map.entry("webauthn_credentials", "dev.portcullis.mfa.PasskeyService"),
+            Map.entry("webauthn_challenges", "dev.portcullis.mfa.PasskeyService"),
             Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtiRepository"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */

@@ -40,7 +40,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class SessionAdminResource {
 
     @Inject
-    AccessAdministration access;
+    AccessService access;
 
     @Inject
     ClientAddress clientAddress;
@@ -64,7 +64,7 @@ public class SessionAdminResource {
         if (after != null && (after.length() > 64 || !after.chars().allMatch(SessionAdminResource::idCharacter))) {
             throw OAuthException.invalidRequest("after: must be a session id (next_after of the previous page)");
         }
-        List<AccessAdministration.SessionView> page = access.sessions(username, after, max).orElse(null);
+        List<AccessService.SessionView> page = access.sessions(username, after, max).orElse(null);
         if (page == null) {
             return noSuchUser();
         }
@@ -104,7 +104,7 @@ public class SessionAdminResource {
                 : ErrorBody.response(404, "not_found", "No such session");
     }
 
-    private static JsonObjectBuilder describe(AccessAdministration.SessionView v) {
+    private static JsonObjectBuilder describe(AccessService.SessionView v) {
         SsoSession s = v.session();
         JsonArrayBuilder served = JsonSupport.JSON.createArrayBuilder();
         for (String c : s.clients()) {

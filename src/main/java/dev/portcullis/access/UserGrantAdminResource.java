@@ -34,7 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class UserGrantAdminResource {
 
     @Inject
-    AccessAdministration access;
+    AccessService access;
 
     @Inject
     ClientAddress clientAddress;
@@ -51,7 +51,7 @@ public class UserGrantAdminResource {
     public Response list(@PathParam("username") String username) {
         return access.grants(username).map(grants -> {
             JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
-            for (UserAuthorizations.Authorization g : grants) {
+            for (AuthorizedApplicationService.Authorization g : grants) {
                 JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("client_id", g.clientId())
                         .add("client_name", g.clientName()).add("granted_at", g.grantedAt().getEpochSecond());
                 if (g.scope() != null) {

@@ -1,12 +1,12 @@
 package dev.portcullis.accountpage;
 
-import dev.portcullis.access.AccessAdministration;
+import dev.portcullis.access.AccessService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.access.UserAuthorizations;
+import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.SessionSettings;
 import dev.portcullis.session.BrowserCookies;
@@ -57,7 +57,7 @@ public class AccountPage {
             ChangeRefused.PasswordProblem.CURRENT_NOT_CHECKED, "login.wait");
 
     /** The sessions the page lists: those the service ends on the user's behalf. */
-    private static final int MAX_SESSIONS = AccessAdministration.MAX_OWN_SESSIONS;
+    private static final int MAX_SESSIONS = AccessService.MAX_OWN_SESSIONS;
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
@@ -66,7 +66,7 @@ public class AccountPage {
     SignedInUser signedIn;
 
     @Inject
-    UserAuthorizations authorizations;
+    AuthorizedApplicationService authorizations;
 
     @Inject
     TokenGrantRepository grants;
@@ -78,7 +78,7 @@ public class AccountPage {
     SsoSessionRepository sessions;
 
     @Inject
-    AccessAdministration access;
+    AccessService access;
 
     @Inject
     IssuerSettings issuer;

@@ -4,7 +4,7 @@ import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.jose.SigningKey;
-import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.jose.SigningKeyService;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -28,7 +28,7 @@ public class ConsoleKeys {
     SignedInUser signedIn;
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @Inject
     KeySettings keySettings;

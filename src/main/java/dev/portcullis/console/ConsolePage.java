@@ -1,6 +1,6 @@
 package dev.portcullis.console;
 
-import dev.portcullis.access.AccessAdministration;
+import dev.portcullis.access.AccessService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.page.PageMessages;
@@ -32,7 +32,7 @@ final class ConsolePage {
     public record SessionRow(String id, String username, String clients, String created, String lastUsed, String ip) {
     }
 
-    static SessionRow row(AccessAdministration.SessionView v) {
+    static SessionRow row(AccessService.SessionView v) {
         SsoSession s = v.session();
         return new SessionRow(s.sessionId(), v.username() == null ? "—" : v.username(),
                 s.clients().stream().map(c -> v.clientNames().getOrDefault(c, c)).sorted()

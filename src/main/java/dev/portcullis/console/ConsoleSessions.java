@@ -1,7 +1,7 @@
 package dev.portcullis.console;
 
 import dev.portcullis.account.UserService;
-import dev.portcullis.access.AccessAdministration;
+import dev.portcullis.access.AccessService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * Backing bean of {@code /admin/console/sessions.xhtml}: every live SSO session (user, clients, started, last used,
- * sign-in address), all or one user's, a page at a time in id order, and "end" on each ({@link AccessAdministration#endSession},
+ * sign-in address), all or one user's, a page at a time in id order, and "end" on each ({@link AccessService#endSession},
  * audited with the administrator's id).
  */
 @Named("consoleSessions")
@@ -26,7 +26,7 @@ public class ConsoleSessions {
     SignedInUser signedIn;
 
     @Inject
-    AccessAdministration access;
+    AccessService access;
 
     private List<ConsolePage.SessionRow> rows;
     private String errorKey;

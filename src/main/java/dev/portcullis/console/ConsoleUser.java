@@ -2,11 +2,11 @@ package dev.portcullis.console;
 
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserService;
-import dev.portcullis.access.AccessAdministration;
+import dev.portcullis.access.AccessService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
-import dev.portcullis.mfa.SecondFactors;
-import dev.portcullis.access.UserAuthorizations;
+import dev.portcullis.mfa.SecondFactorService;
+import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -44,10 +44,10 @@ public class ConsoleUser {
     UserService users;
 
     @Inject
-    AccessAdministration access;
+    AccessService access;
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @Inject
     HttpServletRequest request;
@@ -119,7 +119,7 @@ public class ConsoleUser {
     public List<GrantRow> getGrants() {
         if (grants == null) {
             grants = getShown().flatMap(u -> access.grants(u.username())).orElse(List.of()).stream()
-                    .map((UserAuthorizations.Authorization a) -> new GrantRow(a.clientId(), a.clientName(), a.scope(),
+                    .map((AuthorizedApplicationService.Authorization a) -> new GrantRow(a.clientId(), a.clientName(), a.scope(),
                             ConsolePage.when(a.grantedAt())))
                     .toList();
         }

@@ -20,7 +20,7 @@ import jakarta.inject.Inject;
 public class SigningKeyStartup {
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @PostConstruct
     void load() {

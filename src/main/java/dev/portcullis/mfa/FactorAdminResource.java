@@ -30,7 +30,7 @@ public class FactorAdminResource {
     UserService users;
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @Inject
     ClientAddress clientAddress;

@@ -9,7 +9,7 @@ import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.config.RetentionSettings;
 import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.token.ClientAssertionJtiRepository;
-import dev.portcullis.token.ClientAssertions;
+import dev.portcullis.token.ClientAssertionVerifier;
 import dev.portcullis.token.TokenGrantRepository;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -172,7 +172,7 @@ public class ExpiredRowsCleanup {
         int r = grants.purgeExpiredRefreshTokens(graceOver);
         int g = grants.purgeEmptyGrants(graceOver);
         // an assertion past exp (and the skew) is refused for that alone, so its jti need not be kept
-        int j = assertionJtis.purgeExpired(now.minus(ClientAssertions.SKEW));
+        int j = assertionJtis.purgeExpired(now.minus(ClientAssertionVerifier.SKEW));
         int e = retentionSettings.auditRetention().map(keep -> audit.purgeOlderThan(now.minus(keep))).orElse(0);
         return new Purged(s, t, c, a, r, g, j, e);
     }

@@ -7,7 +7,7 @@ import dev.portcullis.authorize.AuthorizationRequestValidator;
 import dev.portcullis.authorize.RejectedAuthorizationRequest;
 import dev.portcullis.authorize.UnverifiedRequestException;
 import dev.portcullis.config.IssuerSettings;
-import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.mfa.SecondFactorService;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.OAuthException;
@@ -136,7 +136,7 @@ public abstract class AuthorizationPage {
     }
 
     /** Why a passkey was not accepted: the throttle's wait or lock, or refused as such (400). */
-    protected void passkeyNotAccepted(SecondFactors.Outcome outcome) {
+    protected void passkeyNotAccepted(SecondFactorService.Outcome outcome) {
         switch (outcome) {
             case WAIT -> message("login.wait");
             case LOCKED -> message("login.locked");

@@ -4,10 +4,10 @@ import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.config.SecondFactorSettings;
 import dev.portcullis.config.SessionSettings;
-import dev.portcullis.kerberos.KerberosSignIn;
+import dev.portcullis.kerberos.KerberosSignInService;
 import dev.portcullis.kerberos.NegotiateHeader;
-import dev.portcullis.mfa.Passkeys;
-import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.mfa.PasskeyService;
+import dev.portcullis.mfa.SecondFactorService;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSessionRepository;
@@ -38,10 +38,10 @@ import java.util.Set;
 public class LoginBean extends AuthorizationPage {
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @Inject
-    Passkeys passkeys;
+    PasskeyService passkeys;
 
     @Inject
     SessionSettings sessionSettings;
@@ -50,9 +50,9 @@ public class LoginBean extends AuthorizationPage {
     SecondFactorSettings secondFactorSettings;
 
     @Inject
-    KerberosSignIn kerberos;
+    KerberosSignInService kerberos;
 
-    private Passkeys.Ceremony ceremony;
+    private PasskeyService.Ceremony ceremony;
 
     private String username;
     private String password;
@@ -81,7 +81,7 @@ public class LoginBean extends AuthorizationPage {
             servletResponse().setHeader("WWW-Authenticate", "Negotiate");
             return;
         }
-        KerberosSignIn.Result result = kerberos.signIn(header, r.client().clientId(), ip());
+        KerberosSignInService.Result result = kerberos.signIn(header, r.client().clientId(), ip());
         switch (result.outcome()) {
             case SIGNED_IN -> {
                 result.responseToken().ifPresent(t -> servletResponse().setHeader("WWW-Authenticate",
@@ -157,12 +157,12 @@ public class LoginBean extends AuthorizationPage {
             return null;
         }
         if (!secondFactorSettings.passwordless()) {
-            passkeyNotAccepted(SecondFactors.Outcome.INVALID);
+            passkeyNotAccepted(SecondFactorService.Outcome.INVALID);
             return null;
         }
-        Passkeys.SignIn result = passkeys.signInPasswordless(servletRequest().getParameter("passkey"),
+        PasskeyService.SignIn result = passkeys.signInPasswordless(servletRequest().getParameter("passkey"),
                 passwordlessBinding(), r.client().clientId(), ip());
-        if (result.outcome() == SecondFactors.Outcome.ACCEPTED) {
+        if (result.outcome() == SecondFactorService.Outcome.ACCEPTED) {
             startSession(r, result.user().orElseThrow().userId(), AuthMethods.of(AuthMethods.HWK, AuthMethods.USER),
                     true);
         } else {
@@ -195,9 +195,9 @@ public class LoginBean extends AuthorizationPage {
      * session yet) and sealed rather than stored, so that viewing the page writes nothing; no credential list (the
      * authenticator offers its discoverable passkeys), user verification required.
      */
-    public Passkeys.Ceremony getPasskeyCeremony() {
+    public PasskeyService.Ceremony getPasskeyCeremony() {
         if (ceremony == null) {
-            ceremony = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, passwordlessBinding(), null);
+            ceremony = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, passwordlessBinding(), null);
         }
         return ceremony;
     }

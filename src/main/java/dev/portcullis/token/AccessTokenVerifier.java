@@ -8,7 +8,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.TokenSettings;
-import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.jose.SigningKeyService;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.OAuthError;
@@ -27,8 +27,8 @@ import java.util.Set;
  * Validation of this issuer's access tokens for its own resource endpoints (userinfo, /api, introspection):
  * <ol>
  * <li>JWS: header {@code typ: at+jwt}, one of the algorithms this issuer keeps keys for
- * ({@link SigningKeys#ALGORITHMS}: any of them may sign, by setting or per API), a {@code kid} this issuer publishes
- * for that algorithm, a valid signature ({@link SigningKeys#verifier}; keys parsed once, cached);</li>
+ * ({@link SigningKeyService#ALGORITHMS}: any of them may sign, by setting or per API), a {@code kid} this issuer publishes
+ * for that algorithm, a valid signature ({@link SigningKeyService#verifier}; keys parsed once, cached);</li>
  * <li>claims: {@code iss} is this issuer, {@code aud} contains {@code portcullis.access-token.audience} (for
  * Portcullis's own resource endpoints; introspection and revocation accept a registered API's audience too,
  * {@link #checkAnyAudience}), {@code exp} in the future;</li>
@@ -42,7 +42,7 @@ import java.util.Set;
 public class AccessTokenVerifier {
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @Inject
     TokenGrantRepository grants;
@@ -98,7 +98,7 @@ public class AccessTokenVerifier {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
             if (!TokenMinter.AT_JWT.equals(jwt.getHeader().getType())
-                    || !SigningKeys.ALGORITHMS.contains(alg)) {
+                    || !SigningKeyService.ALGORITHMS.contains(alg)) {
                 return Optional.empty();
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();

@@ -1,7 +1,7 @@
 package dev.portcullis.token;
 
 import dev.portcullis.api.AccessTokenAudience;
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
@@ -43,7 +43,7 @@ public class AuthorizationCodeGrant implements GrantHandler {
     Clock clock;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     @Override
     public String grantType() {

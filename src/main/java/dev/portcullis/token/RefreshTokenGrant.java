@@ -2,7 +2,7 @@ package dev.portcullis.token;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.api.AccessTokenAudience;
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
@@ -48,7 +48,7 @@ public class RefreshTokenGrant implements GrantHandler {
     SignInService signIns;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     @Override
     public String grantType() {

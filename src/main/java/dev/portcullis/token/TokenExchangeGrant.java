@@ -6,7 +6,7 @@ import dev.portcullis.account.UserRepository;
 import dev.portcullis.api.AccessTokenAudience;
 import dev.portcullis.api.ApiDirectory;
 import dev.portcullis.api.RegisteredApi;
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.client.Scopes;
@@ -60,7 +60,7 @@ public class TokenExchangeGrant implements GrantHandler {
     TokenGrantRepository grants;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     @Inject
     UserRepository users;

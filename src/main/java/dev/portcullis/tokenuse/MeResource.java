@@ -1,6 +1,6 @@
 package dev.portcullis.tokenuse;
 
-import dev.portcullis.access.UserAuthorizations;
+import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.audit.Actor;
@@ -41,7 +41,7 @@ public class MeResource {
     ClientAddress clientAddress;
 
     @Inject
-    UserAuthorizations authorizations;
+    AuthorizedApplicationService authorizations;
 
     @Context
     HttpServletRequest request;
@@ -68,7 +68,7 @@ public class MeResource {
     public Response list() {
         VerifiedAccessToken token = DelegationFilter.accessToken(request);
         JsonArrayBuilder items = JsonSupport.JSON.createArrayBuilder();
-        for (UserAuthorizations.Authorization a : authorizations.list(token.subject())) {
+        for (AuthorizedApplicationService.Authorization a : authorizations.list(token.subject())) {
             items.add(JsonSupport.JSON.createObjectBuilder().add("client_id", a.clientId()).add("client_name", a.clientName())
                     .add("scope", a.scope()).add("granted_at", a.grantedAt().getEpochSecond()));
         }

@@ -109,7 +109,7 @@ class SpnegoAcceptorTest {
 
     @Test
     void acceptWhenACrossRealmTicketThenItsPrincipalWithItsRealm() throws Exception {
-        // the acceptor names the principal; KerberosSignIn refuses realms not in portcullis.kerberos.realms
+        // the acceptor names the principal; KerberosSignInService refuses realms not in portcullis.kerberos.realms
         NegotiateHeader header = NegotiateHeader.parse(curlsHeader(eve, "localhost"));
         assertEquals("eve@" + TestKdc.OTHER_REALM, acceptor.accept(header.token()).clientPrincipal());
     }

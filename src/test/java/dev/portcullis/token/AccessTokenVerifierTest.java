@@ -22,8 +22,8 @@ import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.config.TestSettings;
 import dev.portcullis.config.TokenSettings;
-import dev.portcullis.jose.SigningKeys;
-import dev.portcullis.jose.SigningKeysTestSupport;
+import dev.portcullis.jose.SigningKeyService;
+import dev.portcullis.jose.SigningKeyServiceTestSupport;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.OAuthError;
@@ -69,13 +69,13 @@ class AccessTokenVerifierTest {
     }
 
     private final Clock clock = Clock.systemUTC();
-    private final SigningKeys keys = SigningKeysTestSupport.inMemory(ISSUER_SETTINGS, TOKENS, KEYS, clock);
+    private final SigningKeyService keys = SigningKeyServiceTestSupport.inMemory(ISSUER_SETTINGS, TOKENS, KEYS, clock);
     private final Rows rows = new Rows();
     private final TokenMinter minter = new TokenMinter();
     private final AccessTokenVerifier verifier = new AccessTokenVerifier();
 
     AccessTokenVerifierTest() {
-        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
+        SigningKeyServiceTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
         verifier.keys = keys;
         verifier.grants = rows;
         verifier.issuer = ISSUER_SETTINGS;
@@ -198,12 +198,12 @@ class AccessTokenVerifierTest {
     void withoutAnAlgorithmOfItsOwnATokenIsSignedWithTheConfiguredOne() throws Exception {
         TokenSettings es = TestSettings.tokens(Map.of("portcullis.issuer", ISSUER,
                 "portcullis.access-token.signing-alg", "ES256"));
-        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, es);
+        SigningKeyServiceTestSupport.wire(minter, keys, ISSUER_SETTINGS, es);
         assertEquals(JWSAlgorithm.ES256, SignedJWT.parse(mint("jti-es", false, false,
                 clock.instant().plusSeconds(600))).getHeader().getAlgorithm());
         assertEquals(JWSAlgorithm.PS256, SignedJWT.parse(mint("jti-ps", false, false,
                 clock.instant().plusSeconds(600), JWSAlgorithm.PS256)).getHeader().getAlgorithm(), "its own wins");
-        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
+        SigningKeyServiceTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
         assertEquals(JWSAlgorithm.RS256, SignedJWT.parse(mint("jti-rs", false, false,
                 clock.instant().plusSeconds(600))).getHeader().getAlgorithm(), "the default");
         assertThrows(IllegalArgumentException.class, () -> mint("jti-hs", false, false,

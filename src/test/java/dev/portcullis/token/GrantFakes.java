@@ -99,7 +99,7 @@ final class GrantFakes {
     }
 
     /** The APIs of a request: {@link #registered}, and Portcullis's own at {@link #OWN_API}; ES256 by default. */
-    static final class Apis extends dev.portcullis.api.ResourceIndicators {
+    static final class Apis extends dev.portcullis.api.ResourceIndicatorService {
         static final String OWN_API = "https://issuer.example/api";
         final List<dev.portcullis.api.RegisteredApi> registered = new ArrayList<>();
 

@@ -151,7 +151,7 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
 
     private Http.Res call(String endpoint, Map<String, String> params, String assertion) {
         Map<String, String> p = new LinkedHashMap<>(params);
-        p.put("client_assertion_type", ClientAssertions.ASSERTION_TYPE);
+        p.put("client_assertion_type", ClientAssertionVerifier.ASSERTION_TYPE);
         p.put("client_assertion", assertion);
         return http.postForm(endpoint, p);
     }

@@ -24,7 +24,7 @@ import java.util.Set;
  * the console, or the user themself).
  */
 @ApplicationScoped
-public class AccessAdministration {
+public class AccessService {
 
     @Inject
     SsoSessionRepository sessions;
@@ -36,7 +36,7 @@ public class AccessAdministration {
     ClientRepository clients;
 
     @Inject
-    UserAuthorizations authorizations;
+    AuthorizedApplicationService authorizations;
 
     @Inject
     AuditLog audit;
@@ -124,7 +124,7 @@ public class AccessAdministration {
     }
 
     /** The applications a user has authorized, or empty when there is no such user. */
-    public Optional<List<UserAuthorizations.Authorization>> grants(String username) {
+    public Optional<List<AuthorizedApplicationService.Authorization>> grants(String username) {
         return users.findByUsername(username).map(u -> authorizations.list(u.userId()));
     }
 

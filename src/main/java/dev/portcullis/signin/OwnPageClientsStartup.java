@@ -24,9 +24,9 @@ import java.util.logging.Logger;
 @Singleton
 @DependsOn("DatabaseMigration")
 @TransactionManagement(TransactionManagementType.BEAN)
-public class OwnPagesClients {
+public class OwnPageClientsStartup {
 
-    private static final Logger LOG = Logger.getLogger(OwnPagesClients.class.getName());
+    private static final Logger LOG = Logger.getLogger(OwnPageClientsStartup.class.getName());
 
     @Inject
     ClientService clients;

@@ -65,9 +65,9 @@ import java.util.logging.Logger;
  * {@link SigningKeyStartup} makes happen at deployment.
  */
 @ApplicationScoped
-public class SigningKeys {
+public class SigningKeyService {
 
-    private static final Logger LOG = Logger.getLogger(SigningKeys.class.getName());
+    private static final Logger LOG = Logger.getLogger(SigningKeyService.class.getName());
     /** The longest activation delay of a rotation: a week, as {@code portcullis.keys.activation-delay} allows. */
     public static final Duration MAX_ACTIVATION_DELAY = Duration.ofSeconds(604_800);
     private static final Duration UNKNOWN_KID_RELOAD_PAUSE = Duration.ofSeconds(1);

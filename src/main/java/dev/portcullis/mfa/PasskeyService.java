@@ -38,17 +38,17 @@ import java.util.logging.Logger;
  * key-encryption key and the browser's binding, and one INSERT of its hash (the primary key) uses it up, so viewing
  * the login page writes nothing. An assertion is accepted by the one UPDATE that raises the credential's sign count.
  * Failed assertions after the password count in the account's second-factor counter, passwordless ones like a
- * password ({@link SecondFactorAttempts}).
+ * password ({@link SecondFactorGuard}).
  */
 @ApplicationScoped
-public class Passkeys {
+public class PasskeyService {
 
     static final Duration CHALLENGE_TTL = Duration.ofMinutes(5);
-    /** Passkeys one user may register; a bound on rows and on the page's credential lists. */
+    /** PasskeyService one user may register; a bound on rows and on the page's credential lists. */
     public static final int MAX_PER_USER = 10;
     public static final int MAX_NAME = 60;
 
-    private static final Logger LOG = Logger.getLogger(Passkeys.class.getName());
+    private static final Logger LOG = Logger.getLogger(PasskeyService.class.getName());
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
     private static final int NONCE_BYTES = 16;
@@ -70,7 +70,7 @@ public class Passkeys {
     SignInThrottle throttle;
 
     @Inject
-    SecondFactorAttempts attempts;
+    SecondFactorGuard attempts;
 
     @Inject
     AuditLog audit;
@@ -102,7 +102,7 @@ public class Passkeys {
     }
 
     /** The outcome of a passwordless sign-in; the user when it was accepted. */
-    public record SignIn(SecondFactors.Outcome outcome, Optional<User> user) {
+    public record SignIn(SecondFactorService.Outcome outcome, Optional<User> user) {
     }
 
     private record Stored(String passkeyId, String userId, String publicKey, long signCount) {
@@ -240,9 +240,9 @@ public class Passkeys {
      * Checks a passkey as the second step of a sign-in (after the password): an assertion by one of the user's
      * passkeys answering a {@link Purpose#FACTOR} challenge of this binding. Counted like a password attempt.
      */
-    public SecondFactors.Outcome verifySecondFactor(User user, String json, String binding, String clientId,
+    public SecondFactorService.Outcome verifySecondFactor(User user, String json, String binding, String clientId,
                                                     String ip) {
-        Optional<SecondFactors.Outcome> blocked = attempts.reserve(user, clientId, ip, "passkey");
+        Optional<SecondFactorService.Outcome> blocked = attempts.reserve(user, clientId, ip, "passkey");
         if (blocked.isPresent()) {
             return blocked.get();
         }
@@ -253,11 +253,11 @@ public class Passkeys {
             accept(a, stored, Purpose.FACTOR, binding, false);
         } catch (PasskeyVerifier.Rejected e) {
             refused(e, clientId, user, ip);
-            return SecondFactors.Outcome.INVALID;
+            return SecondFactorService.Outcome.INVALID;
         }
         attempts.succeeded(user);
         audit.success(AuditEvent.Type.SECOND_FACTOR_SUCCESS, clientId, user.userId(), ip, "passkey");
-        return SecondFactors.Outcome.ACCEPTED;
+        return SecondFactorService.Outcome.ACCEPTED;
     }
 
     /**
@@ -278,14 +278,14 @@ public class Passkeys {
         User user = stored.flatMap(s -> users.findById(s.userId())).orElse(null);
         if (a == null || user == null) {
             if (throttle.checkAddress(ip, null) != ThrottlePolicy.Verdict.ALLOW) {
-                return new SignIn(SecondFactors.Outcome.WAIT, Optional.empty());
+                return new SignIn(SecondFactorService.Outcome.WAIT, Optional.empty());
             }
             throttle.recordAddressFailure(ip);
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip,
                     a == null ? "passkey: malformed assertion" : "passkey: unknown credential");
-            return new SignIn(SecondFactors.Outcome.INVALID, Optional.empty());
+            return new SignIn(SecondFactorService.Outcome.INVALID, Optional.empty());
         }
-        Optional<SecondFactors.Outcome> blocked = attempts.reservePasswordless(user, clientId, ip);
+        Optional<SecondFactorService.Outcome> blocked = attempts.reservePasswordless(user, clientId, ip);
         if (blocked.isPresent()) {
             return new SignIn(blocked.get(), Optional.empty());
         }
@@ -300,11 +300,11 @@ public class Passkeys {
             }
         } catch (PasskeyVerifier.Rejected e) {
             refused(e, clientId, user, ip);
-            return new SignIn(SecondFactors.Outcome.INVALID, Optional.empty());
+            return new SignIn(SecondFactorService.Outcome.INVALID, Optional.empty());
         }
         attempts.signedInPasswordless(user);
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.userId(), ip, "passkey, passwordless");
-        return new SignIn(SecondFactors.Outcome.ACCEPTED, Optional.of(user));
+        return new SignIn(SecondFactorService.Outcome.ACCEPTED, Optional.of(user));
     }
 
     /** Removes one passkey of the user (account page); whether there was one. */

@@ -27,16 +27,16 @@ import java.util.Optional;
  * sessions and is audited; each method re-checks the step-up itself (the pages only hide what it would refuse).
  */
 @ApplicationScoped
-public class FactorChanges {
+public class FactorChangeService {
 
     /** How long a second factor (or, without one, the password) given in a session opens the factor changes. */
     public static final Duration STEP_UP = Duration.ofMinutes(10);
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @Inject
-    Passkeys passkeys;
+    PasskeyService passkeys;
 
     @Inject
     SsoSessionRepository sessions;
@@ -100,18 +100,18 @@ public class FactorChanges {
     }
 
     /** A step-up with a one-time or recovery code (counted like the sign-in's second step). */
-    public SecondFactors.Outcome stepUpWithCode(User user, SsoSession s, String code, String clientId, String ip) {
-        SecondFactors.Outcome outcome = factors.verify(user, code, clientId, ip);
-        if (outcome == SecondFactors.Outcome.ACCEPTED) {
+    public SecondFactorService.Outcome stepUpWithCode(User user, SsoSession s, String code, String clientId, String ip) {
+        SecondFactorService.Outcome outcome = factors.verify(user, code, clientId, ip);
+        if (outcome == SecondFactorService.Outcome.ACCEPTED) {
             sessions.addMethods(s, AuthMethods.OTP);
         }
         return outcome;
     }
 
-    /** A step-up with a passkey answering a {@link Passkeys.Purpose#FACTOR} challenge of this session. */
-    public SecondFactors.Outcome stepUpWithPasskey(User user, SsoSession s, String json, String clientId, String ip) {
-        SecondFactors.Outcome outcome = passkeys.verifySecondFactor(user, json, s.sessionHash(), clientId, ip);
-        if (outcome == SecondFactors.Outcome.ACCEPTED) {
+    /** A step-up with a passkey answering a {@link PasskeyService.Purpose#FACTOR} challenge of this session. */
+    public SecondFactorService.Outcome stepUpWithPasskey(User user, SsoSession s, String json, String clientId, String ip) {
+        SecondFactorService.Outcome outcome = passkeys.verifySecondFactor(user, json, s.sessionHash(), clientId, ip);
+        if (outcome == SecondFactorService.Outcome.ACCEPTED) {
             sessions.addMethods(s, AuthMethods.HWK);
         }
         return outcome;
@@ -165,9 +165,9 @@ public class FactorChanges {
      * step-up, so it is counted and recorded like one. The code's outcome: ACCEPTED when removed.
      */
     @Transactional
-    public SecondFactors.Outcome removeTotp(User user, SsoSession s, String code, String clientId, String ip) {
-        SecondFactors.Outcome outcome = stepUpWithCode(user, s, code, clientId, ip);
-        if (outcome == SecondFactors.Outcome.ACCEPTED) {
+    public SecondFactorService.Outcome removeTotp(User user, SsoSession s, String code, String clientId, String ip) {
+        SecondFactorService.Outcome outcome = stepUpWithCode(user, s, code, clientId, ip);
+        if (outcome == SecondFactorService.Outcome.ACCEPTED) {
             factors.removeAll(user.userId());
             audit.success(AuditEvent.Type.SECOND_FACTORS_RESET, null, user.userId(), ip,
                     "authenticator and recovery codes removed by their user");

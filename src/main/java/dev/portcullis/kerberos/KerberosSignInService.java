@@ -24,7 +24,7 @@ import java.util.Optional;
  * audited with the reason, never the token.
  */
 @ApplicationScoped
-public class KerberosSignIn {
+public class KerberosSignInService {
 
     @Inject
     Optional<KerberosSettings> settings;

@@ -33,18 +33,18 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Passkeys} on H2 with the real schema and a software authenticator: challenges used once, only by their
+ * {@link PasskeyService} on H2 with the real schema and a software authenticator: challenges used once, only by their
  * binding and ceremony, and only before they expire; a sign count that goes backwards refused and audited; failed
  * assertions counted in the throttle; passwordless sign-in by the credential's owner only; the per-user limit; the
- * administrator's reset ({@link SecondFactors#reset}) of one user's factors, which ends that user's sessions.
+ * administrator's reset ({@link SecondFactorService#reset}) of one user's factors, which ends that user's sessions.
  */
-class PasskeysTest {
+class PasskeyServiceTest {
 
     private static final String ISSUER = "https://login.example.com";
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
 
     private final TestDatabase db = new TestDatabase();
-    private final Passkeys passkeys = new Passkeys();
+    private final PasskeyService passkeys = new PasskeyService();
     private final RecordingAudit audit = new RecordingAudit();
     private final List<String> audited = audit.lines;
     private final List<String> throttled = new ArrayList<>();
@@ -55,7 +55,7 @@ class PasskeysTest {
     private final MutableClock clock = new MutableClock(NOW);
     private boolean passwordLocked;
 
-    PasskeysTest() {
+    PasskeyServiceTest() {
         passkeys.jdbc = db.jdbc;
         at(NOW);
         passkeys.issuer = new IssuerSettings(URI.create(ISSUER));
@@ -88,7 +88,7 @@ class PasskeysTest {
                 throttled.add("success " + username);
             }
         };
-        passkeys.attempts = new SecondFactorAttempts();
+        passkeys.attempts = new SecondFactorGuard();
         passkeys.attempts.signIn = passkeys.throttle;
         passkeys.attempts.factors = TestThrottles.secondFactor(db.jdbc, TestThrottles.limits(3, 3), clock);
         passkeys.attempts.audit = passkeys.audit;
@@ -122,7 +122,7 @@ class PasskeysTest {
 
     private SoftAuthenticator registered(User user, String binding) throws Exception {
         SoftAuthenticator key = new SoftAuthenticator("login.example.com");
-        String challenge = passkeys.begin(Passkeys.Purpose.REGISTER, binding, user.userId()).challenge();
+        String challenge = passkeys.begin(PasskeyService.Purpose.REGISTER, binding, user.userId()).challenge();
         assertTrue(passkeys.register(user, " Laptop\u0000 ", key.create(challenge, ISSUER), binding, "192.0.2.1"));
         return key;
     }
@@ -130,7 +130,7 @@ class PasskeysTest {
     @Test
     void registeredPasskeyIsListedNamedAndExcludedFromTheNextRegistration() throws Exception {
         SoftAuthenticator key = registered(alice, "session-a");
-        List<Passkeys.Passkey> list = passkeys.list(alice.userId());
+        List<PasskeyService.Passkey> list = passkeys.list(alice.userId());
         assertEquals(1, list.size());
         assertEquals("Laptop", list.get(0).name());
         assertEquals(NOW, list.get(0).createdAt());
@@ -138,44 +138,44 @@ class PasskeysTest {
         assertTrue(passkeys.has(alice.userId()));
         assertFalse(passkeys.has(bob.userId()));
         assertEquals(List.of(key.credentialId()),
-                passkeys.begin(Passkeys.Purpose.REGISTER, "session-a", alice.userId()).credentialIds());
+                passkeys.begin(PasskeyService.Purpose.REGISTER, "session-a", alice.userId()).credentialIds());
         assertTrue(audited.contains("SECOND_FACTOR_ENROLLED user-1 passkey"), audited::toString);
     }
 
     @Test
     void challengeWorksOnceOnlyForItsBindingAndCeremonyAndBeforeItExpires() throws Exception {
         SoftAuthenticator key = new SoftAuthenticator("login.example.com");
-        String c = passkeys.begin(Passkeys.Purpose.REGISTER, "session-a", alice.userId()).challenge();
+        String c = passkeys.begin(PasskeyService.Purpose.REGISTER, "session-a", alice.userId()).challenge();
         assertFalse(passkeys.register(alice, "x", key.create(c, ISSUER), "session-b", "ip"), "another browser");
-        assertFalse(passkeys.useChallenge(Passkeys.Purpose.FACTOR, "session-a", c), "another ceremony");
+        assertFalse(passkeys.useChallenge(PasskeyService.Purpose.FACTOR, "session-a", c), "another ceremony");
         assertTrue(passkeys.register(alice, "x", key.create(c, ISSUER), "session-a", "ip"));
         assertFalse(passkeys.register(alice, "x", key.create(c, ISSUER), "session-a", "ip"), "used up");
 
-        String late = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
-        at(NOW.plus(Passkeys.CHALLENGE_TTL).plusSeconds(1));
-        assertFalse(passkeys.useChallenge(Passkeys.Purpose.FACTOR, "session-a", late), "expired");
-        passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", null);
+        String late = passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        at(NOW.plus(PasskeyService.CHALLENGE_TTL).plusSeconds(1));
+        assertFalse(passkeys.useChallenge(PasskeyService.Purpose.FACTOR, "session-a", late), "expired");
+        passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", null);
         assertEquals(1, db.jdbc.one("SELECT COUNT(*) AS n FROM webauthn_challenges", r -> r.longValue("n"))
                 .orElseThrow(), "expired challenges are deleted when a new one is issued");
     }
 
     @Test
     void passwordlessChallengeIsWrittenOnlyWhenUsedAndWorksOnceForItsBrowserBeforeItExpires() throws Exception {
-        String c = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        String c = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
         assertEquals(0, challengeRows(), "issuing a passwordless challenge writes nothing");
-        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:y", c), "another browser");
-        assertFalse(passkeys.useChallenge(Passkeys.Purpose.FACTOR, "csrf:x", c), "another ceremony");
+        assertFalse(passkeys.useChallenge(PasskeyService.Purpose.PASSWORDLESS, "csrf:y", c), "another browser");
+        assertFalse(passkeys.useChallenge(PasskeyService.Purpose.FACTOR, "csrf:x", c), "another ceremony");
         String altered = c.substring(0, c.length() - 2) + (c.endsWith("AA") ? "BB" : "AA");
-        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", altered), "altered");
-        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", "not base64 !"), "malformed");
+        assertFalse(passkeys.useChallenge(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", altered), "altered");
+        assertFalse(passkeys.useChallenge(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", "not base64 !"), "malformed");
         assertEquals(0, challengeRows(), "refused challenges write nothing");
-        assertTrue(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", c));
-        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", c), "used up");
+        assertTrue(passkeys.useChallenge(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", c));
+        assertFalse(passkeys.useChallenge(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", c), "used up");
         assertEquals(1, challengeRows());
 
-        String late = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
-        at(NOW.plus(Passkeys.CHALLENGE_TTL).plusSeconds(1));
-        assertFalse(passkeys.useChallenge(Passkeys.Purpose.PASSWORDLESS, "csrf:x", late), "expired");
+        String late = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        at(NOW.plus(PasskeyService.CHALLENGE_TTL).plusSeconds(1));
+        assertFalse(passkeys.useChallenge(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", late), "expired");
     }
 
     private long challengeRows() {
@@ -185,23 +185,23 @@ class PasskeysTest {
     @Test
     void secondFactorWhenSignCountGoesBackThenRefusedAuditedAndCounted() throws Exception {
         SoftAuthenticator key = registered(alice, "session-a");
-        String c1 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
-        assertEquals(SecondFactors.Outcome.ACCEPTED, passkeys.verifySecondFactor(alice,
+        String c1 = passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactorService.Outcome.ACCEPTED, passkeys.verifySecondFactor(alice,
                 key.get(c1, ISSUER, 7, false), "session-a", "app", "192.0.2.1"));
         assertEquals(NOW, passkeys.list(alice.userId()).get(0).lastUsedAt());
         assertEquals(List.of(), throttled, "a second factor never counts on the password's counter");
 
         throttled.clear();
-        String c2 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
-        assertEquals(SecondFactors.Outcome.INVALID, passkeys.verifySecondFactor(alice,
+        String c2 = passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactorService.Outcome.INVALID, passkeys.verifySecondFactor(alice,
                 key.get(c2, ISSUER, 7, false), "session-a", "app", "192.0.2.1"), "the same count again");
         assertEquals(List.of("failure 192.0.2.1"), throttled);
         assertEquals(1L, factorFailures(alice), "counted on the account's second-factor counter");
         assertTrue(audited.stream().anyMatch(a -> a.startsWith("SECOND_FACTOR_FAILURE user-1 passkey: sign count")),
                 audited::toString);
 
-        String c3 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
-        assertEquals(SecondFactors.Outcome.ACCEPTED, passkeys.verifySecondFactor(alice,
+        String c3 = passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactorService.Outcome.ACCEPTED, passkeys.verifySecondFactor(alice,
                 key.get(c3, ISSUER, 8, false), "session-a", "app", "192.0.2.1"));
         assertEquals(0L, factorFailures(alice), "a completed second factor clears its counter");
     }
@@ -211,16 +211,16 @@ class PasskeysTest {
         SoftAuthenticator key = registered(alice, "session-a");
         SoftAuthenticator stranger = new SoftAuthenticator("login.example.com");
         for (int i = 0; i < 3; i++) {
-            String c = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
-            assertEquals(SecondFactors.Outcome.INVALID, passkeys.verifySecondFactor(alice,
+            String c = passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+            assertEquals(SecondFactorService.Outcome.INVALID, passkeys.verifySecondFactor(alice,
                     stranger.get(c, ISSUER, 1, true), "session-a", "app", "ip"), "not alice's passkey");
         }
         assertTrue(audited.contains("SIGN_IN_LOCKED user-1 second factor locked"), audited::toString);
-        String c1 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
-        assertEquals(SecondFactors.Outcome.LOCKED, passkeys.verifySecondFactor(alice,
+        String c1 = passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactorService.Outcome.LOCKED, passkeys.verifySecondFactor(alice,
                 key.get(c1, ISSUER, 1, true), "session-a", "app", "ip"), "her own passkey, as second factor");
-        String c2 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
-        assertEquals(SecondFactors.Outcome.LOCKED,
+        String c2 = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(SecondFactorService.Outcome.LOCKED,
                 passkeys.signInPasswordless(key.get(c2, ISSUER, 2, true), "csrf:x", "app", "ip").outcome(),
                 "her own passkey, passwordless");
         assertTrue(audited.contains("SIGN_IN_LOCKED user-1 locked (passkey)"), audited::toString);
@@ -229,15 +229,15 @@ class PasskeysTest {
         // the lock ends; a lock by wrong passwords refuses the passkey the same way
         at(NOW.plus(Duration.ofMinutes(5)));
         passwordLocked = true;
-        String c3 = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
-        assertEquals(SecondFactors.Outcome.LOCKED, passkeys.verifySecondFactor(alice,
+        String c3 = passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactorService.Outcome.LOCKED, passkeys.verifySecondFactor(alice,
                 key.get(c3, ISSUER, 3, true), "session-a", "app", "ip"));
-        String c4 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
-        assertEquals(SecondFactors.Outcome.LOCKED,
+        String c4 = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(SecondFactorService.Outcome.LOCKED,
                 passkeys.signInPasswordless(key.get(c4, ISSUER, 4, true), "csrf:x", "app", "ip").outcome());
         passwordLocked = false;
-        String c5 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
-        assertEquals(SecondFactors.Outcome.ACCEPTED,
+        String c5 = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(SecondFactorService.Outcome.ACCEPTED,
                 passkeys.signInPasswordless(key.get(c5, ISSUER, 5, true), "csrf:x", "app", "ip").outcome());
         assertEquals(0L, factorFailures(alice), "a passwordless passkey completes the second factor too");
     }
@@ -250,30 +250,30 @@ class PasskeysTest {
     @Test
     void secondFactorWhenThePasskeyIsSomeoneElsesThenRefused() throws Exception {
         SoftAuthenticator bobs = registered(bob, "session-b");
-        String c = passkeys.begin(Passkeys.Purpose.FACTOR, "session-a", alice.userId()).challenge();
-        assertEquals(SecondFactors.Outcome.INVALID, passkeys.verifySecondFactor(alice,
+        String c = passkeys.begin(PasskeyService.Purpose.FACTOR, "session-a", alice.userId()).challenge();
+        assertEquals(SecondFactorService.Outcome.INVALID, passkeys.verifySecondFactor(alice,
                 bobs.get(c, ISSUER, 1, true), "session-a", "app", "ip"));
     }
 
     @Test
     void passwordlessSignsInTheOwnerOnlyWithUserVerification() throws Exception {
         SoftAuthenticator key = registered(alice, "session-a");
-        String c1 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
-        assertEquals(SecondFactors.Outcome.INVALID,
+        String c1 = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        assertEquals(SecondFactorService.Outcome.INVALID,
                 passkeys.signInPasswordless(key.get(c1, ISSUER, 1, false), "csrf:x", "app", "ip").outcome(),
                 "without user verification");
-        String c2 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
-        Passkeys.SignIn in = passkeys.signInPasswordless(key.get(c2, ISSUER, 2, true), "csrf:x", "app", "ip");
-        assertEquals(SecondFactors.Outcome.ACCEPTED, in.outcome());
+        String c2 = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        PasskeyService.SignIn in = passkeys.signInPasswordless(key.get(c2, ISSUER, 2, true), "csrf:x", "app", "ip");
+        assertEquals(SecondFactorService.Outcome.ACCEPTED, in.outcome());
         assertEquals(alice.userId(), in.user().orElseThrow().userId());
 
         SoftAuthenticator stranger = new SoftAuthenticator("login.example.com");
-        String c3 = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        String c3 = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
         throttled.clear();
-        assertEquals(SecondFactors.Outcome.INVALID,
+        assertEquals(SecondFactorService.Outcome.INVALID,
                 passkeys.signInPasswordless(stranger.get(c3, ISSUER, 1, true), "csrf:x", "app", "ip").outcome());
         assertEquals(List.of("failure ip"), throttled, "an unknown credential counts on the address");
-        assertEquals(SecondFactors.Outcome.INVALID,
+        assertEquals(SecondFactorService.Outcome.INVALID,
                 passkeys.signInPasswordless("{\"id\":", "csrf:x", "app", "ip").outcome());
     }
 
@@ -281,9 +281,9 @@ class PasskeysTest {
     void passwordlessRefusesAUserTheDirectoryRefusesNow() throws Exception {
         SoftAuthenticator key = registered(alice, "session-a");
         directoryRefuses = alice.userId();
-        String c = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
-        Passkeys.SignIn in = passkeys.signInPasswordless(key.get(c, ISSUER, 1, true), "csrf:x", "app", "ip");
-        assertEquals(SecondFactors.Outcome.INVALID, in.outcome());
+        String c = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, "csrf:x", null).challenge();
+        PasskeyService.SignIn in = passkeys.signInPasswordless(key.get(c, ISSUER, 1, true), "csrf:x", "app", "ip");
+        assertEquals(SecondFactorService.Outcome.INVALID, in.outcome());
         assertTrue(in.user().isEmpty());
         assertTrue(audited.contains("SECOND_FACTOR_FAILURE " + alice.userId() + " passkey: account disabled"),
                 audited::toString);
@@ -316,7 +316,7 @@ class PasskeysTest {
             db.jdbc.update("INSERT INTO recovery_codes (user_id, code_hash) VALUES (?, 'hash')", u.userId());
         }
         List<String> changes = new ArrayList<>();
-        SecondFactors factors = new SecondFactors();
+        SecondFactorService factors = new SecondFactorService();
         factors.jdbc = db.jdbc;
         factors.passkeys = passkeys;
         factors.sessions = sessions;
@@ -340,14 +340,14 @@ class PasskeysTest {
 
     @Test
     void atMostTenPerUser() throws Exception {
-        for (int i = 0; i < Passkeys.MAX_PER_USER; i++) {
+        for (int i = 0; i < PasskeyService.MAX_PER_USER; i++) {
             registered(alice, "session-a");
         }
         SoftAuthenticator one = new SoftAuthenticator("login.example.com");
-        String c = passkeys.begin(Passkeys.Purpose.REGISTER, "session-a", alice.userId()).challenge();
+        String c = passkeys.begin(PasskeyService.Purpose.REGISTER, "session-a", alice.userId()).challenge();
         assertFalse(passkeys.register(alice, "x", one.create(c, ISSUER), "session-a", "ip"));
-        assertEquals(Passkeys.MAX_PER_USER, passkeys.list(alice.userId()).size());
-        assertEquals("Passkey", Passkeys.cleanName(" \t "));
-        assertEquals("a".repeat(Passkeys.MAX_NAME), Passkeys.cleanName("a".repeat(200)));
+        assertEquals(PasskeyService.MAX_PER_USER, passkeys.list(alice.userId()).size());
+        assertEquals("Passkey", PasskeyService.cleanName(" \t "));
+        assertEquals("a".repeat(PasskeyService.MAX_NAME), PasskeyService.cleanName("a".repeat(200)));
     }
 }

@@ -24,12 +24,12 @@ import org.bouncycastle.util.encoders.Base32;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link SecondFactors} on H2 with the real schema and the real throttles: wrong codes count in the account's own
+ * {@link SecondFactorService} on H2 with the real schema and the real throttles: wrong codes count in the account's own
  * second-factor counter, which a correct password never clears (no fresh round of guesses per password), up to the
  * lock that refuses even the right code, audited; a completed second factor clears it; one code is accepted once
  * under concurrency; seeds sealed under a previous key-encryption key are re-sealed under the current one, once.
  */
-class SecondFactorsTest {
+class SecondFactorServiceTest {
 
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
     private static final byte[] OLD_KEY = Base64.getDecoder().decode(EncryptionKeys.newKey());
@@ -44,20 +44,20 @@ class SecondFactorsTest {
     private final User alice = TestUsers.user("user-1", "alice", null, null);
     private final User bob = TestUsers.user("user-2", "bob", null, null);
 
-    SecondFactorsTest() {
+    SecondFactorServiceTest() {
         for (User u : List.of(alice, bob)) {
             db.jdbc.update("INSERT INTO users (user_id, username, password_hash, created_at, updated_at) "
                     + "VALUES (?,?,'x',0,0)", u.userId(), u.username());
         }
     }
 
-    private SecondFactors factors(EncryptionKeys keys) {
-        SecondFactors f = new SecondFactors();
+    private SecondFactorService factors(EncryptionKeys keys) {
+        SecondFactorService f = new SecondFactorService();
         f.jdbc = db.jdbc;
         f.clock = clock;
         f.keys = keys;
         f.audit = audit;
-        f.attempts = new SecondFactorAttempts();
+        f.attempts = new SecondFactorGuard();
         f.attempts.signIn = passwords;
         f.attempts.factors = TestThrottles.secondFactor(db.jdbc, limits, clock);
         f.attempts.audit = f.audit;
@@ -65,7 +65,7 @@ class SecondFactorsTest {
     }
 
     /** Enrols an authenticator for the user and returns its seed. */
-    private String enrolled(SecondFactors f, User user) {
+    private String enrolled(SecondFactorService f, User user) {
         String secret = f.pendingTotp(user.userId(), "session-1").orElseThrow();
         assertTrue(f.confirmTotp(user, "session-1", code(secret, Totp.step(clock.instant())), "ip").isPresent());
         clock.set(clock.instant().plusSeconds(Totp.STEP_SECONDS * 2));
@@ -74,32 +74,32 @@ class SecondFactorsTest {
 
     @Test
     void aCorrectPasswordBetweenWrongCodesGivesNoFreshGuessesAndTheLockRefusesEvenTheRightCode() {
-        SecondFactors f = factors(new EncryptionKeys(NEW_KEY, List.of()));
+        SecondFactorService f = factors(new EncryptionKeys(NEW_KEY, List.of()));
         String secret = enrolled(f, alice);
         int checked = 0;
-        SecondFactors.Outcome last = null;
-        for (int cycle = 0; cycle < 10 && last != SecondFactors.Outcome.LOCKED; cycle++) {
+        SecondFactorService.Outcome last = null;
+        for (int cycle = 0; cycle < 10 && last != SecondFactorService.Outcome.LOCKED; cycle++) {
             // the password step, as SignInService takes it: counted, then cleared by the correct password
             assertTrue(passwords.reserve(alice.username()).allowed());
             passwords.recordSuccess(alice.username());
             for (int i = 0; i < 2; i++) {
                 last = f.verify(alice, wrongCode(secret), "app", "ip");
-                checked += last == SecondFactors.Outcome.INVALID ? 1 : 0;
+                checked += last == SecondFactorService.Outcome.INVALID ? 1 : 0;
                 clock.set(clock.instant().plusSeconds(31)); // past any slow-down
             }
         }
-        assertEquals(SecondFactors.Outcome.LOCKED, last);
+        assertEquals(SecondFactorService.Outcome.LOCKED, last);
         assertEquals(5, checked, "portcullis.login.max-failures codes in all, however many passwords");
         assertTrue(audited.contains("SIGN_IN_LOCKED user-1 second factor locked"), audited::toString);
 
         passwords.recordSuccess(alice.username());
-        assertEquals(SecondFactors.Outcome.LOCKED, f.verify(alice, code(secret, Totp.step(clock.instant())), "app",
+        assertEquals(SecondFactorService.Outcome.LOCKED, f.verify(alice, code(secret, Totp.step(clock.instant())), "app",
                 "ip"), "the right code, while the account's codes are locked");
         assertTrue(audited.contains("SIGN_IN_LOCKED user-1 locked (second factor)"), audited::toString);
-        assertEquals(SecondFactors.Outcome.INVALID, f.verify(bob, "123456", "app", "ip"), "bob is not locked");
+        assertEquals(SecondFactorService.Outcome.INVALID, f.verify(bob, "123456", "app", "ip"), "bob is not locked");
 
         clock.set(clock.instant().plus(Duration.ofMinutes(5)));
-        assertEquals(SecondFactors.Outcome.ACCEPTED, f.verify(alice, code(secret, Totp.step(clock.instant())), "app",
+        assertEquals(SecondFactorService.Outcome.ACCEPTED, f.verify(alice, code(secret, Totp.step(clock.instant())), "app",
                 "ip"));
         assertEquals(0L, db.jdbc.one("SELECT COUNT(*) AS n FROM second_factor_throttle WHERE user_id = ?",
                 r -> r.longValue("n"), alice.userId()).orElseThrow(), "a completed second factor clears the count");
@@ -107,16 +107,16 @@ class SecondFactorsTest {
 
     @Test
     void twoConcurrentSubmissionsOfOneCodeAcceptItOnce() throws Exception {
-        SecondFactors f = factors(new EncryptionKeys(NEW_KEY, List.of()));
+        SecondFactorService f = factors(new EncryptionKeys(NEW_KEY, List.of()));
         String code = code(enrolled(f, alice), Totp.step(clock.instant()));
-        List<SecondFactors.Outcome> outcomes = Concurrently.run(2, () -> f.verify(alice, code, "app", "ip"));
-        assertEquals(1, Collections.frequency(outcomes, SecondFactors.Outcome.ACCEPTED), outcomes::toString);
-        assertEquals(1, Collections.frequency(outcomes, SecondFactors.Outcome.INVALID), outcomes::toString);
+        List<SecondFactorService.Outcome> outcomes = Concurrently.run(2, () -> f.verify(alice, code, "app", "ip"));
+        assertEquals(1, Collections.frequency(outcomes, SecondFactorService.Outcome.ACCEPTED), outcomes::toString);
+        assertEquals(1, Collections.frequency(outcomes, SecondFactorService.Outcome.INVALID), outcomes::toString);
     }
 
     @Test
     void seedsUnderAPreviousKeyAreResealedUnderTheCurrentOneOnceEvenByInstancesStartingTogether() throws Exception {
-        SecondFactors before = factors(new EncryptionKeys(OLD_KEY, List.of()));
+        SecondFactorService before = factors(new EncryptionKeys(OLD_KEY, List.of()));
         String confirmed = enrolled(before, alice);
         String pending = before.pendingTotp(bob.userId(), "session-1").orElseThrow();
 
@@ -129,8 +129,8 @@ class SecondFactorsTest {
         }
 
         // the old key dropped: the seeds still open (the same app codes, the same pending QR code)
-        SecondFactors after = factors(new EncryptionKeys(NEW_KEY, List.of()));
-        assertEquals(SecondFactors.Outcome.ACCEPTED, after.verify(alice, code(confirmed, Totp.step(clock.instant())),
+        SecondFactorService after = factors(new EncryptionKeys(NEW_KEY, List.of()));
+        assertEquals(SecondFactorService.Outcome.ACCEPTED, after.verify(alice, code(confirmed, Totp.step(clock.instant())),
                 "app", "ip"));
         assertEquals(pending, after.pendingTotp(bob.userId(), "session-1").orElseThrow());
     }

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class ResourceIndicatorsTest {
+class ResourceIndicatorServiceTest {
 
     private static final String PAYROLL = "https://payroll-api.corp.example";
 
@@ -31,9 +31,9 @@ class ResourceIndicatorsTest {
     }
 
     private final Table table = new Table();
-    private final ResourceIndicators indicators = new ResourceIndicators();
+    private final ResourceIndicatorService indicators = new ResourceIndicatorService();
 
-    ResourceIndicatorsTest() {
+    ResourceIndicatorServiceTest() {
         table.rows.add(new Api("a1", PAYROLL, "Payroll", new LinkedHashSet<>(List.of("payroll.read", "payroll.write")),
                 "RS256", Instant.EPOCH));
         indicators.apis = table;
@@ -61,7 +61,7 @@ class ResourceIndicatorsTest {
         assertEquals("RS256", t.signingAlg());
         assertEquals(1, table.reads);
 
-        ResourceIndicators.Selection s = indicators.forNewAuthorization(List.of(PAYROLL),
+        ResourceIndicatorService.Selection s = indicators.forNewAuthorization(List.of(PAYROLL),
                 Scopes.parse("read_user payroll.write"), Scopes.parse("read_user payroll.write"));
         assertEquals(List.of(PAYROLL), s.resources());
         assertEquals("payroll.write", s.token().scope());

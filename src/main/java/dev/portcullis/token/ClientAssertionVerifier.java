@@ -33,7 +33,7 @@ import java.util.Set;
  * Clocks may differ by {@link #SKEW}. {@link ClientAuthenticator} then spends the {@code jti}.
  */
 @ApplicationScoped
-public class ClientAssertions {
+public class ClientAssertionVerifier {
 
     public static final String ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
     public static final List<JWSAlgorithm> ALGORITHMS = List.of(JWSAlgorithm.RS256, JWSAlgorithm.PS256,

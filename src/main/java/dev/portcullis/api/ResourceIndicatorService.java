@@ -13,7 +13,7 @@ import java.util.Set;
  * from the database, so that an API registered or changed on one instance counts on every other at once.
  */
 @ApplicationScoped
-public class ResourceIndicators {
+public class ResourceIndicatorService {
 
     @Inject
     ApiRepository apis;

@@ -12,14 +12,14 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The throttle rules of the steps that prove a second factor, shared by codes ({@link SecondFactors}) and passkeys
- * ({@link Passkeys}). A second factor after the password counts in the account's {@link SecondFactorThrottle} (never
+ * The throttle rules of the steps that prove a second factor, shared by codes ({@link SecondFactorService}) and passkeys
+ * ({@link PasskeyService}). A second factor after the password counts in the account's {@link SecondFactorThrottle} (never
  * in the password's counter, which a correct password clears); a passwordless passkey counts like a password. Either
  * is refused while the client address is slowed down, wrong passwords locked the account or wrong factors locked its
  * second factors; every refusal is audited ({@code SIGN_IN_LOCKED}).
  */
 @ApplicationScoped
-public class SecondFactorAttempts {
+public class SecondFactorGuard {
 
     @Inject
     SignInThrottle signIn;
@@ -31,7 +31,7 @@ public class SecondFactorAttempts {
     AuditLog audit;
 
     /** Counts a second-factor attempt after the password; empty when it may be checked, else why not (audited). */
-    Optional<SecondFactors.Outcome> reserve(User user, String clientId, String ip, String kind) {
+    Optional<SecondFactorService.Outcome> reserve(User user, String clientId, String ip, String kind) {
         ThrottlePolicy.Verdict v = notBlocked(user, ip);
         if (v == ThrottlePolicy.Verdict.ALLOW) {
             v = factors.reserve(user.userId());
@@ -40,7 +40,7 @@ public class SecondFactorAttempts {
     }
 
     /** Counts a passwordless passkey on the account like a password; empty when it may be checked. */
-    Optional<SecondFactors.Outcome> reservePasswordless(User user, String clientId, String ip) {
+    Optional<SecondFactorService.Outcome> reservePasswordless(User user, String clientId, String ip) {
         ThrottlePolicy.Verdict v = notBlocked(user, ip);
         if (v == ThrottlePolicy.Verdict.ALLOW) {
             v = signIn.reserve(user.username()).verdict();
@@ -77,14 +77,14 @@ public class SecondFactorAttempts {
                 : ThrottlePolicy.Verdict.ALLOW;
     }
 
-    private Optional<SecondFactors.Outcome> refused(ThrottlePolicy.Verdict v, User user, String clientId, String ip,
+    private Optional<SecondFactorService.Outcome> refused(ThrottlePolicy.Verdict v, User user, String clientId, String ip,
                                                     String kind) {
         if (v == ThrottlePolicy.Verdict.ALLOW) {
             return Optional.empty();
         }
         audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, user.userId(), ip,
                 v.name().toLowerCase(Locale.ROOT) + " (" + kind + ")");
-        return Optional.of(v == ThrottlePolicy.Verdict.LOCKED ? SecondFactors.Outcome.LOCKED
-                : SecondFactors.Outcome.WAIT);
+        return Optional.of(v == ThrottlePolicy.Verdict.LOCKED ? SecondFactorService.Outcome.LOCKED
+                : SecondFactorService.Outcome.WAIT);
     }
 }

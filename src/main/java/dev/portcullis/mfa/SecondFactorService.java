@@ -29,10 +29,10 @@ import java.util.OptionalLong;
  * A user's second factors: the TOTP authenticator (seed sealed by {@link EncryptionKeys}, the user id as associated
  * data) and the recovery codes (SHA-256 with the user id, each usable once). The one owner of totp_factors and
  * recovery_codes, in plain JDBC: each code is accepted by one conditional UPDATE, so a code is good once on any
- * number of instances. Wrong codes count in the account's second-factor counter ({@link SecondFactorAttempts}).
+ * number of instances. Wrong codes count in the account's second-factor counter ({@link SecondFactorGuard}).
  */
 @ApplicationScoped
-public class SecondFactors {
+public class SecondFactorService {
 
     public static final int RECOVERY_CODES = 10;
     /** How long a seed shown for enrolment may be confirmed, by the session it was shown to. */
@@ -54,7 +54,7 @@ public class SecondFactors {
     Clock clock;
 
     @Inject
-    SecondFactorAttempts attempts;
+    SecondFactorGuard attempts;
 
     @Inject
     AuditLog audit;
@@ -63,7 +63,7 @@ public class SecondFactors {
     SsoSessionRepository sessions;
 
     @Inject
-    Passkeys passkeys;
+    PasskeyService passkeys;
 
     volatile EncryptionKeys keys;
 

@@ -34,12 +34,12 @@ import org.bouncycastle.util.encoders.Base32;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link FactorChanges} and the pending seeds of {@link SecondFactors} on H2 with the real schema: a session that gave
+ * {@link FactorChangeService} and the pending seeds of {@link SecondFactorService} on H2 with the real schema: a session that gave
  * only its sign-in's password adds no factor (no row written); a user without a factor re-enters the password, a
  * user with one gives it, and either opens the changes for 10 minutes; a change ends the user's other sessions; a
  * factor set up at sign-in adds nothing to {@code amr}; a pending seed is shown only to its session and expires.
  */
-class FactorChangesTest {
+class FactorChangeServiceTest {
 
     private static final String ISSUER = "https://login.example.com";
     private static final String PASSWORD = "correct horse battery";
@@ -50,12 +50,12 @@ class FactorChangesTest {
     private final RecordingAudit audit = new RecordingAudit();
     private final List<String> audited = audit.lines;
     private final User alice = TestUsers.user("user-1", "alice", null, null);
-    private final Passkeys passkeys = new Passkeys();
-    private final SecondFactors factors = new SecondFactors();
+    private final PasskeyService passkeys = new PasskeyService();
+    private final SecondFactorService factors = new SecondFactorService();
     private SsoSessionRepository sessions;
-    private final FactorChanges changes = new FactorChanges();
+    private final FactorChangeService changes = new FactorChangeService();
 
-    FactorChangesTest() {
+    FactorChangeServiceTest() {
         IssuerSettings issuer = new IssuerSettings(URI.create(ISSUER));
         byte[] key = new byte[32];
         Arrays.fill(key, (byte) 7);
@@ -93,7 +93,7 @@ class FactorChangesTest {
         passkeys.clock = clock;
         passkeys.audit = audit;
         passkeys.throttle = throttle;
-        SecondFactorAttempts attempts = new SecondFactorAttempts();
+        SecondFactorGuard attempts = new SecondFactorGuard();
         attempts.signIn = throttle;
         attempts.factors = TestThrottles.secondFactor(db.jdbc, TestThrottles.limits(5, 3), clock);
         attempts.audit = audit;
@@ -137,7 +137,7 @@ class FactorChangesTest {
     }
 
     private String passkeyAnswer(SoftAuthenticator key, SsoSession s) {
-        String challenge = passkeys.begin(Passkeys.Purpose.REGISTER, s.sessionHash(), alice.userId()).challenge();
+        String challenge = passkeys.begin(PasskeyService.Purpose.REGISTER, s.sessionHash(), alice.userId()).challenge();
         return key.create(challenge, ISSUER);
     }
 
@@ -149,21 +149,21 @@ class FactorChangesTest {
     void stepUpNeededWhenNothingRecentThenFactorOrPasswordByWhatTheUserHas() {
         SsoSession pwd = new SsoSession("h", "u", NOW, NOW, NOW, NOW, null, "s", null, Set.of(), AuthMethods.of("pwd"),
                 false, null, null);
-        assertEquals(FactorChanges.StepUp.PASSWORD, FactorChanges.stepUpNeeded(false, pwd, NOW));
-        assertEquals(FactorChanges.StepUp.SECOND_FACTOR, FactorChanges.stepUpNeeded(true, pwd, NOW));
+        assertEquals(FactorChangeService.StepUp.PASSWORD, FactorChangeService.stepUpNeeded(false, pwd, NOW));
+        assertEquals(FactorChangeService.StepUp.SECOND_FACTOR, FactorChangeService.stepUpNeeded(true, pwd, NOW));
 
         SsoSession password = new SsoSession("h", "u", NOW, NOW, NOW, NOW, null, "s", null, Set.of(),
                 AuthMethods.of("pwd"), false, null, NOW);
-        assertEquals(FactorChanges.StepUp.NONE, FactorChanges.stepUpNeeded(false, password, NOW.plusSeconds(600)));
-        assertEquals(FactorChanges.StepUp.PASSWORD, FactorChanges.stepUpNeeded(false, password, NOW.plusSeconds(601)),
+        assertEquals(FactorChangeService.StepUp.NONE, FactorChangeService.stepUpNeeded(false, password, NOW.plusSeconds(600)));
+        assertEquals(FactorChangeService.StepUp.PASSWORD, FactorChangeService.stepUpNeeded(false, password, NOW.plusSeconds(601)),
                 "the re-entry opens the changes for 10 minutes");
-        assertEquals(FactorChanges.StepUp.SECOND_FACTOR, FactorChanges.stepUpNeeded(true, password, NOW),
+        assertEquals(FactorChangeService.StepUp.SECOND_FACTOR, FactorChangeService.stepUpNeeded(true, password, NOW),
                 "a user with a factor gives the factor, not the password");
 
         SsoSession factor = new SsoSession("h", "u", NOW, NOW, NOW, NOW, null, "s", null, Set.of(),
                 AuthMethods.of("pwd", "otp"), true, NOW, null);
-        assertEquals(FactorChanges.StepUp.NONE, FactorChanges.stepUpNeeded(true, factor, NOW.plusSeconds(600)));
-        assertEquals(FactorChanges.StepUp.SECOND_FACTOR, FactorChanges.stepUpNeeded(true, factor,
+        assertEquals(FactorChangeService.StepUp.NONE, FactorChangeService.stepUpNeeded(true, factor, NOW.plusSeconds(600)));
+        assertEquals(FactorChangeService.StepUp.SECOND_FACTOR, FactorChangeService.stepUpNeeded(true, factor,
                 NOW.plusSeconds(601)), "a multi-factor session long ago does not open them");
     }
 
@@ -172,9 +172,9 @@ class FactorChangesTest {
         SsoSession s = signedInWithPassword();
         SoftAuthenticator key = new SoftAuthenticator("login.example.com");
         assertFalse(changes.registerPasskey(alice, s, "Laptop", passkeyAnswer(key, s),
-                FactorChanges.Where.ACCOUNT_PAGE, "ip"));
+                FactorChangeService.Where.ACCOUNT_PAGE, "ip"));
         String secret = factors.pendingTotp(alice.userId(), s.sessionHash()).orElseThrow();
-        assertTrue(changes.confirmTotp(alice, s, code(secret, NOW), FactorChanges.Where.ACCOUNT_PAGE, "ip")
+        assertTrue(changes.confirmTotp(alice, s, code(secret, NOW), FactorChangeService.Where.ACCOUNT_PAGE, "ip")
                 .isEmpty());
         assertEquals(0, rows("webauthn_credentials"));
         assertFalse(factors.hasTotp(alice.userId()));
@@ -188,14 +188,14 @@ class FactorChangesTest {
         SsoSession other = signedInWithPassword();
         SsoSession s = signedInWithPassword();
         assertEquals(SignInService.Outcome.INVALID, changes.stepUpWithPassword(alice, s, "wrong", "app", "ip"));
-        assertEquals(FactorChanges.StepUp.PASSWORD, changes.stepUpNeeded(alice, reread(s)));
+        assertEquals(FactorChangeService.StepUp.PASSWORD, changes.stepUpNeeded(alice, reread(s)));
         assertEquals(SignInService.Outcome.SIGNED_IN, changes.stepUpWithPassword(alice, s, PASSWORD, "app", "ip"));
         s = reread(s);
-        assertEquals(FactorChanges.StepUp.NONE, changes.stepUpNeeded(alice, s));
+        assertEquals(FactorChangeService.StepUp.NONE, changes.stepUpNeeded(alice, s));
 
         SoftAuthenticator key = new SoftAuthenticator("login.example.com");
         assertTrue(changes.registerPasskey(alice, s, "Laptop", passkeyAnswer(key, s),
-                FactorChanges.Where.ACCOUNT_PAGE, "ip"));
+                FactorChangeService.Where.ACCOUNT_PAGE, "ip"));
         assertEquals(1, rows("webauthn_credentials"));
         List<String> live = sessions.listLive(alice.userId(), null, 100).stream().map(SsoSession::sessionHash)
                 .toList();
@@ -206,20 +206,20 @@ class FactorChangesTest {
                 audited::toString);
 
         // now the user has a factor: the password opens nothing any more, not even a fresh re-entry
-        assertEquals(FactorChanges.StepUp.SECOND_FACTOR, changes.stepUpNeeded(alice, reread(s)));
+        assertEquals(FactorChangeService.StepUp.SECOND_FACTOR, changes.stepUpNeeded(alice, reread(s)));
         assertEquals(SignInService.Outcome.INVALID, changes.stepUpWithPassword(alice, s, PASSWORD, "app", "ip"));
         String id = passkeys.list(alice.userId()).get(0).passkeyId();
         assertFalse(changes.removePasskey(alice, reread(s), id, "ip"));
         assertEquals(1, rows("webauthn_credentials"));
 
         // the passkey given as a step-up opens the changes for 10 minutes
-        String c = passkeys.begin(Passkeys.Purpose.FACTOR, s.sessionHash(), alice.userId()).challenge();
-        assertEquals(SecondFactors.Outcome.ACCEPTED, changes.stepUpWithPasskey(alice, reread(s),
+        String c = passkeys.begin(PasskeyService.Purpose.FACTOR, s.sessionHash(), alice.userId()).challenge();
+        assertEquals(SecondFactorService.Outcome.ACCEPTED, changes.stepUpWithPasskey(alice, reread(s),
                 key.get(c, ISSUER, 1, false), "app", "ip"));
         assertEquals(List.of("pwd", "hwk"), List.copyOf(reread(s).amr()));
-        clock.set(NOW.plus(FactorChanges.STEP_UP).plusSeconds(1));
+        clock.set(NOW.plus(FactorChangeService.STEP_UP).plusSeconds(1));
         assertFalse(changes.removePasskey(alice, reread(s), id, "ip"), "too long ago");
-        clock.set(NOW.plus(FactorChanges.STEP_UP));
+        clock.set(NOW.plus(FactorChangeService.STEP_UP));
         assertTrue(changes.removePasskey(alice, reread(s), id, "ip"));
         assertEquals(0, rows("webauthn_credentials"));
     }
@@ -228,7 +228,7 @@ class FactorChangesTest {
     void firstFactorAtSignInWhenUserHasNoneThenAllowedButNotMultiFactor() throws Exception {
         SsoSession s = signedInWithPassword();
         String secret = factors.pendingTotp(alice.userId(), s.sessionHash()).orElseThrow();
-        assertEquals(10, changes.confirmTotp(alice, s, code(secret, NOW), FactorChanges.Where.SIGN_IN, "ip")
+        assertEquals(10, changes.confirmTotp(alice, s, code(secret, NOW), FactorChangeService.Where.SIGN_IN, "ip")
                 .orElseThrow().size());
         SsoSession after = reread(s);
         assertEquals(Set.of("pwd"), after.amr());
@@ -237,7 +237,7 @@ class FactorChangesTest {
 
         // a second one at sign-in is refused: the user has a factor to give
         SoftAuthenticator key = new SoftAuthenticator("login.example.com");
-        assertFalse(changes.registerPasskey(alice, after, null, passkeyAnswer(key, after), FactorChanges.Where.SIGN_IN,
+        assertFalse(changes.registerPasskey(alice, after, null, passkeyAnswer(key, after), FactorChangeService.Where.SIGN_IN,
                 "ip"));
         assertEquals(0, rows("webauthn_credentials"));
     }
@@ -246,41 +246,41 @@ class FactorChangesTest {
     void enrolmentStepUpAtSignInByHowLongAgoThePasswordWasGiven() {
         SsoSession signedIn = new SsoSession("h", "u", NOW, NOW, NOW, NOW, null, "s", null, Set.of(),
                 AuthMethods.of("pwd"), false, null, null);
-        assertEquals(FactorChanges.StepUp.NONE, FactorChanges.enrolmentStepUpNeeded(signedIn, NOW.plusSeconds(600)));
-        assertEquals(FactorChanges.StepUp.PASSWORD, FactorChanges.enrolmentStepUpNeeded(signedIn,
+        assertEquals(FactorChangeService.StepUp.NONE, FactorChangeService.enrolmentStepUpNeeded(signedIn, NOW.plusSeconds(600)));
+        assertEquals(FactorChangeService.StepUp.PASSWORD, FactorChangeService.enrolmentStepUpNeeded(signedIn,
                 NOW.plusSeconds(601)), "a sign-in more than 10 minutes ago");
         SsoSession reentered = new SsoSession("h", "u", NOW, NOW, NOW, NOW, null, "s", null, Set.of(),
                 AuthMethods.of("pwd"), false, null, NOW.plusSeconds(3600));
-        assertEquals(FactorChanges.StepUp.NONE, FactorChanges.enrolmentStepUpNeeded(reentered,
+        assertEquals(FactorChangeService.StepUp.NONE, FactorChangeService.enrolmentStepUpNeeded(reentered,
                 NOW.plusSeconds(3600 + 600)), "entered again on the page");
         SsoSession passwordless = new SsoSession("h", "u", NOW, NOW, NOW, NOW, null, "s", null, Set.of(),
                 AuthMethods.of("hwk", "user"), false, NOW, null);
-        assertEquals(FactorChanges.StepUp.PASSWORD, FactorChanges.enrolmentStepUpNeeded(passwordless, NOW),
+        assertEquals(FactorChangeService.StepUp.PASSWORD, FactorChangeService.enrolmentStepUpNeeded(passwordless, NOW),
                 "a sign-in without the password gave none");
     }
 
     @Test
     void firstFactorAtSignInWhenThePasswordIsOldThenRefusedUntilEnteredAgain() throws Exception {
         SsoSession s = signedInWithPassword();
-        clock.set(NOW.plus(FactorChanges.STEP_UP).plusSeconds(1));
+        clock.set(NOW.plus(FactorChangeService.STEP_UP).plusSeconds(1));
         String secret = factors.pendingTotp(alice.userId(), s.sessionHash()).orElseThrow();
-        assertTrue(changes.confirmTotp(alice, s, code(secret, clock.instant()), FactorChanges.Where.SIGN_IN, "ip")
+        assertTrue(changes.confirmTotp(alice, s, code(secret, clock.instant()), FactorChangeService.Where.SIGN_IN, "ip")
                 .isEmpty(), "an hours-old sign-in enrols nothing of its own");
         SoftAuthenticator key = new SoftAuthenticator("login.example.com");
-        assertFalse(changes.registerPasskey(alice, s, null, passkeyAnswer(key, s), FactorChanges.Where.SIGN_IN, "ip"));
+        assertFalse(changes.registerPasskey(alice, s, null, passkeyAnswer(key, s), FactorChangeService.Where.SIGN_IN, "ip"));
         assertFalse(factors.hasTotp(alice.userId()));
         assertEquals(0, rows("webauthn_credentials"));
         assertEquals(0, rows("recovery_codes"));
         assertTrue(audited.contains("SECOND_FACTOR_FAILURE user-1 passkey registration refused: no recent step-up"),
                 audited::toString);
-        assertEquals(FactorChanges.StepUp.PASSWORD, changes.enrolmentStepUpNeeded(reread(s)));
+        assertEquals(FactorChangeService.StepUp.PASSWORD, changes.enrolmentStepUpNeeded(reread(s)));
 
         assertEquals(SignInService.Outcome.INVALID, changes.stepUpWithPassword(alice, s, "wrong", "app", "ip"));
-        assertEquals(FactorChanges.StepUp.PASSWORD, changes.enrolmentStepUpNeeded(reread(s)));
+        assertEquals(FactorChangeService.StepUp.PASSWORD, changes.enrolmentStepUpNeeded(reread(s)));
         assertEquals(SignInService.Outcome.SIGNED_IN, changes.stepUpWithPassword(alice, s, PASSWORD, "app", "ip"));
         s = reread(s);
-        assertEquals(FactorChanges.StepUp.NONE, changes.enrolmentStepUpNeeded(s));
-        assertTrue(changes.registerPasskey(alice, s, null, passkeyAnswer(key, s), FactorChanges.Where.SIGN_IN, "ip"));
+        assertEquals(FactorChangeService.StepUp.NONE, changes.enrolmentStepUpNeeded(s));
+        assertTrue(changes.registerPasskey(alice, s, null, passkeyAnswer(key, s), FactorChangeService.Where.SIGN_IN, "ip"));
         assertEquals(1, rows("webauthn_credentials"));
         assertEquals(Set.of("pwd"), reread(s).amr(), "setting a factor up is not giving one");
     }
@@ -300,12 +300,12 @@ class FactorChangesTest {
         assertNotEquals(first, third, "a replaced seed is never shown again");
         assertNotEquals(second, third);
 
-        clock.set(NOW.plus(SecondFactors.PENDING_TTL).plusSeconds(1));
+        clock.set(NOW.plus(SecondFactorService.PENDING_TTL).plusSeconds(1));
         assertTrue(factors.confirmTotp(alice, mine.sessionHash(), code(third, clock.instant()), "ip").isEmpty(),
                 "expired");
         String fourth = factors.pendingTotp(alice.userId(), mine.sessionHash()).orElseThrow();
         assertNotEquals(third, fourth, "an expired seed is not shown");
-        assertEquals(SecondFactors.RECOVERY_CODES, factors.confirmTotp(alice, mine.sessionHash(),
+        assertEquals(SecondFactorService.RECOVERY_CODES, factors.confirmTotp(alice, mine.sessionHash(),
                 code(fourth, clock.instant()), "ip").orElseThrow().size());
         String sealed = db.jdbc.one("SELECT secret_sealed FROM totp_factors WHERE user_id = ?",
                 r -> r.string("secret_sealed"), alice.userId()).orElseThrow();

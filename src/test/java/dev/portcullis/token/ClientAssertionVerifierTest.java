@@ -55,7 +55,7 @@ import org.junit.jupiter.api.Test;
  * accepted, every class of refusal (each an audited invalid_client), the key set URL's refetch limit, the strict
  * secret methods and the secret overlap of a rotation.
  */
-class ClientAssertionsTest {
+class ClientAssertionVerifierTest {
 
     private static final String ISSUER = "https://id.example.com";
     private static final String TOKEN_ENDPOINT = ISSUER + "/oauth/token";
@@ -90,7 +90,7 @@ class ClientAssertionsTest {
             fetches.add(uri);
             return served;
         };
-        ClientAssertions assertions = new ClientAssertions();
+        ClientAssertionVerifier assertions = new ClientAssertionVerifier();
         assertions.keySets = keySets;
         assertions.issuer = new IssuerSettings(URI.create(ISSUER));
         assertions.clock = clock;
@@ -142,7 +142,7 @@ class ClientAssertionsTest {
 
     private Client authenticate(String assertion, String clientId) {
         String form = "grant_type=client_credentials&client_assertion_type="
-                + enc(ClientAssertions.ASSERTION_TYPE) + "&client_assertion=" + enc(assertion)
+                + enc(ClientAssertionVerifier.ASSERTION_TYPE) + "&client_assertion=" + enc(assertion)
                 + (clientId == null ? "" : "&client_id=" + enc(clientId));
         return authenticator.authenticate(ProtocolParameters.fromForm(form), null, "192.0.2.1", "/oauth/token");
     }
@@ -310,7 +310,7 @@ class ClientAssertionsTest {
 
     @Test
     void authenticateWhenAnAssertionAndASecretAreSentThenInvalidRequest() throws Exception {
-        String form = "client_assertion_type=" + enc(ClientAssertions.ASSERTION_TYPE) + "&client_assertion="
+        String form = "client_assertion_type=" + enc(ClientAssertionVerifier.ASSERTION_TYPE) + "&client_assertion="
                 + enc(sign(claims().build(), JWSAlgorithm.RS256, rsa)) + "&client_secret=x";
         OAuthException e = assertThrows(OAuthException.class, () -> authenticator.authenticate(
                 ProtocolParameters.fromForm(form), null, "192.0.2.1", "/oauth/token"));

@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Key creation at first start, selection, publication and rotation, against an in-memory signing_keys table. */
-class SigningKeysTest {
+class SigningKeyServiceTest {
 
     /** The table: a kid primary key, so a second insert of one kid fails like the database does. */
     static class FakeStore extends SigningKeyRepository {
@@ -115,19 +115,19 @@ class SigningKeysTest {
         }
 
         /** Sets the settings {@code k} reads: these keys, RS256 access tokens of an hour (the defaults). */
-        void wire(SigningKeys k) {
+        void wire(SigningKeyService k) {
             k.issuer = new IssuerSettings(URI.create("http://localhost:8080"));
             k.tokenSettings = TestSettings.tokens(Map.of());
             k.keySettings = keys();
         }
     }
 
-    private static SigningKeys instance(SigningKeyRepository store, Clock clock) {
+    private static SigningKeyService instance(SigningKeyRepository store, Clock clock) {
         return instance(store, clock, new Config());
     }
 
-    private static SigningKeys instance(SigningKeyRepository store, Clock clock, Config config) {
-        SigningKeys k = new SigningKeys();
+    private static SigningKeyService instance(SigningKeyRepository store, Clock clock, Config config) {
+        SigningKeyService k = new SigningKeyService();
         k.store = store;
         config.wire(k);
         k.clock = clock;
@@ -140,8 +140,8 @@ class SigningKeysTest {
         FakeStore store = new FakeStore();
         store.firstReadBarrier = new CyclicBarrier(2);
         Clock clock = Clock.systemUTC();
-        SigningKeys a = instance(store, clock);
-        SigningKeys b = instance(store, clock);
+        SigningKeyService a = instance(store, clock);
+        SigningKeyService b = instance(store, clock);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<String> fa = pool.submit(() -> a.signingKey(JWSAlgorithm.RS256).kid());
@@ -161,8 +161,8 @@ class SigningKeysTest {
         // the loser of the first-start race reads the winner's key, created at the winner's (later) "now"
         FakeStore store = new FakeStore();
         Instant t = Instant.parse("2026-01-01T00:00:00Z");
-        SigningKeys creator = instance(store, Clock.fixed(t, ZoneOffset.UTC));
-        SigningKeys behind = instance(store, Clock.fixed(t.minusSeconds(5), ZoneOffset.UTC));
+        SigningKeyService creator = instance(store, Clock.fixed(t, ZoneOffset.UTC));
+        SigningKeyService behind = instance(store, Clock.fixed(t.minusSeconds(5), ZoneOffset.UTC));
         String kid = creator.signingKey(JWSAlgorithm.RS256).kid();
         assertEquals(kid, behind.signingKey(JWSAlgorithm.RS256).kid());
         assertEquals(1, store.rows.values().stream().filter(k -> k.alg().equals("RS256")).count(), "no second key");
@@ -172,7 +172,7 @@ class SigningKeysTest {
     void rotatedKeyIsPublishedAtOnceButSignsOnlyAfterTheDelayAndTheOldStaysPublished() throws Exception {
         FakeStore store = new FakeStore();
         MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-        SigningKeys keys = instance(store, clock);
+        SigningKeyService keys = instance(store, clock);
         assertEquals("rs256-1", keys.signingKey(JWSAlgorithm.RS256).kid());
 
         SigningKey next = keys.rotate(Optional.of(JWSAlgorithm.RS256), Duration.ofMinutes(15)).get(0);
@@ -197,7 +197,7 @@ class SigningKeysTest {
     @Test
     void anAdministratorsRotationIsRefusedForAnotherAlgorithmOrADelayOutsideAWeek() {
         FakeStore store = new FakeStore();
-        SigningKeys keys = instance(store, Clock.systemUTC());
+        SigningKeyService keys = instance(store, Clock.systemUTC());
         RecordingAudit audit = new RecordingAudit();
         keys.audit = audit;
         keys.signingKey(JWSAlgorithm.RS256);
@@ -219,7 +219,7 @@ class SigningKeysTest {
 
     @Test
     void jwksHoldsPublicKeysOnly() {
-        SigningKeys keys = instance(new FakeStore(), Clock.systemUTC());
+        SigningKeyService keys = instance(new FakeStore(), Clock.systemUTC());
         List<JWK> published = keys.publicJwks().getKeys();
         assertEquals(3, published.size());
         published.forEach(k -> assertFalse(k.isPrivate()));
@@ -229,8 +229,8 @@ class SigningKeysTest {
     @Test
     void privateKeysAreStoredEncryptedAndDecryptedOnceWhenLoaded() throws Exception {
         FakeStore store = new FakeStore();
-        SigningKeys keys = instance(store, Clock.systemUTC());
-        SigningKeys.ActiveKey rs = keys.signingKey(JWSAlgorithm.RS256);
+        SigningKeyService keys = instance(store, Clock.systemUTC());
+        SigningKeyService.ActiveKey rs = keys.signingKey(JWSAlgorithm.RS256);
         for (SigningKey row : store.rows.values()) {
             assertTrue(EncryptionKeys.isSealed(row.privateJwk()), row.kid());
             assertFalse(row.privateJwk().contains("\"d\""), "no private exponent in clear");
@@ -248,7 +248,7 @@ class SigningKeysTest {
         RSAKey clear = new RSAKeyGenerator(2048).keyID("rs256-1").algorithm(JWSAlgorithm.RS256).generate();
         store.rows.put("rs256-1", new SigningKey("rs256-1", "RS256", clear.toJSONString(), now, now));
         Config config = new Config();
-        SigningKeys keys = instance(store, Clock.systemUTC(), config);
+        SigningKeyService keys = instance(store, Clock.systemUTC(), config);
         keys.refresh();
 
         String stored = store.rows.get("rs256-1").privateJwk();
@@ -281,7 +281,7 @@ class SigningKeysTest {
         Config rotated = new Config();
         rotated.kek = onlyNew.kek;
         rotated.previousKeks = List.of(old.kek);
-        SigningKeys keys = instance(store, Clock.systemUTC(), rotated);
+        SigningKeyService keys = instance(store, Clock.systemUTC(), rotated);
         keys.refresh();
         EncryptionKeys newOnly = new EncryptionKeys(onlyNew.kek, List.of());
         for (SigningKey row : store.rows.values()) {
@@ -297,12 +297,12 @@ class SigningKeysTest {
         for (String setting : List.of("RS256", "PS256", "ES256")) {
             Config config = new Config() {
                 @Override
-                void wire(SigningKeys k) {
+                void wire(SigningKeyService k) {
                     super.wire(k);
                     k.tokenSettings = TestSettings.tokens(Map.of("portcullis.access-token.signing-alg", setting));
                 }
             };
-            SigningKeys keys = instance(new FakeStore(), Clock.systemUTC(), config);
+            SigningKeyService keys = instance(new FakeStore(), Clock.systemUTC(), config);
             Map<String, JWK> byAlg = new LinkedHashMap<>();
             keys.publicJwks().getKeys().forEach(k -> byAlg.put(k.getAlgorithm().getName(), k));
             assertEquals(java.util.Set.of("RS256", "PS256", "ES256"), byAlg.keySet(), setting);
@@ -310,7 +310,7 @@ class SigningKeysTest {
             assertEquals(KeyUse.SIGNATURE, byAlg.get("PS256").getKeyUse());
             assertNotEquals(byAlg.get("RS256").toRSAKey().getModulus(), byAlg.get("PS256").toRSAKey().getModulus(),
                     "a PS256 key is not the RS256 key under another name");
-            for (JWSAlgorithm alg : SigningKeys.ALGORITHMS) {
+            for (JWSAlgorithm alg : SigningKeyService.ALGORITHMS) {
                 assertSigns(keys, alg);
             }
         }
@@ -318,7 +318,7 @@ class SigningKeysTest {
 
     @Test
     void aKeyVerifiesOnlyTokensThatNameItsOwnAlgorithm() throws Exception {
-        SigningKeys keys = instance(new FakeStore(), Clock.systemUTC());
+        SigningKeyService keys = instance(new FakeStore(), Clock.systemUTC());
         JWSObject ps = sign(keys, JWSAlgorithm.PS256);
         String kid = ps.getHeader().getKeyID();
         assertTrue(keys.verifier(kid, JWSAlgorithm.PS256).isPresent());
@@ -331,7 +331,7 @@ class SigningKeysTest {
     @Test
     void aRotationOfEveryAlgorithmGivesEachOfTheThreeANewKey() {
         FakeStore store = new FakeStore();
-        SigningKeys keys = instance(store, Clock.systemUTC());
+        SigningKeyService keys = instance(store, Clock.systemUTC());
         keys.refresh();
         List<String> created = keys.rotate(Optional.empty(), Duration.ZERO).stream().map(SigningKey::kid).toList();
         assertEquals(List.of("rs256-2", "ps256-2", "es256-2"), created);
@@ -346,20 +346,20 @@ class SigningKeysTest {
         EncryptionKeys kek = new EncryptionKeys(new Config().kek, List.of());
         RSAKey rs = new RSAKeyGenerator(2048).keyID("rs256-1").algorithm(JWSAlgorithm.RS256).generate();
         store.rows.put("rs256-1", new SigningKey("rs256-1", "RS256", kek.seal(rs.toJSONString(), "rs256-1"), now, now));
-        SigningKeys keys = instance(store, Clock.systemUTC());
+        SigningKeyService keys = instance(store, Clock.systemUTC());
         keys.refresh();
         assertEquals(List.of("rs256-1", "ps256-1", "es256-1"), new ArrayList<>(store.rows.keySet()));
         assertEquals("rs256-1", keys.signingKey(JWSAlgorithm.RS256).kid(), "the existing key still signs");
     }
 
-    private static JWSObject sign(SigningKeys keys, JWSAlgorithm alg) throws Exception {
-        SigningKeys.ActiveKey key = keys.signingKey(alg);
+    private static JWSObject sign(SigningKeyService keys, JWSAlgorithm alg) throws Exception {
+        SigningKeyService.ActiveKey key = keys.signingKey(alg);
         JWSObject jws = new JWSObject(new JWSHeader.Builder(alg).keyID(key.kid()).build(), new Payload("{}"));
         jws.sign(key.signer());
         return jws;
     }
 
-    private static void assertSigns(SigningKeys keys, JWSAlgorithm alg) throws Exception {
+    private static void assertSigns(SigningKeyService keys, JWSAlgorithm alg) throws Exception {
         JWSObject jws = sign(keys, alg);
         assertTrue(jws.verify(keys.verifier(jws.getHeader().getKeyID(), alg).orElseThrow()), alg.getName());
     }
@@ -374,7 +374,7 @@ class SigningKeysTest {
         }
     }
 
-    private static List<String> kids(SigningKeys keys) {
+    private static List<String> kids(SigningKeyService keys) {
         return keys.publicJwks().getKeys().stream().map(JWK::getKeyID).toList();
     }
 

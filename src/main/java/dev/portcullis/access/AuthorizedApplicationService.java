@@ -29,7 +29,7 @@ import java.util.Set;
  * authorization asks for consent again.
  */
 @ApplicationScoped
-public class UserAuthorizations {
+public class AuthorizedApplicationService {
 
     @Inject
     ConsentRepository consents;
@@ -81,7 +81,7 @@ public class UserAuthorizations {
     /**
      * Withdraws the user's authorization of a client: consent deleted, grants and their access tokens revoked (their
      * refresh tokens die with the grant). Returns false when there was nothing to withdraw. Package-private: the
-     * administrators' withdrawal ({@link AccessAdministration#withdrawGrant}) audits it.
+     * administrators' withdrawal ({@link AccessService#withdrawGrant}) audits it.
      */
     @Transactional
     boolean revoke(String userId, String clientId) {
