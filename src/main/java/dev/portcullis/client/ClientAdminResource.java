@@ -97,7 +97,7 @@ public class ClientAdminResource {
                 .requireMfa(json.bool("require_mfa").orElse(false))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
-                .jwks(json.objectText("jwks", ClientKeys.MAX_JWKS_CHARS).orElse(null))
+                .jwks(json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse(null))
                 .jwksUri(json.string("jwks_uri", 4000).orElse(null))
                 .logout(logoutFields(json)).build(), actor());
         JsonObjectBuilder out = describe(registered.client());
@@ -167,7 +167,7 @@ public class ClientAdminResource {
                 .requireMfa(json.bool("require_mfa").orElse(null))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
-                .jwks(json.has("jwks") ? json.objectText("jwks", ClientKeys.MAX_JWKS_CHARS).orElse("") : null)
+                .jwks(json.has("jwks") ? json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse("") : null)
                 .jwksUri(json.has("jwks_uri") ? json.string("jwks_uri", 4000).orElse("") : null)
                 .logout(logoutFields(json))
                 .build();

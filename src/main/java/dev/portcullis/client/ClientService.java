@@ -501,7 +501,7 @@ public class ClientService {
         if (!ClientAuthMethods.PRIVATE_KEY_JWT.equals(method)) {
             throw ChangeRefused.invalid("jwks", "only for a private_key_jwt client");
         }
-        return ClientKeys.checkJwks(jwks);
+        return ClientJwksRules.checkJwks(jwks);
     }
 
     private static String checkedJwksUri(String method, String jwksUri) {
@@ -511,7 +511,7 @@ public class ClientService {
         if (!ClientAuthMethods.PRIVATE_KEY_JWT.equals(method)) {
             throw ChangeRefused.invalid("jwks_uri", "only for a private_key_jwt client");
         }
-        return ClientKeys.checkJwksUri(jwksUri);
+        return ClientJwksRules.checkJwksUri(jwksUri);
     }
 
     /** A private_key_jwt client has its keys in exactly one place. */

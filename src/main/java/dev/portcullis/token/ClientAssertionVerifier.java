@@ -58,7 +58,7 @@ public class ClientAssertionVerifier {
     }
 
     @Inject
-    ClientKeySets keySets;
+    ClientJwksSource keySets;
 
     @Inject
     IssuerSettings issuer;
@@ -151,7 +151,7 @@ public class ClientAssertionVerifier {
                     return;
                 }
             }
-        } catch (ClientKeySets.Unavailable e) {
+        } catch (ClientJwksSource.Unavailable e) {
             throw new Refused(e.getMessage());
         }
         throw new Refused("client_assertion: the signature does not verify with the client's keys");

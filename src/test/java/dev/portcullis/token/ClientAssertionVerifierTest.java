@@ -84,7 +84,7 @@ class ClientAssertionVerifierTest {
     @BeforeEach
     void wire() {
         client = TestClients.privateKeyJwt(CLIENT, publicSet(rsa, ec));
-        ClientKeySets keySets = new ClientKeySets();
+        ClientJwksSource keySets = new ClientJwksSource();
         keySets.clock = clock;
         keySets.fetcher = uri -> {
             fetches.add(uri);
@@ -272,11 +272,11 @@ class ClientAssertionVerifierTest {
     @Test
     void authenticateWhenTheKeySetUrlFailsThenInvalidClientAndNoRetryWithinAMinute() throws Exception {
         client = TestClients.privateKeyJwtAt(CLIENT, KEYS_URL);
-        ClientKeySets failing = new ClientKeySets();
+        ClientJwksSource failing = new ClientJwksSource();
         failing.clock = clock;
         failing.fetcher = uri -> {
             fetches.add(uri);
-            throw new ClientKeySets.Unavailable("The client's jwks_uri did not answer within 3000 ms");
+            throw new ClientJwksSource.Unavailable("The client's jwks_uri did not answer within 3000 ms");
         };
         authenticator.assertions.keySets = failing;
         refused(sign(claims().build(), JWSAlgorithm.RS256, rsa), "did not answer");

@@ -17,12 +17,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Which key sets and key set URLs a private_key_jwt client may register, and which method goes with which type. */
-class ClientKeysTest {
+class ClientJwksRulesTest {
 
     @Test
     void checkJwksWhenPublicRsaAndP256KeysThenStoredWithoutAnythingElse() throws Exception {
         RSAKey rsa = new RSAKeyGenerator(2048).keyID("a").generate();
-        String stored = ClientKeys.checkJwks(new JWKSet(java.util.List.of(rsa.toPublicJWK(),
+        String stored = ClientJwksRules.checkJwks(new JWKSet(java.util.List.of(rsa.toPublicJWK(),
                 new ECKeyGenerator(Curve.P_256).keyID("b").generate().toPublicJWK())).toString());
         assertEquals(2, JWKSet.parse(stored).getKeys().size());
         assertFalse(stored.contains("\"d\""));
@@ -44,21 +44,21 @@ class ClientKeysTest {
     }
 
     private static void refused(String jwks, String why) {
-        ChangeRefused e = assertThrows(ChangeRefused.class, () -> ClientKeys.checkJwks(jwks));
+        ChangeRefused e = assertThrows(ChangeRefused.class, () -> ClientJwksRules.checkJwks(jwks));
         assertTrue(e.getMessage().startsWith("jwks: ") && e.getMessage().contains(why), e.getMessage());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"https://keys.example.com/jwks.json", "http://127.0.0.1:8081/jwks", "http://localhost/k"})
     void checkJwksUriWhenHttpsOrLoopbackHttpThenAccepted(String uri) {
-        assertEquals(uri, ClientKeys.checkJwksUri(uri));
+        assertEquals(uri, ClientJwksRules.checkJwksUri(uri));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"http://keys.example.com/jwks", "ftp://keys.example.com/jwks", "/relative",
         "https://user:pw@keys.example.com/jwks", "https://keys.example.com/jwks#frag", "https://keys .example.com"})
     void checkJwksUriWhenPlainHttpElsewhereOrMalformedThenRefused(String uri) {
-        ChangeRefused e = assertThrows(ChangeRefused.class, () -> ClientKeys.checkJwksUri(uri));
+        ChangeRefused e = assertThrows(ChangeRefused.class, () -> ClientJwksRules.checkJwksUri(uri));
         assertTrue(e.getMessage().startsWith("jwks_uri: "), e.getMessage());
     }
 

@@ -18,7 +18,7 @@ import java.time.Clock;
  * client authentication), so an OAuth error does not roll back.
  */
 @ApplicationScoped
-public class RefreshTokenSignOut implements RefreshTokenLogout {
+public class RefreshTokenLogoutService implements RefreshTokenLogout {
 
     @Inject
     ClientAuthenticator authenticator;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The bounds of a key set fetch against a local HTTP server: size, time, redirects, status. */
-class ClientKeySetsTest {
+class ClientJwksSourceTest {
 
     private static HttpServer server;
     private static final CountDownLatch release = new CountDownLatch(1);
@@ -30,8 +30,8 @@ class ClientKeySetsTest {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/ok", x -> answer(x, 200, "{\"keys\":[]}"));
-        server.createContext("/limit", x -> answer(x, 200, "x".repeat(ClientKeySets.MAX_BYTES)));
-        server.createContext("/huge", x -> answer(x, 200, "x".repeat(ClientKeySets.MAX_BYTES + 1)));
+        server.createContext("/limit", x -> answer(x, 200, "x".repeat(ClientJwksSource.MAX_BYTES)));
+        server.createContext("/huge", x -> answer(x, 200, "x".repeat(ClientJwksSource.MAX_BYTES + 1)));
         server.createContext("/moved", x -> {
             x.getResponseHeaders().add("Location", "/ok");
             answer(x, 302, "");
@@ -65,33 +65,33 @@ class ClientKeySetsTest {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
     }
 
-    private final ClientKeySets.HttpFetcher fetcher = new ClientKeySets.HttpFetcher();
+    private final ClientJwksSource.HttpFetcher fetcher = new ClientJwksSource.HttpFetcher();
 
     @Test
     void fetchWhenWithinTheLimitThenTheBody() throws Exception {
         assertEquals("{\"keys\":[]}", fetcher.fetch(at("/ok")));
-        assertEquals(ClientKeySets.MAX_BYTES, fetcher.fetch(at("/limit")).length());
+        assertEquals(ClientJwksSource.MAX_BYTES, fetcher.fetch(at("/limit")).length());
     }
 
     @Test
     void fetchWhenLargerThanTheLimitThenUnavailable() {
-        ClientKeySets.Unavailable e = assertThrows(ClientKeySets.Unavailable.class, () -> fetcher.fetch(at("/huge")));
-        assertTrue(e.getMessage().contains("more than " + ClientKeySets.MAX_BYTES + " bytes"), e.getMessage());
+        ClientJwksSource.Unavailable e = assertThrows(ClientJwksSource.Unavailable.class, () -> fetcher.fetch(at("/huge")));
+        assertTrue(e.getMessage().contains("more than " + ClientJwksSource.MAX_BYTES + " bytes"), e.getMessage());
     }
 
     @Test
     void fetchWhenRedirectedThenUnavailableAndNotFollowed() {
-        ClientKeySets.Unavailable e = assertThrows(ClientKeySets.Unavailable.class, () -> fetcher.fetch(at("/moved")));
+        ClientJwksSource.Unavailable e = assertThrows(ClientJwksSource.Unavailable.class, () -> fetcher.fetch(at("/moved")));
         assertTrue(e.getMessage().contains("answered 302"), e.getMessage());
     }
 
     @Test
     void fetchWhenTooSlowThenUnavailableWithinTheTimeOut() {
         long start = System.nanoTime();
-        ClientKeySets.Unavailable e = assertThrows(ClientKeySets.Unavailable.class, () -> fetcher.fetch(at("/slow")));
+        ClientJwksSource.Unavailable e = assertThrows(ClientJwksSource.Unavailable.class, () -> fetcher.fetch(at("/slow")));
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertTrue(e.getMessage().contains("did not answer within"), e.getMessage());
-        assertTrue(ms >= ClientKeySets.TOTAL_TIMEOUT_MS - 100 && ms < ClientKeySets.TOTAL_TIMEOUT_MS + 2_000,
+        assertTrue(ms >= ClientJwksSource.TOTAL_TIMEOUT_MS - 100 && ms < ClientJwksSource.TOTAL_TIMEOUT_MS + 2_000,
                 "gave up after " + ms + " ms");
     }
 }

@@ -19,12 +19,12 @@ import java.util.Set;
  * ES256 verify with. Private key material and symmetric keys are refused: a set that carries them was pasted by
  * mistake, and its private half must not be stored. A key set fetched from a {@code jwks_uri} meets the same rules.
  */
-public final class ClientKeys {
+public final class ClientJwksRules {
 
     public static final int MAX_KEYS = 10;
     public static final int MAX_JWKS_CHARS = 16_000;
 
-    private ClientKeys() {
+    private ClientJwksRules() {
     }
 
     /** Why a JWK set is not one a client may use, as an exception whose message names the problem. */

@@ -26,10 +26,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link RefreshTokenSignOut} on H2 with the real schema: a client's own live refresh token ends its family and the
+ * {@link RefreshTokenLogoutService} on H2 with the real schema: a client's own live refresh token ends its family and the
  * SSO session of its {@code sid}, and nothing else; every other token ends nothing.
  */
-class RefreshTokenSignOutTest {
+class RefreshTokenLogoutServiceTest {
 
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
     private static final String CB = "https://app.example.com/cb";
@@ -38,11 +38,11 @@ class RefreshTokenSignOutTest {
     private final MutableClock clock = new MutableClock(NOW);
     private final TokenGrantRepository grants = new TokenGrantRepository();
     private final SsoSessionRepository sessions;
-    private final RefreshTokenSignOut signOut = new RefreshTokenSignOut();
+    private final RefreshTokenLogoutService signOut = new RefreshTokenLogoutService();
     private final Client mine = TestClients.confidentialWithSecret("mine", "openid", CB);
     private final RecordingAudit audit = new RecordingAudit();
 
-    RefreshTokenSignOutTest() {
+    RefreshTokenLogoutServiceTest() {
         grants.jdbc = db.jdbc;
         grants.clock = clock;
         sessions = TestSessions.on(db.jdbc, new SessionSettings(Duration.ofHours(8), Duration.ofHours(24)), clock);

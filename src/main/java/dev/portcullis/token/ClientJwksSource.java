@@ -2,7 +2,7 @@ package dev.portcullis.token;
 
 import com.nimbusds.jose.jwk.JWKSet;
 import dev.portcullis.client.Client;
-import dev.portcullis.client.ClientKeys;
+import dev.portcullis.client.ClientJwksRules;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.ByteArrayOutputStream;
@@ -34,7 +34,7 @@ import java.util.concurrent.TimeoutException;
  * which keeps a slow or broken URL from costing every request its time-out.
  */
 @ApplicationScoped
-public class ClientKeySets {
+public class ClientJwksSource {
 
     static final int CONNECT_TIMEOUT_MS = 2_000;
     static final int TOTAL_TIMEOUT_MS = 3_000;
@@ -78,8 +78,8 @@ public class ClientKeySets {
     public JWKSet keysOf(Client client, boolean refresh) throws Unavailable {
         if (client.jwks() != null) {
             try {
-                return ClientKeys.parse(client.jwks());
-            } catch (ClientKeys.Unusable e) {
+                return ClientJwksRules.parse(client.jwks());
+            } catch (ClientJwksRules.Unusable e) {
                 throw new Unavailable("The registered jwks " + e.getMessage());
             }
         }
@@ -101,11 +101,11 @@ public class ClientKeySets {
         // marked as tried before the fetch, so that requests arriving meanwhile use what is kept instead of queueing
         cache.put(uri, new Entry(kept == null ? null : kept.keys(), kept == null ? now : kept.fetchedAt(), now));
         try {
-            JWKSet fetched = ClientKeys.parse(fetcher.fetch(URI.create(uri)));
+            JWKSet fetched = ClientJwksRules.parse(fetcher.fetch(URI.create(uri)));
             trim();
             cache.put(uri, new Entry(fetched, now, now));
             return fetched;
-        } catch (ClientKeys.Unusable e) {
+        } catch (ClientJwksRules.Unusable e) {
             cache.put(uri, new Entry(null, now, now));
             throw new Unavailable("The key set at the client's jwks_uri " + e.getMessage());
         } catch (Unavailable e) {
