@@ -30,7 +30,7 @@ import java.util.Set;
  */
 @Named("consoleUser")
 @RequestScoped
-public class ConsoleUser {
+public class ConsoleUserPage {
 
     static final int MAX_SESSIONS = 100;
     static final Set<String> DONE = Set.of("console.saved", "console.users.disabled", "console.users.enabled",
@@ -59,7 +59,7 @@ public class ConsoleUser {
     private String errorKey;
     private String errorText;
     private String newPassword;
-    private List<ConsolePage.SessionRow> sessions;
+    private List<ConsolePages.SessionRow> sessions;
     private List<GrantRow> grants;
 
     /** The user of the query's (GET) or form's hidden (POST) {@code username}. */
@@ -92,7 +92,7 @@ public class ConsoleUser {
     }
 
     public String getCreated() {
-        return getShown().map(u -> ConsolePage.when(u.createdAt())).orElse("");
+        return getShown().map(u -> ConsolePages.when(u.createdAt())).orElse("");
     }
 
     public String getRoles() {
@@ -104,10 +104,10 @@ public class ConsoleUser {
         return getShown().map(u -> u.groups().isEmpty() ? "—" : String.join(", ", u.groups())).orElse("");
     }
 
-    public List<ConsolePage.SessionRow> getSessions() {
+    public List<ConsolePages.SessionRow> getSessions() {
         if (sessions == null) {
             sessions = getShown().flatMap(u -> access.sessions(u.username(), null, MAX_SESSIONS))
-                    .map(l -> l.stream().map(ConsolePage::row).toList()).orElse(List.of());
+                    .map(l -> l.stream().map(ConsolePages::row).toList()).orElse(List.of());
         }
         return sessions;
     }
@@ -120,7 +120,7 @@ public class ConsoleUser {
         if (grants == null) {
             grants = getShown().flatMap(u -> access.grants(u.username())).orElse(List.of()).stream()
                     .map((AuthorizedApplicationService.Authorization a) -> new GrantRow(a.clientId(), a.clientName(), a.scope(),
-                            ConsolePage.when(a.grantedAt())))
+                            ConsolePages.when(a.grantedAt())))
                     .toList();
         }
         return grants;
@@ -136,10 +136,10 @@ public class ConsoleUser {
         try {
             users.update(u.username(), UserService.UserPatch.patch().email(Optional.ofNullable(blankToNull(email)))
                     .name(Optional.ofNullable(blankToNull(name)))
-                    .groups(u.fromDirectory() ? null : ConsoleClients.lines(groups)).build(), a.actor());
+                    .groups(u.fromDirectory() ? null : ConsoleClientsPage.lines(groups)).build(), a.actor());
             done(u, "console.saved");
         } catch (ChangeRefused e) {
-            errorText = ConsolePage.refusal(signedIn, e);
+            errorText = ConsolePages.refusal(signedIn, e);
         }
         return null;
     }
@@ -156,7 +156,7 @@ public class ConsoleUser {
             users.update(u.username(), UserService.UserPatch.patch().enabled(enable).build(), a.actor());
             done(u, enable ? "console.users.enabled" : "console.users.disabled");
         } catch (ChangeRefused e) {
-            errorText = ConsolePage.refusal(signedIn, e);
+            errorText = ConsolePages.refusal(signedIn, e);
         }
         return null;
     }
@@ -201,7 +201,7 @@ public class ConsoleUser {
         try {
             newPassword = users.resetPassword(u.username(), a.actor()).orElse(null);
         } catch (ChangeRefused e) {
-            errorText = ConsolePage.refusal(signedIn, e);
+            errorText = ConsolePages.refusal(signedIn, e);
         }
         return null;
     }
@@ -240,7 +240,7 @@ public class ConsoleUser {
         if (u == null) {
             return null;
         }
-        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        Optional<Actor> actor = ConsolePages.actor(signedIn);
         if (actor.isEmpty()) {
             errorKey = "page.csrf";
             return null;
@@ -249,7 +249,7 @@ public class ConsoleUser {
     }
 
     private void done(User u, String key) {
-        signedIn.redirect("/admin/console/user.xhtml?username=" + ConsolePage.enc(u.username()) + "&done=" + key);
+        signedIn.redirect("/admin/console/user.xhtml?username=" + ConsolePages.enc(u.username()) + "&done=" + key);
     }
 
     private static String blankToNull(String s) {
@@ -257,7 +257,7 @@ public class ConsoleUser {
     }
 
     public String getDoneKey() {
-        return ConsolePage.done(signedIn, DONE);
+        return ConsolePages.done(signedIn, DONE);
     }
 
     public String getErrorKey() {

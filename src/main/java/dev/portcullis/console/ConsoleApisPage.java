@@ -20,7 +20,7 @@ import java.util.Optional;
  */
 @Named("consoleApis")
 @RequestScoped
-public class ConsoleApis {
+public class ConsoleApisPage {
 
     @Inject
     SignedInUser signedIn;
@@ -56,7 +56,7 @@ public class ConsoleApis {
         }
         try {
             created = apis.register(new ApiService.Registration(identifier == null ? "" : identifier.strip(), name,
-                    ConsoleClients.words(scopes == null ? "" : scopes), alg()), actor.get());
+                    ConsoleClientsPage.words(scopes == null ? "" : scopes), alg()), actor.get());
             identifier = null;
             name = null;
             scopes = null;
@@ -97,7 +97,7 @@ public class ConsoleApis {
         try {
             String alg = alg();
             apis.update(a.apiId(), new ApiService.ApiPatch(identifier == null ? "" : identifier.strip(),
-                    name == null ? "" : name, ConsoleClients.words(scopes == null ? "" : scopes), alg, alg == null),
+                    name == null ? "" : name, ConsoleClientsPage.words(scopes == null ? "" : scopes), alg, alg == null),
                     actor.get());
             signedIn.redirect("/admin/console/api.xhtml?id=" + a.apiId() + "&done=console.saved");
         } catch (ChangeRefused e) {
@@ -136,7 +136,7 @@ public class ConsoleApis {
     }
 
     private Optional<Actor> authorizedActor() {
-        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        Optional<Actor> actor = ConsolePages.actor(signedIn);
         if (actor.isEmpty()) {
             errorText = signedIn.getMsg().get("page.csrf");
         }
@@ -144,12 +144,12 @@ public class ConsoleApis {
     }
 
     private void fail(ChangeRefused e) {
-        errorText = ConsolePage.refusal(signedIn, e);
+        errorText = ConsolePages.refusal(signedIn, e);
     }
 
     /** The outcome message after a redirect ({@code done}), only known keys. */
     public String getDoneKey() {
-        return ConsolePage.done(signedIn, java.util.Set.of("console.saved", "console.api.deleted"));
+        return ConsolePages.done(signedIn, java.util.Set.of("console.saved", "console.api.deleted"));
     }
 
     public String getErrorText() {

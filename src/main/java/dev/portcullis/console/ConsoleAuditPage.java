@@ -27,7 +27,7 @@ import java.util.Set;
  */
 @Named("consoleAudit")
 @RequestScoped
-public class ConsoleAudit {
+public class ConsoleAuditPage {
 
     static final int PAGE = 50;
 
@@ -52,7 +52,7 @@ public class ConsoleAudit {
     }
 
     static EventRow row(AuditEvent e) {
-        return new EventRow(e.id(), ConsolePage.when(e.occurredAt()), e.type(), e.outcome(), dash(e.subject()),
+        return new EventRow(e.id(), ConsolePages.when(e.occurredAt()), e.type(), e.outcome(), dash(e.subject()),
                 dash(e.clientId()), dash(e.ip()), dash(e.actor()), e.detail() == null ? "" : e.detail());
     }
 
@@ -98,7 +98,7 @@ public class ConsoleAudit {
                 Long before = getBefore();
                 AuditLog.Filter filter = new AuditLog.Filter(type, subjects(getUser()), blankToNull(getClient()),
                         instant(getFrom()), instant(getTo()));
-                rows = audit.search(filter, before, PAGE).stream().map(ConsoleAudit::row).toList();
+                rows = audit.search(filter, before, PAGE).stream().map(ConsoleAuditPage::row).toList();
             } catch (IllegalArgumentException | DateTimeParseException e) {
                 badFilter = true;
                 signedIn.status(400);
@@ -113,9 +113,9 @@ public class ConsoleAudit {
         if (page.size() < PAGE) {
             return null;
         }
-        return "audit.xhtml?type=" + ConsolePage.enc(getType()) + "&user=" + ConsolePage.enc(getUser())
-                + "&client=" + ConsolePage.enc(getClient()) + "&from=" + ConsolePage.enc(getFrom())
-                + "&to=" + ConsolePage.enc(getTo()) + "&before=" + page.get(page.size() - 1).id();
+        return "audit.xhtml?type=" + ConsolePages.enc(getType()) + "&user=" + ConsolePages.enc(getUser())
+                + "&client=" + ConsolePages.enc(getClient()) + "&from=" + ConsolePages.enc(getFrom())
+                + "&to=" + ConsolePages.enc(getTo()) + "&before=" + page.get(page.size() - 1).id();
     }
 
     private Long getBefore() {

@@ -22,7 +22,7 @@ import java.util.Set;
  */
 @Named("consoleKeys")
 @RequestScoped
-public class ConsoleKeys {
+public class ConsoleKeysPage {
 
     @Inject
     SignedInUser signedIn;
@@ -43,8 +43,8 @@ public class ConsoleKeys {
     public List<KeyRow> getKeys() {
         if (rows == null) {
             rows = keys.rows().stream().sorted(Comparator.comparing(SigningKey::createdAt).reversed())
-                .map(k -> new KeyRow(k.kid(), k.alg(), ConsolePage.when(k.createdAt()),
-                        ConsolePage.when(k.activeFrom()), ConsolePage.when(k.retiredAt()),
+                .map(k -> new KeyRow(k.kid(), k.alg(), ConsolePages.when(k.createdAt()),
+                        ConsolePages.when(k.activeFrom()), ConsolePages.when(k.retiredAt()),
                             keys.stateOf(k).name().toLowerCase(Locale.ROOT)))
                     .toList();
         }
@@ -57,7 +57,7 @@ public class ConsoleKeys {
 
     /** Rotates every algorithm's key; audited per new key with the administrator's id. */
     public String rotate() {
-        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        Optional<Actor> actor = ConsolePages.actor(signedIn);
         if (actor.isEmpty()) {
             errorKey = "page.csrf";
             return null;
@@ -75,7 +75,7 @@ public class ConsoleKeys {
     }
 
     public String getDoneKey() {
-        return ConsolePage.done(signedIn, Set.of("console.keys.rotated"));
+        return ConsolePages.done(signedIn, Set.of("console.keys.rotated"));
     }
 
     public String getErrorKey() {

@@ -19,7 +19,7 @@ import java.util.Set;
  */
 @Named("consoleDashboard")
 @RequestScoped
-public class ConsoleDashboard {
+public class ConsoleDashboardPage {
 
     static final int RECENT = 15;
     static final Set<AuditEvent.Type> TROUBLE = Set.of(AuditEvent.Type.SIGN_IN_FAILURE, AuditEvent.Type.SIGN_IN_LOCKED,
@@ -40,7 +40,7 @@ public class ConsoleDashboard {
     @Inject
     AuditLog audit;
 
-    private List<ConsoleAudit.EventRow> recent;
+    private List<ConsoleAuditPage.EventRow> recent;
 
     public long getUsers() {
         return users.count();
@@ -59,9 +59,9 @@ public class ConsoleDashboard {
     }
 
     /** The latest failed sign-ins, failed second factors and lockouts, newest first. */
-    public List<ConsoleAudit.EventRow> getRecentFailures() {
+    public List<ConsoleAuditPage.EventRow> getRecentFailures() {
         if (recent == null) {
-            recent = audit.recent(TROUBLE, RECENT).stream().map(ConsoleAudit::row).toList();
+            recent = audit.recent(TROUBLE, RECENT).stream().map(ConsoleAuditPage::row).toList();
         }
         return recent;
     }

@@ -18,7 +18,7 @@ import java.util.Set;
  */
 @Named("consoleSessions")
 @RequestScoped
-public class ConsoleSessions {
+public class ConsoleSessionsPage {
 
     static final int PAGE = 50;
 
@@ -28,7 +28,7 @@ public class ConsoleSessions {
     @Inject
     AccessService access;
 
-    private List<ConsolePage.SessionRow> rows;
+    private List<ConsolePages.SessionRow> rows;
     private String errorKey;
 
     /** The username the list is narrowed to (the query's {@code user}), or empty for every session. */
@@ -37,25 +37,25 @@ public class ConsoleSessions {
         return user == null ? "" : user.strip();
     }
 
-    public List<ConsolePage.SessionRow> getSessions() {
+    public List<ConsolePages.SessionRow> getSessions() {
         if (rows == null) {
             String after = signedIn.parameter("after", 64);
             String user = getUser().isEmpty() ? null : getUser();
-            rows = access.sessions(user, after, PAGE).orElse(List.of()).stream().map(ConsolePage::row).toList();
+            rows = access.sessions(user, after, PAGE).orElse(List.of()).stream().map(ConsolePages::row).toList();
         }
         return rows;
     }
 
     /** The link to the next page, or null on the last one. */
     public String getNextPage() {
-        List<ConsolePage.SessionRow> page = getSessions();
-        return page.size() < PAGE ? null : "sessions.xhtml?user=" + ConsolePage.enc(getUser()) + "&after="
-                + ConsolePage.enc(page.get(page.size() - 1).id());
+        List<ConsolePages.SessionRow> page = getSessions();
+        return page.size() < PAGE ? null : "sessions.xhtml?user=" + ConsolePages.enc(getUser()) + "&after="
+                + ConsolePages.enc(page.get(page.size() - 1).id());
     }
 
     /** Ends the session of the row's hidden field {@code session}. */
     public String end() {
-        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        Optional<Actor> actor = ConsolePages.actor(signedIn);
         if (actor.isEmpty()) {
             errorKey = "page.csrf";
             return null;
@@ -68,7 +68,7 @@ public class ConsoleSessions {
     }
 
     public String getDoneKey() {
-        return ConsolePage.done(signedIn, Set.of("console.sessions.ended", "console.sessions.gone"));
+        return ConsolePages.done(signedIn, Set.of("console.sessions.ended", "console.sessions.gone"));
     }
 
     public String getErrorKey() {

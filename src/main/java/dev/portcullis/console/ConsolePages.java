@@ -20,12 +20,12 @@ import java.util.stream.Collectors;
  * trail's actor, and the refusal of a form posted by anyone else or without this browser's CSRF token (403, nothing
  * done).
  */
-final class ConsolePage {
+final class ConsolePages {
 
     static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
             .withZone(ZoneOffset.UTC);
 
-    private ConsolePage() {
+    private ConsolePages() {
     }
 
     /** One live SSO session as the console lists it. */

@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 @Named("consoleUsers")
 @RequestScoped
-public class ConsoleUsers {
+public class ConsoleUsersPage {
 
     static final int PAGE = 50;
 
@@ -68,7 +68,7 @@ public class ConsoleUsers {
     public String setEnabled() {
         String username = signedIn.parameter("username", UserService.MAX_USERNAME);
         boolean enable = "true".equals(request.getParameter("enable"));
-        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        Optional<Actor> actor = ConsolePages.actor(signedIn);
         if (actor.isEmpty()) {
             errorKey = "page.csrf";
             return null;
@@ -77,7 +77,7 @@ public class ConsoleUsers {
             try {
                 users.update(username, UserService.UserPatch.patch().enabled(enable).build(), actor.get());
             } catch (ChangeRefused e) {
-                errorText = ConsolePage.refusal(signedIn, e);
+                errorText = ConsolePages.refusal(signedIn, e);
                 return null;
             }
         }

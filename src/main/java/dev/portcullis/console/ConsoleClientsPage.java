@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  */
 @Named("consoleClients")
 @RequestScoped
-public class ConsoleClients {
+public class ConsoleClientsPage {
 
     static final int MAX_LISTED = 500;
 
@@ -233,7 +233,7 @@ public class ConsoleClients {
 
     /** The administrator acting on this form, decided before any change; none: 403 and the reason shown. */
     private Optional<Actor> authorizedActor() {
-        Optional<Actor> actor = ConsolePage.actor(signedIn);
+        Optional<Actor> actor = ConsolePages.actor(signedIn);
         if (actor.isEmpty()) {
             errorText = signedIn.getMsg().get("page.csrf");
         }
@@ -241,7 +241,7 @@ public class ConsoleClients {
     }
 
     private void fail(ChangeRefused e) {
-        errorText = ConsolePage.refusal(signedIn, e);
+        errorText = ConsolePages.refusal(signedIn, e);
     }
 
     private static String blankAsNull(String s) {
@@ -306,7 +306,7 @@ public class ConsoleClients {
 
     /** The outcome message after a redirect ({@code done}), only known keys. */
     public String getDoneKey() {
-        return ConsolePage.done(signedIn, java.util.Set.of("console.saved", "console.client.enabled",
+        return ConsolePages.done(signedIn, java.util.Set.of("console.saved", "console.client.enabled",
                 "console.client.disabled", "console.client.deleted"));
     }
 
