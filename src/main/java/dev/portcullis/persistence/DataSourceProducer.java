@@ -15,7 +15,7 @@ import javax.sql.DataSource;
  * {@code PORTCULLIS_DB_*}). JPA follows the same choice ({@link EclipseLinkSetup}).
  */
 @ApplicationScoped
-public class DataSources {
+public class DataSourceProducer {
 
     /** The application's own datasource (persistence.xml's jta-data-source). */
     public static final String OWN = "java:app/jdbc/portcullis";
