@@ -143,7 +143,7 @@ class ArchitectureTest {
             Map.entry("refresh_tokens", "dev.portcullis.token.TokenGrantRepository"),
             Map.entry("sso_sessions", "dev.portcullis.session.SsoSessionRepository"),
             Map.entry("logout_deliveries", "dev.portcullis.session.LogoutDeliveryRepository"),
-            Map.entry("audit_events", "dev.portcullis.audit.AuditLog"),
+            Map.entry("audit_events", "dev.portcullis.audit.AuditEventRepository"),
             Map.entry("login_throttle", "dev.portcullis.account.SignInThrottle"),
             Map.entry("second_factor_throttle", "dev.portcullis.account.SecondFactorThrottle"),
             Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactorService"),

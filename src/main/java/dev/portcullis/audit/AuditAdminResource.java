@@ -30,7 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class AuditAdminResource {
 
     @Inject
-    AuditLog audit;
+    AuditEventRepository audit;
 
     @GET
     @Operation(summary = "Read the security audit trail, paged, optionally filtered by time and event type")

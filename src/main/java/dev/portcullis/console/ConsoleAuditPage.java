@@ -2,7 +2,7 @@ package dev.portcullis.console;
 
 import dev.portcullis.account.UserService;
 import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -35,7 +35,7 @@ public class ConsoleAuditPage {
     SignedInUser signedIn;
 
     @Inject
-    AuditLog audit;
+    AuditEventRepository audit;
 
     @Inject
     UserService users;
@@ -96,7 +96,7 @@ public class ConsoleAuditPage {
             try {
                 String type = getType().isEmpty() ? null : AuditEvent.Type.valueOf(getType()).name();
                 Long before = getBefore();
-                AuditLog.Filter filter = new AuditLog.Filter(type, subjects(getUser()), blankToNull(getClient()),
+                AuditEventRepository.Filter filter = new AuditEventRepository.Filter(type, subjects(getUser()), blankToNull(getClient()),
                         instant(getFrom()), instant(getTo()));
                 rows = audit.search(filter, before, PAGE).stream().map(ConsoleAuditPage::row).toList();
             } catch (IllegalArgumentException | DateTimeParseException e) {

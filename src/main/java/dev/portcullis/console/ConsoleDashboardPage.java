@@ -2,7 +2,7 @@ package dev.portcullis.console;
 
 import dev.portcullis.account.UserService;
 import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
+import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.token.TokenGrantRepository;
@@ -38,7 +38,7 @@ public class ConsoleDashboardPage {
     TokenGrantRepository grants;
 
     @Inject
-    AuditLog audit;
+    AuditEventRepository audit;
 
     private List<ConsoleAuditPage.EventRow> recent;
 

@@ -4,6 +4,7 @@ import dev.portcullis.account.SecondFactorThrottle;
 import dev.portcullis.account.SignInThrottle;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.config.RetentionSettings;
@@ -120,6 +121,9 @@ public class ExpiredRowsCleanup {
     AuditLog audit;
 
     @Inject
+    AuditEventRepository auditEvents;
+
+    @Inject
     RetentionSettings retentionSettings;
 
     @Inject
@@ -173,7 +177,7 @@ public class ExpiredRowsCleanup {
         int g = grants.purgeEmptyGrants(graceOver);
         // an assertion past exp (and the skew) is refused for that alone, so its jti need not be kept
         int j = assertionJtis.purgeExpired(now.minus(ClientAssertionVerifier.SKEW));
-        int e = retentionSettings.auditRetention().map(keep -> audit.purgeOlderThan(now.minus(keep))).orElse(0);
+        int e = retentionSettings.auditRetention().map(keep -> auditEvents.purgeOlderThan(now.minus(keep))).orElse(0);
         return new Purged(s, t, c, a, r, g, j, e);
     }
 }
