@@ -35,7 +35,7 @@ class SignInThrottleTest {
     private final SignInThrottle throttle = new SignInThrottle();
 
     SignInThrottleTest() {
-        throttle.jdbc = db.jdbc;
+        throttle.counters = TestThrottles.counters(db.jdbc);
         at(NOW);
         throttle.throttleSettings = TestThrottles.limits(3, 2, 2);
     }
