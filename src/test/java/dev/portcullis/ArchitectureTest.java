@@ -146,10 +146,10 @@ class ArchitectureTest {
             Map.entry("audit_events", "dev.portcullis.audit.AuditEventRepository"),
             Map.entry("login_throttle", "dev.portcullis.account.ThrottleCounterRepository"),
             Map.entry("second_factor_throttle", "dev.portcullis.account.ThrottleCounterRepository"),
-            Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactorService"),
-            Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactorService"),
-            Map.entry("webauthn_credentials", "dev.portcullis.mfa.PasskeyService"),
-            Map.entry("webauthn_challenges", "dev.portcullis.mfa.PasskeyService"),
+            Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactorRepository"),
+            Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactorRepository"),
+            Map.entry("webauthn_credentials", "dev.portcullis.mfa.PasskeyRepository"),
+            Map.entry("webauthn_challenges", "dev.portcullis.mfa.PasskeyRepository"),
             Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtiRepository"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */

@@ -11,7 +11,7 @@ import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
-import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.mfa.PasskeyRepository.Stored;
 import dev.portcullis.protocol.LogText;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,8 +30,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A user's passkeys (WebAuthn credentials) and the challenges of the ceremonies that register and use them. The one
- * owner of webauthn_credentials and webauthn_challenges, in plain JDBC. A challenge is bound to a browser (its SSO
+ * A user's passkeys (WebAuthn credentials) and the challenges of the ceremonies that register and use them, stored by
+ * {@link PasskeyRepository}. A challenge is bound to a browser (its SSO
  * session, or its CSRF cookie before sign-in) and a purpose, lives {@link #CHALLENGE_TTL}, and answers one ceremony
  * on any instance. A signed-in user's challenges are rows, used up by one DELETE. The passwordless challenge of the
  * login page is written nowhere until it is used: it carries its expiry and a nonce with their HMAC under the
@@ -44,7 +44,7 @@ import java.util.logging.Logger;
 public class PasskeyService {
 
     static final Duration CHALLENGE_TTL = Duration.ofMinutes(5);
-    /** PasskeyService one user may register; a bound on rows and on the page's credential lists. */
+    /** Passkeys one user may register; a bound on rows and on the page's credential lists. */
     public static final int MAX_PER_USER = 10;
     public static final int MAX_NAME = 60;
 
@@ -55,7 +55,7 @@ public class PasskeyService {
     private static final int SEALED_BYTES = Long.BYTES + NONCE_BYTES + 32;
 
     @Inject
-    Jdbc jdbc;
+    PasskeyRepository repository;
 
     @Inject
     IssuerSettings issuer;
@@ -105,9 +105,6 @@ public class PasskeyService {
     public record SignIn(SecondFactorService.Outcome outcome, Optional<User> user) {
     }
 
-    private record Stored(String passkeyId, String userId, String publicKey, long signCount) {
-    }
-
     /**
      * A new challenge for {@code purpose}, bound to {@code binding} (an SSO session hash or a CSRF cookie value),
      * with the user's credential ids when there is a user ({@code excludeCredentials} / {@code allowCredentials}).
@@ -125,11 +122,10 @@ public class PasskeyService {
         byte[] raw = new byte[32];
         RANDOM.nextBytes(raw);
         String challenge = B64URL.encodeToString(raw);
-        jdbc.update("DELETE FROM webauthn_challenges WHERE expires_at < ?", now);
-        jdbc.update("INSERT INTO webauthn_challenges (challenge_hash, purpose, binding_hash, expires_at) "
-                + "VALUES (?,?,?,?)", Secrets.hash(challenge), purpose.name(), bindingHash(binding),
+        repository.deleteExpiredChallenges(now);
+        repository.addChallenge(Secrets.hash(challenge), purpose.name(), bindingHash(binding),
                 now + CHALLENGE_TTL.toSeconds());
-        return new Ceremony(challenge, verifier().rpId(), userId == null ? List.of() : credentialIds(userId));
+        return new Ceremony(challenge, verifier().rpId(), userId == null ? List.of() : repository.credentialIds(userId));
     }
 
     /** Uses the challenge up: true for exactly one caller, if it is unexpired and was given to this binding. */
@@ -137,9 +133,8 @@ public class PasskeyService {
         if (purpose == Purpose.PASSWORDLESS) {
             return useSealedChallenge(binding, challenge);
         }
-        return jdbc.update("DELETE FROM webauthn_challenges WHERE challenge_hash = ? AND purpose = ? "
-                + "AND binding_hash = ? AND expires_at >= ?", Secrets.hash(challenge), purpose.name(),
-                bindingHash(binding), clock.instant().getEpochSecond()) == 1;
+        return repository.useChallenge(Secrets.hash(challenge), purpose.name(), bindingHash(binding),
+                clock.instant().getEpochSecond());
     }
 
     /**
@@ -164,18 +159,9 @@ public class PasskeyService {
         if (expiresAt < now || !MessageDigest.isEqual(in.array(), sealedChallenge(binding, expiresAt, nonce))) {
             return false;
         }
-        jdbc.update("DELETE FROM webauthn_challenges WHERE expires_at < ?", now);
-        String hash = Secrets.hash(challenge);
-        try {
-            return jdbc.update("INSERT INTO webauthn_challenges (challenge_hash, purpose, binding_hash, expires_at) "
-                    + "SELECT ?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM webauthn_challenges WHERE challenge_hash = ?)",
-                    hash, Purpose.PASSWORDLESS.name(), bindingHash(binding), expiresAt, hash) == 1;
-        } catch (Jdbc.PersistenceFailure e) {
-            if (e.isUniqueViolation()) {
-                return false; // the same assertion at the same instant: the other request used the challenge up
-            }
-            throw e;
-        }
+        repository.deleteExpiredChallenges(now);
+        return repository.addUsedChallenge(Secrets.hash(challenge), Purpose.PASSWORDLESS.name(),
+                bindingHash(binding), expiresAt);
     }
 
     /** Expiry, nonce and their tag under the key-encryption key and the browser: 56 bytes (WebAuthn allows 64). */
@@ -186,19 +172,11 @@ public class PasskeyService {
     }
 
     public boolean has(String userId) {
-        return jdbc.one("SELECT COUNT(*) AS n FROM webauthn_credentials WHERE user_id = ?",
-                row -> row.longValue("n"), userId).orElse(0L) > 0;
+        return repository.count(userId) > 0;
     }
 
     public List<Passkey> list(String userId) {
-        return jdbc.list("SELECT passkey_id, name, created_at, last_used_at FROM webauthn_credentials "
-                + "WHERE user_id = ? ORDER BY created_at, passkey_id", row -> new Passkey(row.string("passkey_id"),
-                row.string("name"), row.instant("created_at"), row.nullableInstant("last_used_at")), userId);
-    }
-
-    private List<String> credentialIds(String userId) {
-        return jdbc.list("SELECT credential_id FROM webauthn_credentials WHERE user_id = ? ORDER BY created_at",
-                row -> row.string("credential_id"), userId);
+        return repository.list(userId);
     }
 
     /**
@@ -213,18 +191,12 @@ public class PasskeyService {
                 throw new PasskeyVerifier.Rejected("unknown, used, expired or foreign challenge");
             }
             PasskeyVerifier.NewCredential c = verifier().verifyRegistration(r);
-            if (jdbc.one("SELECT COUNT(*) AS n FROM webauthn_credentials WHERE user_id = ?",
-                    row -> row.longValue("n"), user.userId()).orElse(0L) >= MAX_PER_USER) {
+            if (repository.count(user.userId()) >= MAX_PER_USER) {
                 throw new PasskeyVerifier.Rejected("already " + MAX_PER_USER + " passkeys");
             }
             long now = clock.instant().getEpochSecond();
-            int added = jdbc.update("INSERT INTO webauthn_credentials (passkey_id, user_id, credential_hash, "
-                    + "credential_id, public_key, name, sign_count, created_at) "
-                    + "SELECT ?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM webauthn_credentials "
-                    + "WHERE credential_hash = ?)", Secrets.newTimeOrderedId(), user.userId(),
-                    Secrets.hash(c.credentialId()), c.credentialId(), c.publicKey(), cleanName(name),
-                    c.signCount(), now, Secrets.hash(c.credentialId()));
-            if (added != 1) {
+            if (!repository.add(Secrets.newTimeOrderedId(), user.userId(), Secrets.hash(c.credentialId()),
+                    c.credentialId(), c.publicKey(), cleanName(name), c.signCount(), now)) {
                 throw new PasskeyVerifier.Rejected("credential registered before");
             }
             audit.success(AuditEvent.Type.SECOND_FACTOR_ENROLLED, null, user.userId(), ip, "passkey");
@@ -309,8 +281,7 @@ public class PasskeyService {
 
     /** Removes one passkey of the user (account page); whether there was one. */
     public boolean remove(String userId, String passkeyId, String ip) {
-        boolean removed = passkeyId != null && jdbc.update(
-                "DELETE FROM webauthn_credentials WHERE passkey_id = ? AND user_id = ?", passkeyId, userId) == 1;
+        boolean removed = passkeyId != null && repository.remove(userId, passkeyId);
         if (removed) {
             audit.success(AuditEvent.Type.SECOND_FACTORS_RESET, null, userId, ip, "one passkey removed by its user");
         }
@@ -320,7 +291,7 @@ public class PasskeyService {
     /** Removes every passkey of the user (administrator reset); how many. */
     @Transactional
     public int removeAll(String userId) {
-        return jdbc.update("DELETE FROM webauthn_credentials WHERE user_id = ?", userId);
+        return repository.removeAll(userId);
     }
 
     /** Verifies the assertion and claims its sign count with one conditional UPDATE (lost races are refused). */
@@ -331,9 +302,7 @@ public class PasskeyService {
         }
         PasskeyVerifier.Verified v = verifier().verifyAssertion(a, stored.publicKey(), stored.signCount(),
                 userVerificationRequired);
-        if (jdbc.update("UPDATE webauthn_credentials SET sign_count = ?, last_used_at = ? WHERE passkey_id = ? "
-                + "AND (sign_count < ? OR (sign_count = 0 AND ? = 0))", v.signCount(),
-                clock.instant().getEpochSecond(), stored.passkeyId(), v.signCount(), v.signCount()) != 1) {
+        if (!repository.raiseSignCount(stored.passkeyId(), v.signCount(), clock.instant().getEpochSecond())) {
             throw new PasskeyVerifier.Rejected("sign count " + v.signCount() + " did not increase: cloned "
                     + "authenticator?", true);
         }
@@ -349,9 +318,7 @@ public class PasskeyService {
     }
 
     private Optional<Stored> find(String credentialId) {
-        return jdbc.one("SELECT passkey_id, user_id, public_key, sign_count FROM webauthn_credentials "
-                + "WHERE credential_hash = ?", row -> new Stored(row.string("passkey_id"), row.string("user_id"),
-                row.string("public_key"), row.longValue("sign_count")), Secrets.hash(credentialId));
+        return repository.find(Secrets.hash(credentialId));
     }
 
     /** The name the user typed, trimmed, without control characters, at most {@link #MAX_NAME}; else "Passkey". */

@@ -9,7 +9,8 @@ import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
-import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.mfa.SecondFactorRepository.TotpRow;
+import dev.portcullis.mfa.SecondFactorRepository.TotpSeed;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.SsoSessionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,9 +28,9 @@ import java.util.OptionalLong;
 
 /**
  * A user's second factors: the TOTP authenticator (seed sealed by {@link EncryptionKeys}, the user id as associated
- * data) and the recovery codes (SHA-256 with the user id, each usable once). The one owner of totp_factors and
- * recovery_codes, in plain JDBC: each code is accepted by one conditional UPDATE, so a code is good once on any
- * number of instances. Wrong codes count in the account's second-factor counter ({@link SecondFactorGuard}).
+ * data) and the recovery codes (SHA-256 with the user id, each usable once), in {@link SecondFactorRepository}:
+ * each code is accepted by one conditional UPDATE, so a code is good once on any number of instances. Wrong codes
+ * count in the account's second-factor counter ({@link SecondFactorGuard}).
  */
 @ApplicationScoped
 public class SecondFactorService {
@@ -42,7 +43,7 @@ public class SecondFactorService {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     @Inject
-    Jdbc jdbc;
+    SecondFactorRepository repository;
 
     @Inject
     IssuerSettings issuer;
@@ -70,35 +71,21 @@ public class SecondFactorService {
     /** How a presented factor was judged; {@code WAIT} and {@code LOCKED} come from the throttles. */
     public enum Outcome { ACCEPTED, INVALID, WAIT, LOCKED }
 
-    private record TotpRow(String sealed, boolean confirmed, String sessionHash, long createdAt) {
-    }
-
-    private record TotpSeed(String userId, String sealed) {
-    }
-
     /** Whether the user has a confirmed TOTP authenticator. */
     public boolean hasTotp(String userId) {
-        return totpRow(userId).filter(TotpRow::confirmed).isPresent();
-    }
-
-    private Optional<TotpRow> totpRow(String userId) {
-        return jdbc.one("SELECT secret_sealed, confirmed_at, session_hash, created_at FROM totp_factors "
-                + "WHERE user_id = ?", row -> new TotpRow(row.string("secret_sealed"),
-                row.nullableLong("confirmed_at") != null, row.string("session_hash"), row.longValue("created_at")),
-                userId);
+        return repository.totp(userId).filter(TotpRow::confirmed).isPresent();
     }
 
     /** A pending seed this session may see and confirm: shown to it, less than {@link #PENDING_TTL} ago. */
     private Optional<TotpRow> pendingFor(String userId, String sessionHash) {
         long notBefore = clock.instant().getEpochSecond() - PENDING_TTL.toSeconds();
-        return totpRow(userId).filter(r -> !r.confirmed() && sessionHash.equals(r.sessionHash())
+        return repository.totp(userId).filter(r -> !r.confirmed() && sessionHash.equals(r.sessionHash())
                 && r.createdAt() >= notBefore);
     }
 
     /** Unused recovery codes left. */
     public int recoveryCodesLeft(String userId) {
-        return jdbc.one("SELECT COUNT(*) AS n FROM recovery_codes WHERE user_id = ? AND used_at IS NULL",
-                row -> (int) row.longValue("n"), userId).orElse(0);
+        return repository.unusedRecoveryCodes(userId);
     }
 
     /**
@@ -110,7 +97,7 @@ public class SecondFactorService {
      */
     @Transactional
     public Optional<String> pendingTotp(String userId, String sessionHash) {
-        Optional<TotpRow> row = totpRow(userId);
+        Optional<TotpRow> row = repository.totp(userId);
         if (row.isPresent() && row.get().confirmed()) {
             return Optional.empty();
         }
@@ -121,14 +108,10 @@ public class SecondFactorService {
         String secret = Totp.newSecret();
         String sealed = keys().seal(secret, associatedData(userId));
         long now = clock.instant().getEpochSecond();
-        int written = row.isPresent()
-                ? jdbc.update("UPDATE totp_factors SET secret_sealed = ?, created_at = ?, session_hash = ? "
-                        + "WHERE user_id = ? AND confirmed_at IS NULL AND secret_sealed = ?", sealed, now,
-                        sessionHash, userId, row.get().sealed())
-                : jdbc.update("INSERT INTO totp_factors (user_id, secret_sealed, created_at, last_step, session_hash) "
-                        + "SELECT ?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM totp_factors WHERE user_id = ?)",
-                        userId, sealed, now, -1L, sessionHash, userId);
-        return written == 1 ? Optional.of(secret) : Optional.empty();
+        boolean written = row.isPresent()
+                ? repository.replacePendingTotp(userId, row.get().sealed(), sealed, now, sessionHash)
+                : repository.addPendingTotp(userId, sealed, now, sessionHash);
+        return written ? Optional.of(secret) : Optional.empty();
     }
 
     /**
@@ -144,9 +127,8 @@ public class SecondFactorService {
             return Optional.empty();
         }
         OptionalLong step = Totp.matchingStep(open(sealed.get(), userId), normalise(code), clock.instant());
-        if (step.isEmpty() || jdbc.update("UPDATE totp_factors SET confirmed_at = ?, last_step = ? WHERE user_id = ? "
-                + "AND confirmed_at IS NULL AND secret_sealed = ? AND session_hash = ?",
-                clock.instant().getEpochSecond(), step.getAsLong(), userId, sealed.get(), sessionHash) != 1) {
+        if (step.isEmpty() || !repository.confirmTotp(userId, sealed.get(), sessionHash,
+                clock.instant().getEpochSecond(), step.getAsLong())) {
             return Optional.empty();
         }
         List<String> codes = newRecoveryCodes(userId);
@@ -179,9 +161,7 @@ public class SecondFactorService {
     /** Removes every factor of the user (administrator reset, or the user removing theirs); returns how many. */
     @Transactional
     public int removeAll(String userId) {
-        int totp = jdbc.update("DELETE FROM totp_factors WHERE user_id = ?", userId);
-        jdbc.update("DELETE FROM recovery_codes WHERE user_id = ?", userId);
-        return totp;
+        return repository.removeAll(userId) ? 1 : 0;
     }
 
     /**
@@ -211,8 +191,7 @@ public class SecondFactorService {
     public int resealSeeds() {
         EncryptionKeys k = keys();
         int resealed = 0;
-        for (TotpSeed row : jdbc.list("SELECT user_id, secret_sealed FROM totp_factors WHERE secret_sealed NOT LIKE ?",
-                r -> new TotpSeed(r.string("user_id"), r.string("secret_sealed")), k.currentKeyPrefix() + "%")) {
+        for (TotpSeed row : repository.seedsNotSealedWith(k.currentKeyPrefix())) {
             String seed;
             try {
                 seed = k.open(row.sealed(), associatedData(row.userId()));
@@ -221,43 +200,42 @@ public class SecondFactorService {
                         + "of user " + row.userId() + " (" + e.getMessage() + "); set the key it was encrypted with as "
                         + EncryptionKeys.CURRENT_KEY + " or in " + EncryptionKeys.PREVIOUS_KEYS);
             }
-            resealed += jdbc.update("UPDATE totp_factors SET secret_sealed = ? WHERE user_id = ? AND secret_sealed = ?",
-                    k.seal(seed, associatedData(row.userId())), row.userId(), row.sealed());
+            if (repository.reseal(row.userId(), row.sealed(), k.seal(seed, associatedData(row.userId())))) {
+                resealed++;
+            }
         }
         return resealed;
     }
 
-    /** The one statement that accepts a TOTP code: it raises last_step, so the same code (or an older one) fails. */
+    /** A TOTP code is accepted by raising the factor's last step, so the same code (or an older one) fails. */
     private boolean useTotp(String userId, String code) {
-        Optional<String> sealed = totpRow(userId).filter(TotpRow::confirmed).map(TotpRow::sealed);
+        Optional<String> sealed = repository.totp(userId).filter(TotpRow::confirmed).map(TotpRow::sealed);
         if (sealed.isEmpty()) {
             return false;
         }
         OptionalLong step = Totp.matchingStep(open(sealed.get(), userId), code, clock.instant());
-        return step.isPresent() && jdbc.update("UPDATE totp_factors SET last_step = ? WHERE user_id = ? "
-                + "AND confirmed_at IS NOT NULL AND last_step < ?", step.getAsLong(), userId, step.getAsLong()) == 1;
+        return step.isPresent() && repository.useTotpStep(userId, step.getAsLong());
     }
 
     private boolean useRecoveryCode(String userId, String code) {
         if (code.length() != 16) {
             return false;
         }
-        return jdbc.update("UPDATE recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? "
-                + "AND used_at IS NULL", clock.instant().getEpochSecond(), userId, recoveryHash(userId, code)) == 1;
+        return repository.useRecoveryCode(userId, recoveryHash(userId, code), clock.instant().getEpochSecond());
     }
 
     private List<String> newRecoveryCodes(String userId) {
-        jdbc.update("DELETE FROM recovery_codes WHERE user_id = ?", userId);
         List<String> codes = new ArrayList<>();
+        List<String> hashes = new ArrayList<>();
         for (int i = 0; i < RECOVERY_CODES; i++) {
             StringBuilder c = new StringBuilder();
             for (int j = 0; j < 16; j++) {
                 c.append(RECOVERY_ALPHABET.charAt(RANDOM.nextInt(RECOVERY_ALPHABET.length())));
             }
-            jdbc.update("INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?,?,NULL)", userId,
-                    recoveryHash(userId, c.toString()));
+            hashes.add(recoveryHash(userId, c.toString()));
             codes.add(c.substring(0, 4) + "-" + c.substring(4, 8) + "-" + c.substring(8, 12) + "-" + c.substring(12));
         }
+        repository.replaceRecoveryCodes(userId, hashes);
         return codes;
     }
 

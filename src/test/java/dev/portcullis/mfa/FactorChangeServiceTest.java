@@ -87,7 +87,7 @@ class FactorChangeServiceTest {
                 // counted elsewhere
             }
         };
-        passkeys.jdbc = db.jdbc;
+        passkeys.repository = TestFactors.passkeys(db.jdbc);
         passkeys.issuer = issuer;
         passkeys.keySettings = keys;
         passkeys.clock = clock;
@@ -98,7 +98,7 @@ class FactorChangeServiceTest {
         attempts.factors = TestThrottles.secondFactor(db.jdbc, TestThrottles.limits(5, 3), clock);
         attempts.audit = audit;
         passkeys.attempts = attempts;
-        factors.jdbc = db.jdbc;
+        factors.repository = TestFactors.codes(db.jdbc);
         factors.issuer = issuer;
         factors.keySettings = keys;
         factors.clock = clock;

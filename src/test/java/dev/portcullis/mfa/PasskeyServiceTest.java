@@ -56,7 +56,7 @@ class PasskeyServiceTest {
     private boolean passwordLocked;
 
     PasskeyServiceTest() {
-        passkeys.jdbc = db.jdbc;
+        passkeys.repository = TestFactors.passkeys(db.jdbc);
         at(NOW);
         passkeys.issuer = new IssuerSettings(URI.create(ISSUER));
         passkeys.audit = audit;
@@ -317,7 +317,7 @@ class PasskeyServiceTest {
         }
         List<String> changes = new ArrayList<>();
         SecondFactorService factors = new SecondFactorService();
-        factors.jdbc = db.jdbc;
+        factors.repository = TestFactors.codes(db.jdbc);
         factors.passkeys = passkeys;
         factors.sessions = sessions;
         factors.audit = new AuditLog() {

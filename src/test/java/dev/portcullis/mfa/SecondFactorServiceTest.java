@@ -53,7 +53,7 @@ class SecondFactorServiceTest {
 
     private SecondFactorService factors(EncryptionKeys keys) {
         SecondFactorService f = new SecondFactorService();
-        f.jdbc = db.jdbc;
+        f.repository = TestFactors.codes(db.jdbc);
         f.clock = clock;
         f.keys = keys;
         f.audit = audit;
