@@ -89,7 +89,7 @@ class JcaProvidersTest {
         }
     }
 
-    /** Signs through SigningKeyService' signer; verifies with a Nimbus verifier on the JDK's providers and the JWKS key. */
+    /** Signs through SigningKeyService's signer; verifies with a Nimbus verifier on the JDK's providers and the JWKS key. */
     private static void assertSignedAndJdkVerified(SigningKeyService keys, JWSAlgorithm alg) throws Exception {
         SigningKeyService.ActiveKey active = keys.signingKey(alg);
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(alg).keyID(active.kid()).build(),
