@@ -1,7 +1,7 @@
 package dev.portcullis.access;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
@@ -30,7 +30,7 @@ public class AccessService {
     SsoSessionRepository sessions;
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
     ClientRepository clients;

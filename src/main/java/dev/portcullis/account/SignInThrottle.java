@@ -3,6 +3,7 @@ package dev.portcullis.account;
 import dev.portcullis.config.ThrottleSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.ClientAddress;
+import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -177,7 +178,7 @@ public class SignInThrottle {
      */
     static String accountKey(String username) {
         String u = username == null ? "" : username.strip().toLowerCase(Locale.ROOT);
-        return UserService.isWellFormedUsername(u) || u.isEmpty() ? "user:" + u : "user:#" + Secrets.hash(u);
+        return Username.isWellFormed(u) || u.isEmpty() ? "user:" + u : "user:#" + Secrets.hash(u);
     }
 
     static String ipKey(String ip) {

@@ -7,6 +7,7 @@ import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
+import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -48,7 +49,13 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class UserAdminResource {
 
     @Inject
-    UserService service;
+    UserAdminService service;
+
+    @Inject
+    UserLookupService users;
+
+    @Inject
+    CredentialService credentials;
 
     @Inject
     ClientAddress clientAddress;
@@ -71,10 +78,10 @@ public class UserAdminResource {
                        @Parameter(description = "next_after of the previous page") @QueryParam("after") String after) {
         int max = Paging.limit(limit, 500);
         String from = after == null ? "" : after.toLowerCase(java.util.Locale.ROOT);
-        if (!from.isEmpty() && !UserService.isWellFormedUsername(from)) {
+        if (!from.isEmpty() && !Username.isWellFormed(from)) {
             throw OAuthException.invalidRequest("after: must be a username (next_after of the previous page)");
         }
-        List<User> page = service.search(q, from, max);
+        List<User> page = users.search(q, from, max);
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         page.forEach(u -> a.add(describe(u)));
         JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder().add("users", a);
@@ -107,7 +114,7 @@ public class UserAdminResource {
             roles = new TreeSet<>(json.stringList("roles", 20, 50).orElse(List.of()));
         }
         List<String> groups = json.has("groups") ? groups(json).orElse(List.of()) : null;
-        UserService.UserPatch patch = UserService.UserPatch.patch().email(json.removableString("email", 1000))
+        UserAdminService.UserPatch patch = UserAdminService.UserPatch.patch().email(json.removableString("email", 1000))
                 .name(json.removableString("name", 1000)).enabled(json.bool("enabled").orElse(null)).roles(roles)
                 .groups(groups).build();
         return service.update(username, patch, actor())
@@ -134,7 +141,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response create(String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("username", "password", "email", "name", "groups"));
-        User u = service.create(new UserService.NewUser(
+        User u = service.create(new UserAdminService.NewUser(
                 json.requiredString("username", 1000),
                 json.string("password", 100_000).orElse(null),
                 json.string("email", 1000).orElse(null),
@@ -150,7 +157,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "User")))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response get(@PathParam("username") String username) {
-        return service.findByUsername(username)
+        return users.findByUsername(username)
                 .map(u -> Response.ok(describe(u).build().toString()).build())
                 .orElseGet(UserAdminResource::notFound);
     }
@@ -177,7 +184,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response setPassword(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("password"));
-        if (!service.setPassword(username, json.string("password", 100_000).orElse(null), actor())) {
+        if (!credentials.setPassword(username, json.string("password", 100_000).orElse(null), actor())) {
             return notFound();
         }
         return Response.noContent().build();

@@ -1,6 +1,6 @@
 package dev.portcullis.console;
 
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.signin.SignedInUser;
@@ -38,7 +38,7 @@ public class ConsoleAuditPage {
     AuditEventRepository audit;
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
     HttpServletRequest request;

@@ -1,6 +1,6 @@
 package dev.portcullis.console;
 
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.client.ClientService;
@@ -26,7 +26,7 @@ public class ConsoleDashboardPage {
             AuditEvent.Type.SECOND_FACTOR_FAILURE);
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
     ClientService clients;

@@ -1,8 +1,8 @@
 package dev.portcullis.console;
 
-import dev.portcullis.account.UserService;
 import dev.portcullis.access.AccessService;
 import dev.portcullis.audit.Actor;
+import dev.portcullis.protocol.Username;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -33,7 +33,7 @@ public class ConsoleSessionsPage {
 
     /** The username the list is narrowed to (the query's {@code user}), or empty for every session. */
     public String getUser() {
-        String user = signedIn.parameter("user", UserService.MAX_USERNAME);
+        String user = signedIn.parameter("user", Username.MAX_LENGTH);
         return user == null ? "" : user.strip();
     }
 

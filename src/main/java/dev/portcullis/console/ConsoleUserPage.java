@@ -1,12 +1,15 @@
 package dev.portcullis.console;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.CredentialService;
+import dev.portcullis.account.UserAdminService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.access.AccessService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.mfa.SecondFactorService;
 import dev.portcullis.access.AuthorizedApplicationService;
+import dev.portcullis.protocol.Username;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -41,7 +44,13 @@ public class ConsoleUserPage {
     SignedInUser signedIn;
 
     @Inject
-    UserService users;
+    UserLookupService users;
+
+    @Inject
+    UserAdminService userAdmin;
+
+    @Inject
+    CredentialService credentials;
 
     @Inject
     AccessService access;
@@ -65,7 +74,7 @@ public class ConsoleUserPage {
     /** The user of the query's (GET) or form's hidden (POST) {@code username}. */
     public Optional<User> getShown() {
         if (shown == null) {
-            String username = signedIn.parameter("username", UserService.MAX_USERNAME);
+            String username = signedIn.parameter("username", Username.MAX_LENGTH);
             shown = username == null ? Optional.empty() : users.findByUsername(username);
             shown.ifPresent(u -> {
                 if (name == null && email == null) {
@@ -134,7 +143,7 @@ public class ConsoleUserPage {
         }
         User u = a.user();
         try {
-            users.update(u.username(), UserService.UserPatch.patch().email(Optional.ofNullable(blankToNull(email)))
+            userAdmin.update(u.username(), UserAdminService.UserPatch.patch().email(Optional.ofNullable(blankToNull(email)))
                     .name(Optional.ofNullable(blankToNull(name)))
                     .groups(u.fromDirectory() ? null : ConsoleClientsPage.lines(groups)).build(), a.actor());
             done(u, "console.saved");
@@ -153,7 +162,7 @@ public class ConsoleUserPage {
         User u = a.user();
         boolean enable = "true".equals(signedIn.parameter("enable", 5));
         try {
-            users.update(u.username(), UserService.UserPatch.patch().enabled(enable).build(), a.actor());
+            userAdmin.update(u.username(), UserAdminService.UserPatch.patch().enabled(enable).build(), a.actor());
             done(u, enable ? "console.users.enabled" : "console.users.disabled");
         } catch (ChangeRefused e) {
             errorText = ConsolePages.refusal(signedIn, e);
@@ -199,7 +208,7 @@ public class ConsoleUserPage {
         }
         User u = a.user();
         try {
-            newPassword = users.resetPassword(u.username(), a.actor()).orElse(null);
+            newPassword = credentials.resetPassword(u.username(), a.actor()).orElse(null);
         } catch (ChangeRefused e) {
             errorText = ConsolePages.refusal(signedIn, e);
         }
@@ -225,7 +234,7 @@ public class ConsoleUserPage {
             return null;
         }
         User u = a.user();
-        users.unlock(u.username(), a.actor());
+        userAdmin.unlock(u.username(), a.actor());
         done(u, "console.user.unlocked");
         return null;
     }

@@ -1,9 +1,11 @@
 package dev.portcullis.console;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserAdminService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.protocol.Username;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -17,7 +19,7 @@ import java.util.Optional;
 /**
  * Backing bean of {@code /admin/console/users.xhtml}: search users (username, e-mail, name; a page at a time, in
  * username order) and disable or enable one. A disabled user cannot sign in, and their sessions and tokens end at
- * once ({@link UserService#update}); the change is audited with the administrator's id. A refused change (an
+ * once ({@link UserAdminService#update}); the change is audited with the administrator's id. A refused change (an
  * administrator disabling themself, which the service refuses) shows its reason.
  */
 @Named("consoleUsers")
@@ -30,7 +32,10 @@ public class ConsoleUsersPage {
     SignedInUser signedIn;
 
     @Inject
-    UserService users;
+    UserLookupService users;
+
+    @Inject
+    UserAdminService userAdmin;
 
     @Inject
     HttpServletRequest request;
@@ -41,14 +46,14 @@ public class ConsoleUsersPage {
 
     /** The search text of the query (GET form), or empty. */
     public String getQ() {
-        String q = signedIn.parameter("q", UserService.MAX_SEARCH_TEXT);
+        String q = signedIn.parameter("q", UserLookupService.MAX_SEARCH_TEXT);
         return q == null ? "" : q;
     }
 
     public List<User> getUsers() {
         if (found == null) {
             String after = request.getParameter("after") == null ? null
-                    : signedIn.parameter("after", UserService.MAX_USERNAME);
+                    : signedIn.parameter("after", Username.MAX_LENGTH);
             found = after == null && request.getParameter("after") != null ? List.of()
                     : users.search(getQ(), after, PAGE);
         }
@@ -66,7 +71,7 @@ public class ConsoleUsersPage {
 
     /** Disables or enables the user of the row's hidden fields {@code username} and {@code enable}. */
     public String setEnabled() {
-        String username = signedIn.parameter("username", UserService.MAX_USERNAME);
+        String username = signedIn.parameter("username", Username.MAX_LENGTH);
         boolean enable = "true".equals(request.getParameter("enable"));
         Optional<Actor> actor = ConsolePages.actor(signedIn);
         if (actor.isEmpty()) {
@@ -75,7 +80,7 @@ public class ConsoleUsersPage {
         }
         if (username != null) {
             try {
-                users.update(username, UserService.UserPatch.patch().enabled(enable).build(), actor.get());
+                userAdmin.update(username, UserAdminService.UserPatch.patch().enabled(enable).build(), actor.get());
             } catch (ChangeRefused e) {
                 errorText = ConsolePages.refusal(signedIn, e);
                 return null;

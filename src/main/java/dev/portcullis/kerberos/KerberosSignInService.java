@@ -1,7 +1,8 @@
 package dev.portcullis.kerberos;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.DirectorySyncService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.KerberosSettings;
@@ -36,7 +37,10 @@ public class KerberosSignInService {
     Directory directory;
 
     @Inject
-    UserService users;
+    UserLookupService users;
+
+    @Inject
+    DirectorySyncService directoryUsers;
 
     @Inject
     AuditLog audit;
@@ -125,9 +129,9 @@ public class KerberosSignInService {
     /** The user's row; a second try finds the row that a parallel first sign-in of the same user inserted. */
     private Optional<User> directoryRow(DirectoryEntry entry) {
         try {
-            return users.syncDirectoryUser(entry);
+            return directoryUsers.syncDirectoryUser(entry);
         } catch (PersistenceException raced) {
-            return users.syncDirectoryUser(entry);
+            return directoryUsers.syncDirectoryUser(entry);
         }
     }
 }

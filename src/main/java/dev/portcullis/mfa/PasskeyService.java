@@ -4,7 +4,7 @@ import dev.portcullis.account.SignInService;
 import dev.portcullis.account.SignInThrottle;
 import dev.portcullis.account.ThrottlePolicy;
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.IssuerSettings;
@@ -76,7 +76,7 @@ public class PasskeyService {
     AuditLog audit;
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
     SignInService signIn;

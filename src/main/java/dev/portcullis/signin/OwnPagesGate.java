@@ -2,7 +2,7 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.authorize.AuthorizationFlow;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientService;
@@ -50,7 +50,7 @@ public class OwnPagesGate extends HttpFilter {
     SsoSessionRepository sessions;
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
     SignInService signIns;

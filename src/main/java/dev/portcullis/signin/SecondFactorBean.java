@@ -1,7 +1,7 @@
 package dev.portcullis.signin;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.authorize.AuthorizationFlow;
 import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.mfa.FactorChangeService;
@@ -37,7 +37,7 @@ public class SecondFactorBean extends AuthorizationPage {
     SecondFactorService factors;
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
     PasskeyService passkeys;

@@ -83,7 +83,7 @@ class SignInThrottleTest {
             SignInService signIn = new SignInService();
             signIn.directory = directory;
             signIn.throttle = throttle;
-            signIn.users = new UserService() {
+            signIn.users = new UserLookupService() {
                 @Override
                 public Optional<User> findByUsername(String username) {
                     return Optional.empty(); // no local user

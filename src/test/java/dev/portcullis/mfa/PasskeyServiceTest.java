@@ -10,7 +10,7 @@ import dev.portcullis.account.TestThrottles;
 import dev.portcullis.account.TestUsers;
 import dev.portcullis.account.ThrottlePolicy;
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
@@ -92,7 +92,7 @@ class PasskeyServiceTest {
         passkeys.attempts.signIn = passkeys.throttle;
         passkeys.attempts.factors = TestThrottles.secondFactor(db.jdbc, TestThrottles.limits(3, 3), clock);
         passkeys.attempts.audit = passkeys.audit;
-        passkeys.users = new UserService() {
+        passkeys.users = new UserLookupService() {
             @Override
             public Optional<User> findById(String userId) {
                 return List.of(alice, bob).stream().filter(u -> u.userId().equals(userId)).findFirst();

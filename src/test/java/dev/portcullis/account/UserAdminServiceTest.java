@@ -27,20 +27,20 @@ import java.util.concurrent.CompletionStage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The rules {@link UserService#update} applies whoever calls it: the admin API and the console alike. */
-class UserServiceTest {
+/** The rules {@link UserAdminService#update} applies whoever calls it: the admin API and the console alike. */
+class UserAdminServiceTest {
 
-    private static final UserService.UserPatch DISABLE = UserService.UserPatch.patch().enabled(false).build();
+    private static final UserAdminService.UserPatch DISABLE = UserAdminService.UserPatch.patch().enabled(false).build();
 
     private final Map<String, User> rows = new HashMap<>();
     private final RecordingAudit audit = new RecordingAudit();
     private final FiredEvents<UserDisabled> disabledEvents = new FiredEvents<>();
     private final List<UserDisabled> disabled = disabledEvents.fired;
-    private UserService service;
+    private UserAdminService service;
 
     @BeforeEach
     void setUp() {
-        service = new UserService();
+        service = new UserAdminService();
         service.users = new UserRepository() {
             @Override
             public Optional<User> findForChange(String username) {
@@ -82,7 +82,7 @@ class UserServiceTest {
     @Test
     void anAdministratorMayStillEnableThemself() {
         Actor self = Actor.administrator("u-admin", "192.0.2.1");
-        assertTrue(service.update("Admin", UserService.UserPatch.patch().enabled(true).build(), self).isPresent());
+        assertTrue(service.update("Admin", UserAdminService.UserPatch.patch().enabled(true).build(), self).isPresent());
         assertEquals(List.of("USER_UPDATED admin no change"), audit.lines);
     }
 }
