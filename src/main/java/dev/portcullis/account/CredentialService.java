@@ -1,9 +1,9 @@
 package dev.portcullis.account;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.audit.ChangeRefused;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -48,7 +48,7 @@ public class CredentialService {
      * {@code USER_PASSWORD_CHANGED}: it ends the user's SSO sessions and token families ({@link #changePassword}).
      * False when there is no such user.
      *
-     * @throws ChangeRefused when the password is refused (length, or a directory user's)
+     * @throws Refusal when the password is refused (length, or a directory user's)
      */
     public boolean setPassword(String username, String password, Actor actor) {
         return changePassword(username, password).map(changed -> {
@@ -62,7 +62,7 @@ public class CredentialService {
      * An administrator's reset to a generated password (120 random bits), shown once to the administrator and never
      * stored in clear or logged; otherwise as {@link #setPassword}. Empty when there is no such user.
      *
-     * @throws ChangeRefused for a directory user
+     * @throws Refusal for a directory user
      */
     public Optional<String> resetPassword(String username, Actor actor) {
         String password = generatedPassword();
@@ -93,7 +93,7 @@ public class CredentialService {
         checkPassword(password);
         Optional<User> user = users.findForChange(username);
         if (user.isPresent() && user.get().fromDirectory()) {
-            throw new ChangeRefused(new ChangeRefused.PasswordRefused(ChangeRefused.PasswordProblem.DIRECTORY_USER,
+            throw new Refusal(new Refusal.PasswordRefused(Refusal.PasswordProblem.DIRECTORY_USER,
                     username + " is a directory user; the password is changed in the directory"));
         }
         return user.map(u -> {
@@ -140,7 +140,7 @@ public class CredentialService {
 
     static void checkPassword(String password) {
         if (password == null || password.length() < MIN_PASSWORD || password.length() > MAX_PASSWORD) {
-            throw new ChangeRefused(new ChangeRefused.PasswordRefused(ChangeRefused.PasswordProblem.LENGTH,
+            throw new Refusal(new Refusal.PasswordRefused(Refusal.PasswordProblem.LENGTH,
                     "must be " + MIN_PASSWORD + " to " + MAX_PASSWORD + " characters"));
         }
     }

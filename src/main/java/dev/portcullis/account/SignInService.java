@@ -1,9 +1,9 @@
 package dev.portcullis.account;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.directory.Directory;
 import dev.portcullis.directory.DirectoryEntry;
 import dev.portcullis.directory.DirectoryUnavailableException;
@@ -142,30 +142,30 @@ public class SignInService {
      * one), then the change ({@link CredentialService#changeOwnPassword}: sessions and token families end, audited as
      * {@code USER_PASSWORD_CHANGED}). False when the user no longer exists.
      *
-     * @throws ChangeRefused with the {@link ChangeRefused.PasswordProblem} when anything is refused (nothing changed)
+     * @throws Refusal with the {@link Refusal.PasswordProblem} when anything is refused (nothing changed)
      */
     public boolean changeOwnPassword(User user, String current, String fresh, String repeat, String clientId,
                                      Actor actor) {
         if (user.fromDirectory()) {
-            throw refused(ChangeRefused.PasswordProblem.DIRECTORY_USER,
+            throw refused(Refusal.PasswordProblem.DIRECTORY_USER,
                     user.username() + " is a directory user; the password is changed in the directory");
         }
         if (fresh == null || !fresh.equals(repeat)) {
-            throw refused(ChangeRefused.PasswordProblem.MISMATCH, "the two new passwords differ");
+            throw refused(Refusal.PasswordProblem.MISMATCH, "the two new passwords differ");
         }
         CredentialService.checkPassword(fresh);
         Outcome check = signIn(user.username(), current, clientId, actor.ip()).outcome();
         if (check != Outcome.SIGNED_IN) {
             throw check == Outcome.INVALID
-                    ? refused(ChangeRefused.PasswordProblem.CURRENT_WRONG, "the current password is not right")
-                    : refused(ChangeRefused.PasswordProblem.CURRENT_NOT_CHECKED,
+                    ? refused(Refusal.PasswordProblem.CURRENT_WRONG, "the current password is not right")
+                    : refused(Refusal.PasswordProblem.CURRENT_NOT_CHECKED,
                             "the current password cannot be checked now; try again later");
         }
         return credentials.changeOwnPassword(user.username(), fresh, clientId, actor).isPresent();
     }
 
-    private static ChangeRefused refused(ChangeRefused.PasswordProblem problem, String why) {
-        return new ChangeRefused(new ChangeRefused.PasswordRefused(problem, why));
+    private static Refusal refused(Refusal.PasswordProblem problem, String why) {
+        return new Refusal(new Refusal.PasswordRefused(problem, why));
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.portcullis.account;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -129,7 +129,7 @@ public class UserAdminService {
     /**
      * Creates a user as {@code actor}'s change, audited as {@code USER_CREATED}.
      *
-     * @throws ChangeRefused when a value is not valid or the username is taken (nothing created)
+     * @throws Refusal when a value is not valid or the username is taken (nothing created)
      */
     public User create(NewUser n, Actor actor) {
         User user = createWithId(Secrets.newId(), n);
@@ -143,20 +143,20 @@ public class UserAdminService {
      */
     public User createWithId(String userId, NewUser n) {
         String username = Username.parse(n.username())
-                .orElseThrow(() -> ChangeRefused.invalid("username", Username.RULE)).value();
+                .orElseThrow(() -> Refusal.invalid("username", Username.RULE)).value();
         CredentialService.checkPassword(n.password());
         checkEmail(n.email());
         checkName(n.name());
         List<String> groups = groupNames(n.groups());
         if (users.findByUsername(username).isPresent()) {
-            throw new ChangeRefused(new ChangeRefused.UsernameTaken(username));
+            throw new Refusal(new Refusal.UsernameTaken(username));
         }
         User user = new User(userId, username, n.email(), n.name(), hasher.hash(n.password()), clock.instant());
         user.changeGroups(groups, clock.instant());
         try {
             users.add(user); // flushes: a concurrent duplicate surfaces here as 409, not at commit
         } catch (PersistenceException e) {
-            throw new ChangeRefused(new ChangeRefused.UsernameTaken(username));
+            throw new Refusal(new Refusal.UsernameTaken(username));
         }
         return user;
     }
@@ -165,7 +165,7 @@ public class UserAdminService {
      * Applies a merge patch and audits it as {@code actor}'s change. Disabling ends the user's sessions, codes and
      * token families in this transaction ({@link UserDisabled}). Empty when there is no such user.
      *
-     * @throws ChangeRefused when a value is not valid, {@code groups} is given for a directory user (the directory
+     * @throws Refusal when a value is not valid, {@code groups} is given for a directory user (the directory
      *                       owns their groups), or an administrator disables their own account; nothing is changed
      */
     public Optional<User> update(String username, UserPatch patch, Actor actor) {
@@ -178,7 +178,7 @@ public class UserAdminService {
         if (patch.roles() != null) {
             for (String role : patch.roles()) {
                 if (!User.ROLES.contains(role)) {
-                    throw ChangeRefused.invalid("roles", "unknown role; known roles are "
+                    throw Refusal.invalid("roles", "unknown role; known roles are "
                             + String.join(" ", new TreeSet<>(User.ROLES)));
                 }
             }
@@ -186,11 +186,11 @@ public class UserAdminService {
         List<String> groups = patch.groups() == null ? null : groupNames(patch.groups());
         Optional<User> found = users.findForChange(username);
         if (groups != null && found.filter(User::fromDirectory).isPresent()) {
-            throw ChangeRefused.invalid("groups", "a directory user's groups are the directory's");
+            throw Refusal.invalid("groups", "a directory user's groups are the directory's");
         }
         if (Boolean.FALSE.equals(patch.enabled()) && found.isPresent()
                 && actor.userId().filter(found.get().userId()::equals).isPresent()) {
-            throw new ChangeRefused(new ChangeRefused.OwnAccountDisabled(found.get().username()));
+            throw new Refusal(new Refusal.OwnAccountDisabled(found.get().username()));
         }
         found.ifPresent(u -> {
             Instant now = clock.instant();
@@ -274,16 +274,16 @@ public class UserAdminService {
 
     private static void checkEmail(String email) {
         if (email != null && (!isEmailAddress(email) || email.codePoints().anyMatch(Character::isISOControl))) {
-            throw ChangeRefused.invalid("email", "not an email address");
+            throw Refusal.invalid("email", "not an email address");
         }
     }
 
     private static void checkName(String name) {
         if (name != null && name.length() > 200) {
-            throw ChangeRefused.invalid("name", "must be at most 200 characters");
+            throw Refusal.invalid("name", "must be at most 200 characters");
         }
         if (name != null && name.codePoints().anyMatch(Character::isISOControl)) {
-            throw ChangeRefused.invalid("name", "must not contain control characters");
+            throw Refusal.invalid("name", "must not contain control characters");
         }
     }
 
@@ -291,7 +291,7 @@ public class UserAdminService {
      * A local user's group names as stored and released: each stripped, then sorted without duplicates like a
      * directory user's, so the claim does not depend on the order an administrator typed them in.
      *
-     * @throws ChangeRefused when a name is empty, longer than {@link #MAX_GROUP_NAME} or holds a control character
+     * @throws Refusal when a name is empty, longer than {@link #MAX_GROUP_NAME} or holds a control character
      *                       (a line break would split it), or there are more than {@link #MAX_GROUPS}
      */
     static List<String> groupNames(Collection<String> groups) {
@@ -299,19 +299,19 @@ public class UserAdminService {
         for (String g : groups) {
             String name = g == null ? "" : g.strip();
             if (name.isEmpty()) {
-                throw ChangeRefused.invalid("groups", "a group name must not be empty");
+                throw Refusal.invalid("groups", "a group name must not be empty");
             }
             if (name.length() > MAX_GROUP_NAME) {
-                throw ChangeRefused.invalid("groups", "a group name must be at most " + MAX_GROUP_NAME
+                throw Refusal.invalid("groups", "a group name must be at most " + MAX_GROUP_NAME
                         + " characters");
             }
             if (name.codePoints().anyMatch(Character::isISOControl)) {
-                throw ChangeRefused.invalid("groups", "a group name must not contain control characters");
+                throw Refusal.invalid("groups", "a group name must not contain control characters");
             }
             names.add(name);
         }
         if (names.size() > MAX_GROUPS) {
-            throw ChangeRefused.invalid("groups", "at most " + MAX_GROUPS + " groups");
+            throw Refusal.invalid("groups", "at most " + MAX_GROUPS + " groups");
         }
         return List.copyOf(names);
     }

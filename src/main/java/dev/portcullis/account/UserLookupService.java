@@ -1,6 +1,6 @@
 package dev.portcullis.account;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -32,12 +32,12 @@ public class UserLookupService {
      * A page of users in username order, after {@code after}, whose username, e-mail or name contains {@code text}
      * (any case; blank or null: every user).
      *
-     * @throws ChangeRefused when {@code text} is longer than {@link #MAX_SEARCH_TEXT} (the admin API's 400)
+     * @throws Refusal when {@code text} is longer than {@link #MAX_SEARCH_TEXT} (the admin API's 400)
      */
     public List<User> search(String text, String after, int limit) {
         String t = text == null || text.isBlank() ? null : text.strip();
         if (t != null && t.length() > MAX_SEARCH_TEXT) {
-            throw ChangeRefused.invalid("q", "must be at most " + MAX_SEARCH_TEXT + " characters");
+            throw Refusal.invalid("q", "must be at most " + MAX_SEARCH_TEXT + " characters");
         }
         return users.search(t, after, limit);
     }

@@ -1,12 +1,12 @@
 package dev.portcullis.accountpage;
 
 import dev.portcullis.access.AccessService;
-import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
+import dev.portcullis.admin.Refusal;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.SessionSettings;
 import dev.portcullis.session.BrowserCookies;
@@ -49,12 +49,12 @@ public class AccountPage {
     private static final String WHERE = "on the account page";
 
     /** The message of each refused password change. */
-    private static final Map<ChangeRefused.PasswordProblem, String> PASSWORD_MESSAGES = Map.of(
-            ChangeRefused.PasswordProblem.LENGTH, "account.password.length",
-            ChangeRefused.PasswordProblem.DIRECTORY_USER, "account.password.notLocal",
-            ChangeRefused.PasswordProblem.MISMATCH, "account.password.mismatch",
-            ChangeRefused.PasswordProblem.CURRENT_WRONG, "account.password.wrong",
-            ChangeRefused.PasswordProblem.CURRENT_NOT_CHECKED, "login.wait");
+    private static final Map<Refusal.PasswordProblem, String> PASSWORD_MESSAGES = Map.of(
+            Refusal.PasswordProblem.LENGTH, "account.password.length",
+            Refusal.PasswordProblem.DIRECTORY_USER, "account.password.notLocal",
+            Refusal.PasswordProblem.MISMATCH, "account.password.mismatch",
+            Refusal.PasswordProblem.CURRENT_WRONG, "account.password.wrong",
+            Refusal.PasswordProblem.CURRENT_NOT_CHECKED, "login.wait");
 
     /** The sessions the page lists: those the service ends on the user's behalf. */
     private static final int MAX_SESSIONS = AccessService.MAX_OWN_SESSIONS;
@@ -190,8 +190,8 @@ public class AccountPage {
         try {
             signIn.changeOwnPassword(user, current, fresh, repeat, OwnPage.ACCOUNT.clientId(),
                     actor.get().within(WHERE));
-        } catch (ChangeRefused e) {
-            return failed(PASSWORD_MESSAGES.get(((ChangeRefused.PasswordRefused) e.reason()).problem()));
+        } catch (Refusal e) {
+            return failed(PASSWORD_MESSAGES.get(((Refusal.PasswordRefused) e.reason()).problem()));
         }
         HttpServletResponse res = signedIn.response();
         // the new session keeps the factors of the one it replaces: the user proved their password just now

@@ -5,7 +5,7 @@ import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.text.ParseException;
@@ -79,7 +79,7 @@ public final class ClientJwksRules {
         try {
             return parse(json).toString(true);
         } catch (Unusable e) {
-            throw ChangeRefused.invalid("jwks", e.getMessage());
+            throw Refusal.invalid("jwks", e.getMessage());
         }
     }
 
@@ -90,21 +90,21 @@ public final class ClientJwksRules {
     static String checkJwksUri(String uri) {
         if (uri == null || uri.isEmpty() || uri.length() > RedirectUriPolicy.MAX_LENGTH
                 || uri.chars().anyMatch(c -> c <= 0x20 || c == 0x7f)) {
-            throw ChangeRefused.invalid("jwks_uri", "must be a URL of 1 to " + RedirectUriPolicy.MAX_LENGTH
+            throw Refusal.invalid("jwks_uri", "must be a URL of 1 to " + RedirectUriPolicy.MAX_LENGTH
                     + " characters without spaces");
         }
         URI u;
         try {
             u = new URI(uri);
         } catch (URISyntaxException e) {
-            throw ChangeRefused.invalid("jwks_uri", "is not a valid URI");
+            throw Refusal.invalid("jwks_uri", "is not a valid URI");
         }
         String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
         if (!u.isAbsolute() || u.getHost() == null || u.getRawUserInfo() != null || u.getRawFragment() != null) {
-            throw ChangeRefused.invalid("jwks_uri", "must be an absolute URL with a host, no user info, no fragment");
+            throw Refusal.invalid("jwks_uri", "must be an absolute URL with a host, no user info, no fragment");
         }
         if (!scheme.equals("https") && !(scheme.equals("http") && RedirectUriPolicy.isLoopbackHost(u.getHost()))) {
-            throw ChangeRefused.invalid("jwks_uri", "must use https (http only for 127.0.0.1, [::1] and localhost)");
+            throw Refusal.invalid("jwks_uri", "must use https (http only for 127.0.0.1, [::1] and localhost)");
         }
         return uri;
     }

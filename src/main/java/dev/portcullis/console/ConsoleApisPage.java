@@ -1,10 +1,10 @@
 package dev.portcullis.console;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.api.Api;
 import dev.portcullis.api.ApiRules;
 import dev.portcullis.api.ApiService;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -61,7 +61,7 @@ public class ConsoleApisPage {
             name = null;
             scopes = null;
             signingAlg = "";
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             fail(e);
         }
         return null;
@@ -100,7 +100,7 @@ public class ConsoleApisPage {
                     name == null ? "" : name, ConsoleClientsPage.words(scopes == null ? "" : scopes), alg, alg == null),
                     actor.get());
             signedIn.redirect("/admin/console/api.xhtml?id=" + a.apiId() + "&done=console.saved");
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             fail(e);
         }
         return null;
@@ -120,7 +120,7 @@ public class ConsoleApisPage {
         try {
             apis.delete(a.apiId(), actor.get());
             signedIn.redirect("/admin/console/apis.xhtml?done=console.api.deleted");
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             fail(e);
         }
         return null;
@@ -143,7 +143,7 @@ public class ConsoleApisPage {
         return actor;
     }
 
-    private void fail(ChangeRefused e) {
+    private void fail(Refusal e) {
         errorText = ConsolePages.refusal(signedIn, e);
     }
 

@@ -1,7 +1,7 @@
 package dev.portcullis.console;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.client.BuiltInClients;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientAuthMethods;
@@ -92,7 +92,7 @@ public class ConsoleClientsPage {
             postLogoutRedirectUris = null;
             backchannelLogoutUri = null;
             frontchannelLogoutUri = null;
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             fail(e);
         }
         return null;
@@ -135,7 +135,7 @@ public class ConsoleClientsPage {
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
                     .grantTypes(words(grantTypes)).logout(logoutChange()).build(), actor.get());
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             fail(e);
         }
         return null;
@@ -165,7 +165,7 @@ public class ConsoleClientsPage {
             rotatedSecret = clients.rotateSecret(c.clientId(), seconds == 0 ? null : java.time.Duration.ofSeconds(seconds),
                     actor.get()).orElse(null);
             rotatedOverlap = seconds;
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             fail(e);
         }
         return null;
@@ -183,7 +183,7 @@ public class ConsoleClientsPage {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().enabled(enable).build(), actor.get());
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done="
                     + (enable ? "console.client.enabled" : "console.client.disabled"));
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             fail(e);
         }
         return null;
@@ -206,7 +206,7 @@ public class ConsoleClientsPage {
         try {
             clients.delete(c.clientId(), actor.get());
             signedIn.redirect("/admin/console/clients.xhtml?done=console.client.deleted");
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             fail(e);
         }
         return null;
@@ -240,7 +240,7 @@ public class ConsoleClientsPage {
         return actor;
     }
 
-    private void fail(ChangeRefused e) {
+    private void fail(Refusal e) {
         errorText = ConsolePages.refusal(signedIn, e);
     }
 

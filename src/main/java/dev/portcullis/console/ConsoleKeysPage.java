@@ -1,7 +1,7 @@
 package dev.portcullis.console;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.jose.SigningKey;
 import dev.portcullis.jose.SigningKeyService;
@@ -64,7 +64,7 @@ public class ConsoleKeysPage {
         }
         try {
             keys.rotate(Optional.empty(), keySettings.activationDelay(), actor.get());
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             // two rotations at once: the deterministic kid lets only one insert win
             errorKey = "console.keys.conflict";
             signedIn.status(409);

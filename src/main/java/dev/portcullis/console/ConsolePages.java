@@ -1,8 +1,8 @@
 package dev.portcullis.console;
 
 import dev.portcullis.access.AccessService;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.session.SsoSession;
 import dev.portcullis.signin.SignedInUser;
@@ -60,34 +60,34 @@ final class ConsolePages {
     static final String WHERE = "in the console";
 
     /** A refused change in the administrator's language; the page answers 400. */
-    static String refusal(SignedInUser signedIn, ChangeRefused e) {
+    static String refusal(SignedInUser signedIn, Refusal e) {
         signedIn.status(400);
         PageMessages msg = signedIn.getMsg();
-        ChangeRefused.Reason reason = e.reason();
-        if (reason instanceof ChangeRefused.InvalidField f) {
+        Refusal.Reason reason = e.reason();
+        if (reason instanceof Refusal.InvalidField f) {
             String label = "change.field." + f.field();
             return msg.format("change.invalid", msg.containsKey(label) ? msg.get(label) : f.field(), f.why());
         }
-        if (reason instanceof ChangeRefused.PasswordRefused p) {
-            return msg.get(p.problem() == ChangeRefused.PasswordProblem.DIRECTORY_USER
+        if (reason instanceof Refusal.PasswordRefused p) {
+            return msg.get(p.problem() == Refusal.PasswordProblem.DIRECTORY_USER
                     ? "console.user.directoryPassword" : "change.password");
         }
-        if (reason instanceof ChangeRefused.BuiltInClient b) {
+        if (reason instanceof Refusal.BuiltInClient b) {
             return msg.format("change.builtIn." + b.change().name(), b.clientId());
         }
-        if (reason instanceof ChangeRefused.UsernameTaken u) {
+        if (reason instanceof Refusal.UsernameTaken u) {
             return msg.format("change.usernameTaken", u.username());
         }
-        if (reason instanceof ChangeRefused.NoSecret) {
+        if (reason instanceof Refusal.NoSecret) {
             return msg.get("change.noSecret");
         }
-        if (reason instanceof ChangeRefused.OwnAccountDisabled) {
+        if (reason instanceof Refusal.OwnAccountDisabled) {
             return msg.get("change.ownAccountDisabled");
         }
-        if (reason instanceof ChangeRefused.ApiIdentifierTaken t) {
+        if (reason instanceof Refusal.ApiIdentifierTaken t) {
             return msg.format("change.apiIdentifierTaken", t.identifier());
         }
-        if (reason instanceof ChangeRefused.ApiScopesInUse u) {
+        if (reason instanceof Refusal.ApiScopesInUse u) {
             return msg.format("change.apiScopesInUse", String.join(" ", u.scopes()), String.join(", ", u.clientIds()));
         }
         return msg.get("console.keys.conflict");

@@ -1,14 +1,14 @@
 package dev.portcullis.console;
 
-import dev.portcullis.account.User;
+import dev.portcullis.access.AccessService;
+import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.account.CredentialService;
+import dev.portcullis.account.User;
 import dev.portcullis.account.UserAdminService;
 import dev.portcullis.account.UserLookupService;
-import dev.portcullis.access.AccessService;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.mfa.SecondFactorService;
-import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.protocol.Username;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
@@ -147,7 +147,7 @@ public class ConsoleUserPage {
                     .name(Optional.ofNullable(blankToNull(name)))
                     .groups(u.fromDirectory() ? null : ConsoleClientsPage.lines(groups)).build(), a.actor());
             done(u, "console.saved");
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             errorText = ConsolePages.refusal(signedIn, e);
         }
         return null;
@@ -164,7 +164,7 @@ public class ConsoleUserPage {
         try {
             userAdmin.update(u.username(), UserAdminService.UserPatch.patch().enabled(enable).build(), a.actor());
             done(u, enable ? "console.users.enabled" : "console.users.disabled");
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             errorText = ConsolePages.refusal(signedIn, e);
         }
         return null;
@@ -209,7 +209,7 @@ public class ConsoleUserPage {
         User u = a.user();
         try {
             newPassword = credentials.resetPassword(u.username(), a.actor()).orElse(null);
-        } catch (ChangeRefused e) {
+        } catch (Refusal e) {
             errorText = ConsolePages.refusal(signedIn, e);
         }
         return null;

@@ -3,8 +3,8 @@ package dev.portcullis.console;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserAdminService;
 import dev.portcullis.account.UserLookupService;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.protocol.Username;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
@@ -81,7 +81,7 @@ public class ConsoleUsersPage {
         if (username != null) {
             try {
                 userAdmin.update(username, UserAdminService.UserPatch.patch().enabled(enable).build(), actor.get());
-            } catch (ChangeRefused e) {
+            } catch (Refusal e) {
                 errorText = ConsolePages.refusal(signedIn, e);
                 return null;
             }

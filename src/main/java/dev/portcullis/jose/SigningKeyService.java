@@ -1,9 +1,5 @@
 package dev.portcullis.jose;
 
-import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.AuditEvent;
-import dev.portcullis.audit.AuditLog;
-import dev.portcullis.audit.ChangeRefused;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSSigner;
@@ -20,6 +16,10 @@ import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import dev.portcullis.admin.Refusal;
+import dev.portcullis.audit.Actor;
+import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.ConfigurationException;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
@@ -176,12 +176,12 @@ public class SigningKeyService {
      * once per new key.
      *
      * @return the new keys
-     * @throws ChangeRefused when {@code onlyAlg} is not one of {@link #algorithms}, the delay is outside 0 to
+     * @throws Refusal when {@code onlyAlg} is not one of {@link #algorithms}, the delay is outside 0 to
      *                       {@link #MAX_ACTIVATION_DELAY}, or another rotation inserted the same kid first
      */
     public List<SigningKey> rotate(Optional<JWSAlgorithm> onlyAlg, Duration activationDelay, Actor actor) {
         if (onlyAlg.isPresent() && !algorithms().contains(onlyAlg.get())) {
-            throw ChangeRefused.invalid("alg", "must be one of " + algorithms());
+            throw Refusal.invalid("alg", "must be one of " + algorithms());
         }
         if (activationDelay.isNegative() || activationDelay.compareTo(MAX_ACTIVATION_DELAY) > 0) {
             throw invalidActivationDelay();
@@ -191,7 +191,7 @@ public class SigningKeyService {
             created = rotate(onlyAlg, activationDelay);
         } catch (jakarta.persistence.PersistenceException | jakarta.transaction.TransactionalException e) {
             // two rotations at once: the deterministic kid lets only one insert win
-            throw new ChangeRefused(new ChangeRefused.KeyRotationInProgress());
+            throw new Refusal(new Refusal.KeyRotationInProgress());
         }
         for (SigningKey k : created) {
             audit.change(AuditEvent.Type.SIGNING_KEY_ROTATED, actor, null, null,
@@ -224,8 +224,8 @@ public class SigningKeyService {
     }
 
     /** The refusal of an activation delay, in the admin API's words. */
-    static ChangeRefused invalidActivationDelay() {
-        return ChangeRefused.invalid("activation_delay_seconds", "a whole number from 0 to "
+    static Refusal invalidActivationDelay() {
+        return Refusal.invalid("activation_delay_seconds", "a whole number from 0 to "
                 + MAX_ACTIVATION_DELAY.toSeconds());
     }
 

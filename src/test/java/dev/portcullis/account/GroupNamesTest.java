@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +32,7 @@ class GroupNamesTest {
     void emptyLongOrControlCharacterNamesAreRefused() {
         for (String bad : new String[] {"", "   ", "a".repeat(UserAdminService.MAX_GROUP_NAME + 1), "two\nlines",
                 "tab\there", "nul\u0000"}) {
-            ChangeRefused e = assertThrows(ChangeRefused.class, () -> UserAdminService.groupNames(Arrays.asList(bad)), bad);
+            Refusal e = assertThrows(Refusal.class, () -> UserAdminService.groupNames(Arrays.asList(bad)), bad);
             assertTrue(e.getMessage().startsWith("groups: "), e.getMessage());
         }
         assertEquals(List.of("a".repeat(UserAdminService.MAX_GROUP_NAME)),
@@ -48,7 +48,7 @@ class GroupNamesTest {
         names.add("g0");
         assertEquals(UserAdminService.MAX_GROUPS, UserAdminService.groupNames(names).size(), "a duplicate does not count");
         names.add("one-too-many");
-        assertThrows(ChangeRefused.class, () -> UserAdminService.groupNames(names));
+        assertThrows(Refusal.class, () -> UserAdminService.groupNames(names));
     }
 
     @Test

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.testing.FiredEvents;
 import dev.portcullis.testing.RecordingAudit;
 import jakarta.enterprise.event.Event;
@@ -58,9 +58,9 @@ class UserAdminServiceTest {
     void anAdministratorCannotDisableThemselfWhateverTheSpellingOfTheirUsername() {
         Actor self = Actor.administrator("u-admin", "192.0.2.1").within("in the console");
         for (String spelling : List.of("admin", "ADMIN")) {
-            ChangeRefused e = assertThrows(ChangeRefused.class, () -> service.update(spelling, DISABLE, self),
+            Refusal e = assertThrows(Refusal.class, () -> service.update(spelling, DISABLE, self),
                     spelling);
-            assertInstanceOf(ChangeRefused.OwnAccountDisabled.class, e.reason(), spelling);
+            assertInstanceOf(Refusal.OwnAccountDisabled.class, e.reason(), spelling);
             assertEquals(400, e.status());
             assertEquals("invalid_request", e.error());
         }

@@ -11,7 +11,7 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.OctetSequenceKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,7 +44,7 @@ class ClientJwksRulesTest {
     }
 
     private static void refused(String jwks, String why) {
-        ChangeRefused e = assertThrows(ChangeRefused.class, () -> ClientJwksRules.checkJwks(jwks));
+        Refusal e = assertThrows(Refusal.class, () -> ClientJwksRules.checkJwks(jwks));
         assertTrue(e.getMessage().startsWith("jwks: ") && e.getMessage().contains(why), e.getMessage());
     }
 
@@ -58,7 +58,7 @@ class ClientJwksRulesTest {
     @ValueSource(strings = {"http://keys.example.com/jwks", "ftp://keys.example.com/jwks", "/relative",
         "https://user:pw@keys.example.com/jwks", "https://keys.example.com/jwks#frag", "https://keys .example.com"})
     void checkJwksUriWhenPlainHttpElsewhereOrMalformedThenRefused(String uri) {
-        ChangeRefused e = assertThrows(ChangeRefused.class, () -> ClientJwksRules.checkJwksUri(uri));
+        Refusal e = assertThrows(Refusal.class, () -> ClientJwksRules.checkJwksUri(uri));
         assertTrue(e.getMessage().startsWith("jwks_uri: "), e.getMessage());
     }
 
@@ -66,8 +66,8 @@ class ClientJwksRulesTest {
     void checkMethodAgainstTheType() {
         assertEquals("private_key_jwt", ClientAuthMethods.check("private_key_jwt", true));
         assertEquals("none", ClientAuthMethods.check("none", false));
-        assertThrows(ChangeRefused.class, () -> ClientAuthMethods.check("none", true));
-        assertThrows(ChangeRefused.class, () -> ClientAuthMethods.check("client_secret_basic", false));
-        assertThrows(ChangeRefused.class, () -> ClientAuthMethods.check("client_secret_jwt", true));
+        assertThrows(Refusal.class, () -> ClientAuthMethods.check("none", true));
+        assertThrows(Refusal.class, () -> ClientAuthMethods.check("client_secret_basic", false));
+        assertThrows(Refusal.class, () -> ClientAuthMethods.check("client_secret_jwt", true));
     }
 }

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.ClientSettings;
-import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.FiredEvents;
+import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.RecordingAudit;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.NotificationOptions;
@@ -77,18 +77,18 @@ class ClientServiceTest {
         assertTrue(r.client().confidential());
         assertEquals("private_key_jwt", r.client().authMethod());
         assertFalse(r.client().secretMatches("", clock.instant()));
-        assertThrows(ChangeRefused.class, () -> service.rotateSecret(r.client().clientId(), null, ADMIN));
+        assertThrows(Refusal.class, () -> service.rotateSecret(r.client().clientId(), null, ADMIN));
     }
 
     @Test
     void registerWhenTheMethodAndTheTypeDisagreeOrKeysAreMisplacedThenRefused() {
-        assertThrows(ChangeRefused.class, () -> service.register(backend().confidential(true).authMethod("none")
+        assertThrows(Refusal.class, () -> service.register(backend().confidential(true).authMethod("none")
                 .build(), ADMIN));
-        assertThrows(ChangeRefused.class, () -> service.register(backend().authMethod("private_key_jwt").build(),
+        assertThrows(Refusal.class, () -> service.register(backend().authMethod("private_key_jwt").build(),
                 ADMIN));
-        assertThrows(ChangeRefused.class, () -> service.register(backend().authMethod("private_key_jwt").jwks(jwks)
+        assertThrows(Refusal.class, () -> service.register(backend().authMethod("private_key_jwt").jwks(jwks)
                 .jwksUri("https://keys.example.com/jwks").build(), ADMIN));
-        assertThrows(ChangeRefused.class, () -> service.register(backend().authMethod("client_secret_post")
+        assertThrows(Refusal.class, () -> service.register(backend().authMethod("client_secret_post")
                 .jwks(jwks).build(), ADMIN));
         assertTrue(rows.isEmpty(), "nothing registered");
         var none = service.register(backend().authMethod("none").build(), ADMIN);
@@ -145,7 +145,7 @@ class ClientServiceTest {
         var r = service.register(backend().build(), ADMIN);
         String id = r.client().clientId();
         for (Duration bad : List.of(Duration.ZERO, Duration.ofDays(30).plusSeconds(1))) {
-            ChangeRefused e = assertThrows(ChangeRefused.class, () -> service.rotateSecret(id, bad, ADMIN));
+            Refusal e = assertThrows(Refusal.class, () -> service.rotateSecret(id, bad, ADMIN));
             assertTrue(e.getMessage().startsWith("previous_secret_valid_for"), e.getMessage());
         }
         assertTrue(rows.get(id).secretMatches(r.secret().orElseThrow(), clock.instant()));

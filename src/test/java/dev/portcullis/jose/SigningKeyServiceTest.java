@@ -16,8 +16,8 @@ import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.ConfigurationException;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
@@ -202,11 +202,11 @@ class SigningKeyServiceTest {
         keys.audit = audit;
         keys.signingKey(JWSAlgorithm.RS256);
         Actor actor = Actor.adminToken("192.0.2.1");
-        ChangeRefused alg = assertThrows(ChangeRefused.class,
+        Refusal alg = assertThrows(Refusal.class,
                 () -> keys.rotate(Optional.of(JWSAlgorithm.HS256), Duration.ZERO, actor));
-        assertEquals(new ChangeRefused.InvalidField("alg", "must be one of [RS256, PS256, ES256]"), alg.reason());
+        assertEquals(new Refusal.InvalidField("alg", "must be one of [RS256, PS256, ES256]"), alg.reason());
         for (Duration delay : List.of(Duration.ofSeconds(-1), Duration.ofSeconds(604_801))) {
-            ChangeRefused e = assertThrows(ChangeRefused.class, () -> keys.rotate(Optional.empty(), delay, actor));
+            Refusal e = assertThrows(Refusal.class, () -> keys.rotate(Optional.empty(), delay, actor));
             assertEquals("activation_delay_seconds: a whole number from 0 to 604800", e.getMessage());
             assertEquals(400, e.status());
         }

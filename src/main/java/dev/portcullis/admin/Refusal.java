@@ -1,4 +1,4 @@
-package dev.portcullis.audit;
+package dev.portcullis.admin;
 
 import java.util.Objects;
 
@@ -8,7 +8,7 @@ import java.util.Objects;
  * ({@link #status}, {@link #error} and the message as {@code error_description}), the pages into their own message.
  * The protocol endpoints keep their {@code OAuthException}.
  */
-public final class ChangeRefused extends RuntimeException {
+public final class Refusal extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
@@ -89,13 +89,13 @@ public final class ChangeRefused extends RuntimeException {
 
     private final Reason reason;
 
-    public ChangeRefused(Reason reason) {
+    public Refusal(Reason reason) {
         super(describe(Objects.requireNonNull(reason)), null, false, false);
         this.reason = reason;
     }
 
-    public static ChangeRefused invalid(String field, String why) {
-        return new ChangeRefused(new InvalidField(field, why));
+    public static Refusal invalid(String field, String why) {
+        return new Refusal(new InvalidField(field, why));
     }
 
     public Reason reason() {
