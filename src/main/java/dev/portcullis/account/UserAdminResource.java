@@ -1,11 +1,10 @@
 package dev.portcullis.account;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
-import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
 import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.RequestScoped;
@@ -79,7 +78,7 @@ public class UserAdminResource {
         int max = Paging.limit(limit, 500);
         String from = after == null ? "" : after.toLowerCase(java.util.Locale.ROOT);
         if (!from.isEmpty() && !Username.isWellFormed(from)) {
-            throw OAuthException.invalidRequest("after: must be a username (next_after of the previous page)");
+            throw Refusal.invalid("after", "must be a username (next_after of the previous page)");
         }
         List<User> page = users.search(q, from, max);
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
@@ -107,7 +106,7 @@ public class UserAdminResource {
     public Response patch(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         if (json.isNull("enabled")) {
-            throw OAuthException.invalidRequest("enabled: cannot be removed (null)");
+            throw Refusal.invalid("enabled", "cannot be removed (null)");
         }
         Set<String> roles = null;
         if (json.has("roles")) {
@@ -119,7 +118,7 @@ public class UserAdminResource {
                 .groups(groups).build();
         return service.update(username, patch, actor())
                 .map(u -> Response.ok(describe(u).build().toString()).build())
-                .orElseGet(UserAdminResource::notFound);
+                .orElseThrow(UserAdminResource::notFound);
     }
 
     @POST
@@ -129,7 +128,10 @@ public class UserAdminResource {
     @APIResponse(responseCode = "204", description = "Unlocked (or was not throttled)")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response unlock(@PathParam("username") String username) {
-        return service.unlock(username, actor()) ? Response.noContent().build() : notFound();
+        if (!service.unlock(username, actor())) {
+            throw notFound();
+        }
+        return Response.noContent().build();
     }
 
     @POST
@@ -159,7 +161,7 @@ public class UserAdminResource {
     public Response get(@PathParam("username") String username) {
         return users.findByUsername(username)
                 .map(u -> Response.ok(describe(u).build().toString()).build())
-                .orElseGet(UserAdminResource::notFound);
+                .orElseThrow(UserAdminResource::notFound);
     }
 
     @DELETE
@@ -169,7 +171,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("username") String username) {
         if (!service.delete(username, actor())) {
-            return notFound();
+            throw notFound();
         }
         return Response.noContent().build();
     }
@@ -185,7 +187,7 @@ public class UserAdminResource {
     public Response setPassword(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("password"));
         if (!credentials.setPassword(username, json.string("password", 100_000).orElse(null), actor())) {
-            return notFound();
+            throw notFound();
         }
         return Response.noContent().build();
     }
@@ -222,7 +224,7 @@ public class UserAdminResource {
         return Actor.adminToken(clientAddress.of(request));
     }
 
-    private static Response notFound() {
-        return ErrorBody.response(404, "not_found", "No such user");
+    private static Refusal notFound() {
+        return Refusal.notFound(Refusal.Thing.USER);
     }
 }

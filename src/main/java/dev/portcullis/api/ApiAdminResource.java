@@ -1,11 +1,10 @@
 package dev.portcullis.api;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
-import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -87,7 +86,7 @@ public class ApiAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response get(@PathParam("id") String id) {
         return service.find(id).map(api -> Response.ok(describe(api).build().toString()).build())
-                .orElseGet(ApiAdminResource::notFound);
+                .orElseThrow(ApiAdminResource::notFound);
     }
 
     @PATCH
@@ -105,7 +104,7 @@ public class ApiAdminResource {
         JsonObjects json = JsonObjects.parse(body, FIELDS);
         for (String field : List.of("identifier", "name", "scopes")) {
             if (json.has(field) && json.isNull(field)) {
-                throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
+                throw Refusal.invalid(field, "cannot be removed (null)");
             }
         }
         ApiService.ApiPatch patch = new ApiService.ApiPatch(json.string("identifier", 1000).orElse(null),
@@ -116,7 +115,7 @@ public class ApiAdminResource {
                 json.has("backend_client_id") && json.isNull("backend_client_id"));
         return service.update(id, patch, actor())
                 .map(api -> Response.ok(describe(api).build().toString()).build())
-                .orElseGet(ApiAdminResource::notFound);
+                .orElseThrow(ApiAdminResource::notFound);
     }
 
     @DELETE
@@ -128,7 +127,10 @@ public class ApiAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("id") String id) {
-        return service.delete(id, actor()) ? Response.noContent().build() : notFound();
+        if (!service.delete(id, actor())) {
+            throw notFound();
+        }
+        return Response.noContent().build();
     }
 
     static JsonObjectBuilder describe(Api api) {
@@ -150,7 +152,7 @@ public class ApiAdminResource {
         return Actor.adminToken(clientAddress.of(request));
     }
 
-    private static Response notFound() {
-        return ErrorBody.response(404, "not_found", "No such API");
+    private static Refusal notFound() {
+        return Refusal.notFound(Refusal.Thing.API);
     }
 }

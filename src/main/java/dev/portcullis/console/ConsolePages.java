@@ -59,38 +59,88 @@ final class ConsolePages {
     /** Where the console's changes are made, as the details of some audit events name it. */
     static final String WHERE = "in the console";
 
-    /** A refused change in the administrator's language; the page answers 400. */
+    /** A refusal's message in the administrator's language; the page answers with the admin API's status. */
     static String refusal(SignedInUser signedIn, Refusal e) {
-        signedIn.status(400);
-        PageMessages msg = signedIn.getMsg();
-        Refusal.Reason reason = e.reason();
-        if (reason instanceof Refusal.InvalidField f) {
-            String label = "change.field." + f.field();
-            return msg.format("change.invalid", msg.containsKey(label) ? msg.get(label) : f.field(), f.why());
-        }
-        if (reason instanceof Refusal.PasswordRefused p) {
-            return msg.get(p.problem() == Refusal.PasswordProblem.DIRECTORY_USER
-                    ? "console.user.directoryPassword" : "change.password");
-        }
-        if (reason instanceof Refusal.BuiltInClient b) {
-            return msg.format("change.builtIn." + b.change().name(), b.clientId());
-        }
-        if (reason instanceof Refusal.UsernameTaken u) {
-            return msg.format("change.usernameTaken", u.username());
-        }
-        if (reason instanceof Refusal.NoSecret) {
-            return msg.get("change.noSecret");
-        }
-        if (reason instanceof Refusal.OwnAccountDisabled) {
-            return msg.get("change.ownAccountDisabled");
-        }
-        if (reason instanceof Refusal.ApiIdentifierTaken t) {
-            return msg.format("change.apiIdentifierTaken", t.identifier());
-        }
-        if (reason instanceof Refusal.ApiScopesInUse u) {
-            return msg.format("change.apiScopesInUse", String.join(" ", u.scopes()), String.join(", ", u.clientIds()));
-        }
-        return msg.get("console.keys.conflict");
+        signedIn.status(e.status());
+        return message(signedIn.getMsg(), e.reason());
+    }
+
+    /** The console's message for each reason: a new reason does not compile until it has one here. */
+    static String message(PageMessages msg, Refusal.Reason reason) {
+        return reason.match(new Refusal.Cases<>() {
+            @Override
+            public String invalidField(Refusal.InvalidField f) {
+                String label = "change.field." + f.field();
+                return msg.format("change.invalid", msg.containsKey(label) ? msg.get(label) : f.field(), f.why());
+            }
+
+            @Override
+            public String passwordRefused(Refusal.PasswordRefused p) {
+                return msg.get(switch (p.problem()) {
+                    case LENGTH -> "change.password";
+                    case DIRECTORY_USER -> "console.user.directoryPassword";
+                    case MISMATCH -> "account.password.mismatch";
+                    case CURRENT_WRONG -> "account.password.wrong";
+                    case CURRENT_NOT_CHECKED -> "login.wait";
+                });
+            }
+
+            @Override
+            public String builtInClient(Refusal.BuiltInClient b) {
+                return msg.format("change.builtIn." + b.change().name(), b.clientId());
+            }
+
+            @Override
+            public String usernameTaken(Refusal.UsernameTaken u) {
+                return msg.format("change.usernameTaken", u.username());
+            }
+
+            @Override
+            public String noSecret(Refusal.NoSecret r) {
+                return msg.get("change.noSecret");
+            }
+
+            @Override
+            public String keyRotationInProgress(Refusal.KeyRotationInProgress r) {
+                return msg.get("console.keys.conflict");
+            }
+
+            @Override
+            public String ownAccountDisabled(Refusal.OwnAccountDisabled r) {
+                return msg.get("change.ownAccountDisabled");
+            }
+
+            @Override
+            public String apiIdentifierTaken(Refusal.ApiIdentifierTaken t) {
+                return msg.format("change.apiIdentifierTaken", t.identifier());
+            }
+
+            @Override
+            public String apiScopesInUse(Refusal.ApiScopesInUse u) {
+                return msg.format("change.apiScopesInUse", String.join(" ", u.scopes()),
+                        String.join(", ", u.clientIds()));
+            }
+
+            @Override
+            public String notFound(Refusal.NotFound n) {
+                return msg.get(switch (n.thing()) {
+                    case USER -> "console.user.notFound";
+                    case CLIENT -> "console.client.notFound";
+                    case API -> "console.api.notFound";
+                    case SESSION -> "console.sessions.gone";
+                });
+            }
+
+            @Override
+            public String nothingToWithdraw(Refusal.NothingToWithdraw n) {
+                return msg.get("change.nothingToWithdraw");
+            }
+
+            @Override
+            public String notJson(Refusal.NotJson r) {
+                return msg.get("change.notJson");
+            }
+        });
     }
 
     /** The outcome key of a redirect's {@code done} parameter when it is one of {@code known}, else null. */

@@ -2,9 +2,9 @@ package dev.portcullis.mfa;
 
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserLookupService;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -47,7 +47,7 @@ public class FactorAdminResource {
         Optional<User> user = username.length() > Username.MAX_LENGTH ? Optional.empty()
                 : users.findByUsername(username);
         if (user.isEmpty()) {
-            return ErrorBody.response(404, "not_found", "No such user");
+            throw Refusal.notFound(Refusal.Thing.USER);
         }
         factors.reset(user.get(), Actor.adminToken(clientAddress.of(request)));
         return Response.noContent().build();

@@ -3,10 +3,10 @@ package dev.portcullis.tokenuse;
 import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
@@ -87,7 +87,7 @@ public class MeResource {
         Actor user = Actor.user(token.subject(), clientAddress.of(request))
                 .within("withdrawn by the user through /api/v1 (calling client " + token.clientId() + ")");
         if (clientId.length() > 64 || !authorizations.withdrawByUser(token.subject(), clientId, user)) {
-            return ErrorBody.response(404, "not_found", "You have not authorized this client");
+            throw new Refusal(new Refusal.NothingToWithdraw(clientId, true));
         }
         return Response.noContent().header("Cache-Control", "no-store").build();
     }
