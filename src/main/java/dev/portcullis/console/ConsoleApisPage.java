@@ -1,10 +1,8 @@
 package dev.portcullis.console;
 
-import dev.portcullis.admin.Refusal;
 import dev.portcullis.api.Api;
 import dev.portcullis.api.ApiRules;
 import dev.portcullis.api.ApiService;
-import dev.portcullis.audit.Actor;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -26,6 +24,9 @@ public class ConsoleApisPage {
     SignedInUser signedIn;
 
     @Inject
+    ConsoleForm form;
+
+    @Inject
     ApiService apis;
 
     private String identifier;
@@ -34,10 +35,8 @@ public class ConsoleApisPage {
     private String scopes;
     /** Empty: the global default. */
     private String signingAlg = "";
-    private String errorText;
     private Api created;
     private Optional<Api> shown;
-    private boolean confirmingDelete;
 
     public List<Api> getApis() {
         return apis.list();
@@ -50,20 +49,14 @@ public class ConsoleApisPage {
 
     /** Registers the API of the form. */
     public String create() {
-        Optional<Actor> actor = authorizedActor();
-        if (actor.isEmpty()) {
-            return null;
-        }
-        try {
+        form.submit(actor -> {
             created = apis.register(new ApiService.Registration(identifier == null ? "" : identifier.strip(), name,
-                    ConsoleClientsPage.words(scopes == null ? "" : scopes), alg()), actor.get());
+                    ConsoleClientsPage.words(scopes == null ? "" : scopes), alg()), actor);
             identifier = null;
             name = null;
             scopes = null;
             signingAlg = "";
-        } catch (Refusal e) {
-            fail(e);
-        }
+        });
         return null;
     }
 
@@ -89,62 +82,32 @@ public class ConsoleApisPage {
 
     /** Saves every field of the shown API; an empty algorithm is the global default. */
     public String save() {
-        Api a = getShown().orElse(null);
-        Optional<Actor> actor = a == null ? Optional.empty() : authorizedActor();
-        if (actor.isEmpty()) {
-            return null;
-        }
-        try {
+        getShown().ifPresent(a -> form.submit(actor -> {
             String alg = alg();
             apis.update(a.apiId(), new ApiService.ApiPatch(identifier == null ? "" : identifier.strip(),
                     name == null ? "" : name, ConsoleClientsPage.words(scopes == null ? "" : scopes), alg, alg == null),
-                    actor.get());
+                    actor);
             signedIn.redirect("/admin/console/api.xhtml?id=" + a.apiId() + "&done=console.saved");
-        } catch (Refusal e) {
-            fail(e);
-        }
+        }));
         return null;
     }
 
     /** Deletes the shown API on the confirmation step's post ({@code confirmed=yes}); the first button shows it. */
     public String delete() {
-        Api a = getShown().orElse(null);
-        Optional<Actor> actor = a == null ? Optional.empty() : authorizedActor();
-        if (actor.isEmpty()) {
-            return null;
-        }
-        if (!"yes".equals(signedIn.parameter("confirmed", 3))) {
-            confirmingDelete = true;
-            return null;
-        }
-        try {
-            apis.delete(a.apiId(), actor.get());
+        getShown().ifPresent(a -> form.delete(actor -> {
+            apis.delete(a.apiId(), actor);
             signedIn.redirect("/admin/console/apis.xhtml?done=console.api.deleted");
-        } catch (Refusal e) {
-            fail(e);
-        }
+        }));
         return null;
     }
 
     /** True on the confirmation step, and on its post, so that Faces finds the confirming button it rendered. */
     public boolean isConfirmingDelete() {
-        return confirmingDelete || "yes".equals(signedIn.parameter("confirmed", 3));
+        return form.isConfirmingDelete();
     }
 
     private String alg() {
         return signingAlg == null || signingAlg.isBlank() ? null : signingAlg.strip();
-    }
-
-    private Optional<Actor> authorizedActor() {
-        Optional<Actor> actor = ConsolePages.actor(signedIn);
-        if (actor.isEmpty()) {
-            errorText = signedIn.getMsg().get("page.csrf");
-        }
-        return actor;
-    }
-
-    private void fail(Refusal e) {
-        errorText = ConsolePages.refusal(signedIn, e);
     }
 
     /** The outcome message after a redirect ({@code done}), only known keys. */
@@ -153,7 +116,7 @@ public class ConsoleApisPage {
     }
 
     public String getErrorText() {
-        return errorText;
+        return form.errorText();
     }
 
     public Api getCreated() {

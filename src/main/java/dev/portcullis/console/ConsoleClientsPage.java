@@ -1,7 +1,5 @@
 package dev.portcullis.console;
 
-import dev.portcullis.admin.Refusal;
-import dev.portcullis.audit.Actor;
 import dev.portcullis.client.BuiltInClients;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientAuthMethods;
@@ -13,6 +11,7 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -32,6 +31,9 @@ public class ConsoleClientsPage {
 
     @Inject
     SignedInUser signedIn;
+
+    @Inject
+    ConsoleForm form;
 
     @Inject
     ClientService clients;
@@ -56,13 +58,11 @@ public class ConsoleClientsPage {
     private boolean backchannelLogoutSessionRequired = true;
     private String frontchannelLogoutUri;
     private boolean frontchannelLogoutSessionRequired = true;
-    private String errorText;
     private Client created;
     private String createdSecret;
     private Optional<Client> shown;
     private String rotatedSecret;
     private long rotatedOverlap;
-    private boolean confirmingDelete;
 
     public List<Client> getClients() {
         return clients.list(0, MAX_LISTED);
@@ -70,11 +70,7 @@ public class ConsoleClientsPage {
 
     /** Registers the client of the form; the answer shows its id and, once, its secret. */
     public String create() {
-        Optional<Actor> actor = authorizedActor();
-        if (actor.isEmpty()) {
-            return null;
-        }
-        try {
+        form.submit(actor -> {
             ClientService.Registration.Builder b = ClientService.Registration.builder()
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
                     .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
@@ -84,7 +80,7 @@ public class ConsoleClientsPage {
             if (blankAsNull(authMethod) == null) {
                 b.confidential(confidential);
             }
-            ClientService.Registered r = clients.register(b.build(), actor.get());
+            ClientService.Registered r = clients.register(b.build(), actor);
             created = r.client();
             createdSecret = r.secret().orElse(null);
             name = null;
@@ -92,9 +88,7 @@ public class ConsoleClientsPage {
             postLogoutRedirectUris = null;
             backchannelLogoutUri = null;
             frontchannelLogoutUri = null;
-        } catch (Refusal e) {
-            fail(e);
-        }
+        });
         return null;
     }
 
@@ -125,19 +119,12 @@ public class ConsoleClientsPage {
 
     /** Saves the name, URIs and grant types of the shown client. */
     public String save() {
-        Client c = getShown().orElse(null);
-        Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
-        if (actor.isEmpty()) {
-            return null;
-        }
-        try {
+        getShown().ifPresent(c -> form.submit(actor -> {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
-                    .grantTypes(words(grantTypes)).logout(logoutChange()).build(), actor.get());
+                    .grantTypes(words(grantTypes)).logout(logoutChange()).build(), actor);
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
-        } catch (Refusal e) {
-            fail(e);
-        }
+        }));
         return null;
     }
 
@@ -154,38 +141,24 @@ public class ConsoleClientsPage {
      * the overlap the form's {@code overlap} chose (one of {@link #OVERLAPS}; absent or 0: it stops at once).
      */
     public String rotateSecret() {
-        Client c = getShown().orElse(null);
-        Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
-        if (actor.isEmpty()) {
-            return null;
-        }
-        String overlap = signedIn.parameter("overlap", 8);
-        long seconds = OVERLAPS.stream().filter(o -> String.valueOf(o).equals(overlap)).findFirst().orElse(0L);
-        try {
-            rotatedSecret = clients.rotateSecret(c.clientId(), seconds == 0 ? null : java.time.Duration.ofSeconds(seconds),
-                    actor.get()).orElse(null);
+        getShown().ifPresent(c -> form.submit(actor -> {
+            String overlap = signedIn.parameter("overlap", 8);
+            long seconds = OVERLAPS.stream().filter(o -> String.valueOf(o).equals(overlap)).findFirst().orElse(0L);
+            rotatedSecret = clients.rotateSecret(c.clientId(), seconds == 0 ? null : Duration.ofSeconds(seconds),
+                    actor).orElse(null);
             rotatedOverlap = seconds;
-        } catch (Refusal e) {
-            fail(e);
-        }
+        }));
         return null;
     }
 
     /** Disables or enables the shown client by the form's hidden {@code enable}; built-in clients are refused. */
     public String setEnabled() {
-        Client c = getShown().orElse(null);
-        Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
-        if (actor.isEmpty()) {
-            return null;
-        }
-        boolean enable = "true".equals(signedIn.parameter("enable", 5));
-        try {
-            clients.update(c.clientId(), ClientService.ClientPatch.patch().enabled(enable).build(), actor.get());
+        getShown().ifPresent(c -> form.submit(actor -> {
+            boolean enable = "true".equals(signedIn.parameter("enable", 5));
+            clients.update(c.clientId(), ClientService.ClientPatch.patch().enabled(enable).build(), actor);
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done="
                     + (enable ? "console.client.enabled" : "console.client.disabled"));
-        } catch (Refusal e) {
-            fail(e);
-        }
+        }));
         return null;
     }
 
@@ -194,27 +167,16 @@ public class ConsoleClientsPage {
      * the confirmation step); the first button merely shows that step.
      */
     public String delete() {
-        Client c = getShown().orElse(null);
-        Optional<Actor> actor = c == null ? Optional.empty() : authorizedActor();
-        if (actor.isEmpty()) {
-            return null;
-        }
-        if (!"yes".equals(signedIn.parameter("confirmed", 3))) {
-            confirmingDelete = true;
-            return null;
-        }
-        try {
-            clients.delete(c.clientId(), actor.get());
+        getShown().ifPresent(c -> form.delete(actor -> {
+            clients.delete(c.clientId(), actor);
             signedIn.redirect("/admin/console/clients.xhtml?done=console.client.deleted");
-        } catch (Refusal e) {
-            fail(e);
-        }
+        }));
         return null;
     }
 
     /** True on the confirmation step, and on its post, so that Faces finds the confirming button it rendered. */
     public boolean isConfirmingDelete() {
-        return confirmingDelete || "yes".equals(signedIn.parameter("confirmed", 3));
+        return form.isConfirmingDelete();
     }
 
     public String getRotatedSecret() {
@@ -229,19 +191,6 @@ public class ConsoleClientsPage {
     /** Whether the client authenticates with a secret (so the rotate form is offered). */
     public boolean usesSecret(Client c) {
         return c.confidential() && !ClientAuthMethods.PRIVATE_KEY_JWT.equals(c.authMethod());
-    }
-
-    /** The administrator acting on this form, decided before any change; none: 403 and the reason shown. */
-    private Optional<Actor> authorizedActor() {
-        Optional<Actor> actor = ConsolePages.actor(signedIn);
-        if (actor.isEmpty()) {
-            errorText = signedIn.getMsg().get("page.csrf");
-        }
-        return actor;
-    }
-
-    private void fail(Refusal e) {
-        errorText = ConsolePages.refusal(signedIn, e);
     }
 
     private static String blankAsNull(String s) {
@@ -311,7 +260,7 @@ public class ConsoleClientsPage {
     }
 
     public String getErrorText() {
-        return errorText;
+        return form.errorText();
     }
 
     public Client getCreated() {

@@ -1,7 +1,5 @@
 package dev.portcullis.console;
 
-import dev.portcullis.admin.Refusal;
-import dev.portcullis.audit.Actor;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.jose.SigningKey;
 import dev.portcullis.jose.SigningKeyService;
@@ -28,12 +26,14 @@ public class ConsoleKeysPage {
     SignedInUser signedIn;
 
     @Inject
+    ConsoleForm form;
+
+    @Inject
     SigningKeyService keys;
 
     @Inject
     KeySettings keySettings;
 
-    private String errorKey;
     private List<KeyRow> rows;
 
     /** One key as the page lists it; {@code state} is {@code active}, {@code next} or {@code retired}. */
@@ -57,20 +57,11 @@ public class ConsoleKeysPage {
 
     /** Rotates every algorithm's key; audited per new key with the administrator's id. */
     public String rotate() {
-        Optional<Actor> actor = ConsolePages.actor(signedIn);
-        if (actor.isEmpty()) {
-            errorKey = "page.csrf";
-            return null;
-        }
-        try {
-            keys.rotate(Optional.empty(), keySettings.activationDelay(), actor.get());
-        } catch (Refusal e) {
-            // two rotations at once: the deterministic kid lets only one insert win
-            errorKey = "console.keys.conflict";
-            signedIn.status(409);
-            return null;
-        }
-        signedIn.redirect("/admin/console/keys.xhtml?done=console.keys.rotated");
+        // two rotations at once: the deterministic kid lets only one insert win, the other is refused (409)
+        form.submit(actor -> {
+            keys.rotate(Optional.empty(), keySettings.activationDelay(), actor);
+            signedIn.redirect("/admin/console/keys.xhtml?done=console.keys.rotated");
+        });
         return null;
     }
 
@@ -78,7 +69,7 @@ public class ConsoleKeysPage {
         return ConsolePages.done(signedIn, Set.of("console.keys.rotated"));
     }
 
-    public String getErrorKey() {
-        return errorKey;
+    public String getErrorText() {
+        return form.errorText();
     }
 }

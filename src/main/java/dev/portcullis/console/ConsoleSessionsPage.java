@@ -1,14 +1,12 @@
 package dev.portcullis.console;
 
 import dev.portcullis.access.AccessService;
-import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.Username;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -26,10 +24,12 @@ public class ConsoleSessionsPage {
     SignedInUser signedIn;
 
     @Inject
+    ConsoleForm form;
+
+    @Inject
     AccessService access;
 
     private List<ConsolePages.SessionRow> rows;
-    private String errorKey;
 
     /** The username the list is narrowed to (the query's {@code user}), or empty for every session. */
     public String getUser() {
@@ -55,15 +55,12 @@ public class ConsoleSessionsPage {
 
     /** Ends the session of the row's hidden field {@code session}. */
     public String end() {
-        Optional<Actor> actor = ConsolePages.actor(signedIn);
-        if (actor.isEmpty()) {
-            errorKey = "page.csrf";
-            return null;
-        }
-        String id = signedIn.parameter("session", 64);
-        boolean ended = id != null && access.endSession(id, actor.get());
-        signedIn.redirect("/admin/console/sessions.xhtml?done="
-                + (ended ? "console.sessions.ended" : "console.sessions.gone"));
+        form.submit(actor -> {
+            String id = signedIn.parameter("session", 64);
+            boolean ended = id != null && access.endSession(id, actor);
+            signedIn.redirect("/admin/console/sessions.xhtml?done="
+                    + (ended ? "console.sessions.ended" : "console.sessions.gone"));
+        });
         return null;
     }
 
@@ -71,7 +68,7 @@ public class ConsoleSessionsPage {
         return ConsolePages.done(signedIn, Set.of("console.sessions.ended", "console.sessions.gone"));
     }
 
-    public String getErrorKey() {
-        return errorKey;
+    public String getErrorText() {
+        return form.errorText();
     }
 }

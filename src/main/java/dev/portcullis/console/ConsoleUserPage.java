@@ -6,7 +6,6 @@ import dev.portcullis.account.CredentialService;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserAdminService;
 import dev.portcullis.account.UserLookupService;
-import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.mfa.SecondFactorService;
 import dev.portcullis.protocol.Username;
@@ -44,6 +43,9 @@ public class ConsoleUserPage {
     SignedInUser signedIn;
 
     @Inject
+    ConsoleForm form;
+
+    @Inject
     UserLookupService users;
 
     @Inject
@@ -65,8 +67,6 @@ public class ConsoleUserPage {
     private String name;
     private String email;
     private String groups;
-    private String errorKey;
-    private String errorText;
     private String newPassword;
     private List<ConsolePages.SessionRow> sessions;
     private List<GrantRow> grants;
@@ -137,124 +137,76 @@ public class ConsoleUserPage {
 
     /** Saves name and e-mail (empty removes them) and a local user's groups (the directory owns the others'). */
     public String save() {
-        Action a = target();
-        if (a == null) {
-            return null;
-        }
-        User u = a.user();
-        try {
-            userAdmin.update(u.username(), UserAdminService.UserPatch.patch().email(Optional.ofNullable(blankToNull(email)))
-                    .name(Optional.ofNullable(blankToNull(name)))
-                    .groups(u.fromDirectory() ? null : ConsoleClientsPage.lines(groups)).build(), a.actor());
+        return act((u, actor) -> {
+            userAdmin.update(u.username(), UserAdminService.UserPatch.patch()
+                    .email(Optional.ofNullable(blankToNull(email))).name(Optional.ofNullable(blankToNull(name)))
+                    .groups(u.fromDirectory() ? null : ConsoleClientsPage.lines(groups)).build(), actor);
             done(u, "console.saved");
-        } catch (Refusal e) {
-            errorText = ConsolePages.refusal(signedIn, e);
-        }
-        return null;
+        });
     }
 
     /** Disables or enables the user by the form's hidden {@code enable}; the service refuses disabling oneself. */
     public String setEnabled() {
-        Action a = target();
-        if (a == null) {
-            return null;
-        }
-        User u = a.user();
-        boolean enable = "true".equals(signedIn.parameter("enable", 5));
-        try {
-            userAdmin.update(u.username(), UserAdminService.UserPatch.patch().enabled(enable).build(), a.actor());
+        return act((u, actor) -> {
+            boolean enable = "true".equals(signedIn.parameter("enable", 5));
+            userAdmin.update(u.username(), UserAdminService.UserPatch.patch().enabled(enable).build(), actor);
             done(u, enable ? "console.users.enabled" : "console.users.disabled");
-        } catch (Refusal e) {
-            errorText = ConsolePages.refusal(signedIn, e);
-        }
-        return null;
+        });
     }
 
     /** Ends the session of the row's hidden {@code session}, if it is one of this user's. */
     public String endSession() {
-        Action a = target();
-        if (a == null) {
-            return null;
-        }
-        User u = a.user();
-        String id = signedIn.parameter("session", 64);
-        if (id != null && getSessions().stream().anyMatch(s -> s.id().equals(id))) {
-            access.endSession(id, a.actor());
-        }
-        done(u, "console.sessions.ended");
-        return null;
+        return act((u, actor) -> {
+            String id = signedIn.parameter("session", 64);
+            if (id != null && getSessions().stream().anyMatch(s -> s.id().equals(id))) {
+                access.endSession(id, actor);
+            }
+            done(u, "console.sessions.ended");
+        });
     }
 
     /** Withdraws the application of the row's hidden {@code client}: consent deleted, its tokens revoked at once. */
     public String revokeGrant() {
-        Action a = target();
-        if (a == null) {
-            return null;
-        }
-        User u = a.user();
-        String clientId = signedIn.parameter("client", 64);
-        if (clientId != null) {
-            access.withdrawGrant(u.username(), clientId, a.actor());
-        }
-        done(u, "console.user.grantRevoked");
-        return null;
+        return act((u, actor) -> {
+            String clientId = signedIn.parameter("client", 64);
+            if (clientId != null) {
+                access.withdrawGrant(u.username(), clientId, actor);
+            }
+            done(u, "console.user.grantRevoked");
+        });
     }
 
     /** Sets a generated password, shown once on this answer (no redirect: nothing keeps it for a later page). */
     public String resetPassword() {
-        Action a = target();
-        if (a == null) {
-            return null;
-        }
-        User u = a.user();
-        try {
-            newPassword = credentials.resetPassword(u.username(), a.actor()).orElse(null);
-        } catch (Refusal e) {
-            errorText = ConsolePages.refusal(signedIn, e);
-        }
-        return null;
+        return act((u, actor) -> newPassword = credentials.resetPassword(u.username(), actor).orElse(null));
     }
 
     /** Removes the user's authenticator app, recovery codes and passkeys (a lost phone or key). */
     public String resetFactors() {
-        Action a = target();
-        if (a == null) {
-            return null;
-        }
-        User u = a.user();
-        factors.reset(u, a.actor());
-        done(u, "console.user.factorsReset");
-        return null;
+        return act((u, actor) -> {
+            factors.reset(u, actor);
+            done(u, "console.user.factorsReset");
+        });
     }
 
     /** Clears the account's sign-in throttle; a lock ends at once. */
     public String unlock() {
-        Action a = target();
-        if (a == null) {
-            return null;
-        }
-        User u = a.user();
-        userAdmin.unlock(u.username(), a.actor());
-        done(u, "console.user.unlocked");
+        return act((u, actor) -> {
+            userAdmin.unlock(u.username(), actor);
+            done(u, "console.user.unlocked");
+        });
+    }
+
+    /** A change to the shown user, made as the administrator who posted the form. */
+    @FunctionalInterface
+    private interface UserChange {
+        void make(User user, Actor actor);
+    }
+
+    /** Makes {@code change} to the shown user through the form; nothing when there is no such user. */
+    private String act(UserChange change) {
+        getShown().ifPresent(u -> form.submit(actor -> change.make(u, actor)));
         return null;
-    }
-
-    /** The user an action applies to and the administrator acting on it. */
-    private record Action(User user, Actor actor) {
-    }
-
-    /** The shown user and the authorized actor, both decided before any change; null (nothing done) otherwise. */
-    private Action target() {
-        User u = getShown().orElse(null);
-        if (u == null) {
-            return null;
-        }
-        Optional<Actor> actor = ConsolePages.actor(signedIn);
-        if (actor.isEmpty()) {
-            errorKey = "page.csrf";
-            return null;
-        }
-        return new Action(u, actor.get());
     }
 
     private void done(User u, String key) {
@@ -269,12 +221,8 @@ public class ConsoleUserPage {
         return ConsolePages.done(signedIn, DONE);
     }
 
-    public String getErrorKey() {
-        return errorKey;
-    }
-
     public String getErrorText() {
-        return errorText;
+        return form.errorText();
     }
 
     public String getNewPassword() {

@@ -3,8 +3,6 @@ package dev.portcullis.console;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserAdminService;
 import dev.portcullis.account.UserLookupService;
-import dev.portcullis.admin.Refusal;
-import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.Username;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
@@ -14,7 +12,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Backing bean of {@code /admin/console/users.xhtml}: search users (username, e-mail, name; a page at a time, in
@@ -32,6 +29,9 @@ public class ConsoleUsersPage {
     SignedInUser signedIn;
 
     @Inject
+    ConsoleForm form;
+
+    @Inject
     UserLookupService users;
 
     @Inject
@@ -41,8 +41,6 @@ public class ConsoleUsersPage {
     HttpServletRequest request;
 
     private List<User> found;
-    private String errorKey;
-    private String errorText;
 
     /** The search text of the query (GET form), or empty. */
     public String getQ() {
@@ -73,30 +71,18 @@ public class ConsoleUsersPage {
     public String setEnabled() {
         String username = signedIn.parameter("username", Username.MAX_LENGTH);
         boolean enable = "true".equals(request.getParameter("enable"));
-        Optional<Actor> actor = ConsolePages.actor(signedIn);
-        if (actor.isEmpty()) {
-            errorKey = "page.csrf";
-            return null;
-        }
-        if (username != null) {
-            try {
-                userAdmin.update(username, UserAdminService.UserPatch.patch().enabled(enable).build(), actor.get());
-            } catch (Refusal e) {
-                errorText = ConsolePages.refusal(signedIn, e);
-                return null;
+        form.submit(actor -> {
+            if (username != null) {
+                userAdmin.update(username, UserAdminService.UserPatch.patch().enabled(enable).build(), actor);
             }
-        }
-        signedIn.redirect("/admin/console/users.xhtml?q=" + enc(getQ()) + "&done="
-                + (enable ? "console.users.enabled" : "console.users.disabled"));
+            signedIn.redirect("/admin/console/users.xhtml?q=" + enc(getQ()) + "&done="
+                    + (enable ? "console.users.enabled" : "console.users.disabled"));
+        });
         return null;
     }
 
-    public String getErrorKey() {
-        return errorKey;
-    }
-
     public String getErrorText() {
-        return errorText;
+        return form.errorText();
     }
 
     private static String enc(String s) {
