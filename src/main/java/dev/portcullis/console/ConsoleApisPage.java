@@ -101,11 +101,6 @@ public class ConsoleApisPage {
         return null;
     }
 
-    /** True on the confirmation step, and on its post, so that Faces finds the confirming button it rendered. */
-    public boolean isConfirmingDelete() {
-        return form.isConfirmingDelete();
-    }
-
     private String alg() {
         return signingAlg == null || signingAlg.isBlank() ? null : signingAlg.strip();
     }
@@ -113,10 +108,6 @@ public class ConsoleApisPage {
     /** The outcome message after a redirect ({@code done}), only known keys. */
     public String getDoneKey() {
         return ConsolePages.done(signedIn, java.util.Set.of("console.saved", "console.api.deleted"));
-    }
-
-    public String getErrorText() {
-        return form.errorText();
     }
 
     public Api getCreated() {

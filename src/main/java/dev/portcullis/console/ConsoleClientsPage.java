@@ -174,11 +174,6 @@ public class ConsoleClientsPage {
         return null;
     }
 
-    /** True on the confirmation step, and on its post, so that Faces finds the confirming button it rendered. */
-    public boolean isConfirmingDelete() {
-        return form.isConfirmingDelete();
-    }
-
     public String getRotatedSecret() {
         return rotatedSecret;
     }
@@ -257,10 +252,6 @@ public class ConsoleClientsPage {
     public String getDoneKey() {
         return ConsolePages.done(signedIn, java.util.Set.of("console.saved", "console.client.enabled",
                 "console.client.disabled", "console.client.deleted"));
-    }
-
-    public String getErrorText() {
-        return form.errorText();
     }
 
     public Client getCreated() {

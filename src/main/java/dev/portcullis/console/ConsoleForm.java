@@ -5,14 +5,17 @@ import dev.portcullis.audit.Actor;
 import dev.portcullis.signin.SignedInUser;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Named;
 import java.util.Optional;
 
 /**
  * A console form post, the same on every page: who acts is decided first (the administrator who posted it with this
  * browser's CSRF token; anyone else gets 403 and nothing is done), then the change is made as that administrator,
  * and a {@link Refusal} answers with its status and its message in the administrator's language. A deletion asks
- * first: only the post of the confirmation step deletes. One per request, as a request posts one form.
+ * first: only the post of the confirmation step deletes. One per request, as a request posts one form; the pages show
+ * its {@link #getErrorText error} and {@link #isConfirmingDelete confirmation step} as {@code #{consoleForm}}.
  */
+@Named("consoleForm")
 @RequestScoped
 public class ConsoleForm {
 
@@ -68,7 +71,7 @@ public class ConsoleForm {
     }
 
     /** Why the post did nothing, in the administrator's language; null when it did what it was asked. */
-    public String errorText() {
+    public String getErrorText() {
         return errorText;
     }
 }

@@ -69,7 +69,4 @@ public class ConsoleKeysPage {
         return ConsolePages.done(signedIn, Set.of("console.keys.rotated"));
     }
 
-    public String getErrorText() {
-        return form.errorText();
-    }
 }

@@ -68,7 +68,4 @@ public class ConsoleSessionsPage {
         return ConsolePages.done(signedIn, Set.of("console.sessions.ended", "console.sessions.gone"));
     }
 
-    public String getErrorText() {
-        return form.errorText();
-    }
 }

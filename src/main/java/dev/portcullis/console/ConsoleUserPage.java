@@ -221,10 +221,6 @@ public class ConsoleUserPage {
         return ConsolePages.done(signedIn, DONE);
     }
 
-    public String getErrorText() {
-        return form.errorText();
-    }
-
     public String getNewPassword() {
         return newPassword;
     }

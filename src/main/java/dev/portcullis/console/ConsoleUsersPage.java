@@ -81,10 +81,6 @@ public class ConsoleUsersPage {
         return null;
     }
 
-    public String getErrorText() {
-        return form.errorText();
-    }
-
     private static String enc(String s) {
         return URLEncoder.encode(s == null ? "" : s, StandardCharsets.UTF_8);
     }
