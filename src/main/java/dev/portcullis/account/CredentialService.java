@@ -132,6 +132,11 @@ public class CredentialService {
                 .ifPresent(u -> u.changePasswordHash(fresh, clock.instant()));
     }
 
+    /** The stored form of a new user's password, which {@link #checkPassword} has accepted. */
+    String hashOfNew(String password) {
+        return hasher.hash(password);
+    }
+
     static String generatedPassword() {
         byte[] bytes = new byte[15];
         RANDOM.nextBytes(bytes);

@@ -128,10 +128,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "204", description = "Unlocked (or was not throttled)")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response unlock(@PathParam("username") String username) {
-        if (!service.unlock(username, actor())) {
-            throw notFound();
-        }
-        return Response.noContent().build();
+        return noContentIf(service.unlock(username, actor()));
     }
 
     @POST
@@ -170,10 +167,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("username") String username) {
-        if (!service.delete(username, actor())) {
-            throw notFound();
-        }
-        return Response.noContent().build();
+        return noContentIf(service.delete(username, actor()));
     }
 
     @PUT
@@ -186,10 +180,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response setPassword(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("password"));
-        if (!credentials.setPassword(username, json.string("password", 100_000).orElse(null), actor())) {
-            throw notFound();
-        }
-        return Response.noContent().build();
+        return noContentIf(credentials.setPassword(username, json.string("password", 100_000).orElse(null), actor()));
     }
 
     /** The array's shape only, bounded for parsing; the service checks the names and their number. */
@@ -222,6 +213,14 @@ public class UserAdminResource {
 
     private Actor actor() {
         return Actor.adminToken(clientAddress.of(request));
+    }
+
+    /** 204 when the user was there, else 404. */
+    private static Response noContentIf(boolean found) {
+        if (!found) {
+            throw notFound();
+        }
+        return Response.noContent().build();
     }
 
     private static Refusal notFound() {

@@ -40,7 +40,7 @@ public class UserAdminService {
     UserRepository users;
 
     @Inject
-    PasswordHasher hasher;
+    CredentialService credentials;
 
     @Inject
     Clock clock;
@@ -151,7 +151,7 @@ public class UserAdminService {
         if (users.findByUsername(username).isPresent()) {
             throw new Refusal(new Refusal.UsernameTaken(username));
         }
-        User user = new User(userId, username, n.email(), n.name(), hasher.hash(n.password()), clock.instant());
+        User user = new User(userId, username, n.email(), n.name(), credentials.hashOfNew(n.password()), clock.instant());
         user.changeGroups(groups, clock.instant());
         try {
             users.add(user); // flushes: a concurrent duplicate surfaces here as 409, not at commit
