@@ -17,6 +17,8 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -101,17 +103,29 @@ public class BackchannelLogoutSender {
 
     private ScheduledFuture<?> schedule;
 
+    private volatile boolean stopped;
+
     @PostConstruct
     void start() {
         schedule = scheduler.scheduleWithFixedDelay(this::sendDue, POLL_MS + ThreadLocalRandom.current()
                 .nextLong(POLL_MS), POLL_MS, TimeUnit.MILLISECONDS);
-        backchannel.onQueued(() -> scheduler.execute(this::sendDue));
     }
 
     @PreDestroy
     void stop() {
-        backchannel.onQueued(null);
+        stopped = true;
         schedule.cancel(false);
+    }
+
+    /**
+     * Sends what this instance has just queued, once the transaction that queued it has committed (at once when it
+     * ran in none); a rolled-back logout queued nothing and wakes nothing. Public: an observer of an EJB is one of
+     * its business methods.
+     */
+    public void queued(@Observes(during = TransactionPhase.AFTER_SUCCESS) BackchannelLogoutsQueued queued) {
+        if (!stopped) {
+            scheduler.execute(this::sendDue);
+        }
     }
 
     /** Claims what is due and starts a send for each; one claim round at a time on this instance. */

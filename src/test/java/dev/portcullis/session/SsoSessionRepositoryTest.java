@@ -34,6 +34,7 @@ class SsoSessionRepositoryTest {
     private final MutableClock clock = new MutableClock(NOW);
     private final LogoutDeliveryRepository deliveries = new LogoutDeliveryRepository();
     private final FiredEvents<SsoSessionsEnded> ended = new FiredEvents<>();
+    private final FiredEvents<BackchannelLogoutsQueued> queued = new FiredEvents<>();
     private final Map<String, LogoutNotifications> registrations = new HashMap<>(Map.of(
             "back", new LogoutNotifications("https://rp.example.com/bcl", true, null, true),
             "back-no-sid", new LogoutNotifications("https://rp2.example.com/bcl", false, null, true),
@@ -52,6 +53,7 @@ class SsoSessionRepositoryTest {
         sessions.backchannel.clock = clock;
         sessions.backchannel.deliveries = deliveries;
         sessions.backchannel.settings = new LogoutSettings(Duration.ofSeconds(600));
+        sessions.backchannel.queuedEvent = queued;
         deliveries.jdbc = db.jdbc;
         sessions.sessionsEnded = ended;
         for (String user : new String[] {"u1", "u2"}) {
@@ -188,9 +190,11 @@ class SsoSessionRepositoryTest {
         assertEquals(List.of(), deliveries.pendingFor("front"), "a client without a back-channel URI gets none");
         assertEquals(List.of(), deliveries.pendingFor("gone"), "nor a deleted client");
         assertEquals(2, deliveries.countPending());
+        assertEquals(List.of(new BackchannelLogoutsQueued(2)), queued.fired, "the sender is told once");
 
         sessions.end(laptop.cookieValue());
         assertEquals(2, deliveries.countPending(), "a session ends once");
+        assertEquals(1, queued.fired.size(), "nothing queued, nobody woken");
         assertTrue(sessions.findLive(other.cookieValue()).isPresent());
     }
 
