@@ -51,6 +51,10 @@ public class PortcullisConfig {
 
     @Produces
     @Singleton
+    OutboundSettings outbound;
+
+    @Produces
+    @Singleton
     ThrottleSettings throttle;
 
     @Produces
@@ -105,6 +109,7 @@ public class PortcullisConfig {
         sessions = SessionSettings.load(c);
         logout = LogoutSettings.load(c);
         clients = ClientSettings.load(c);
+        outbound = OutboundSettings.load(c);
         throttle = ThrottleSettings.load(c);
         passwords = PasswordSettings.load(c);
         http = HttpSettings.load(c);
