@@ -51,6 +51,10 @@ public class PortcullisConfig {
 
     @Produces
     @Singleton
+    ClientAssertionSettings clientAssertions;
+
+    @Produces
+    @Singleton
     OutboundSettings outbound;
 
     @Produces
@@ -109,6 +113,7 @@ public class PortcullisConfig {
         sessions = SessionSettings.load(c);
         logout = LogoutSettings.load(c);
         clients = ClientSettings.load(c);
+        clientAssertions = ClientAssertionSettings.load(c);
         outbound = OutboundSettings.load(c);
         throttle = ThrottleSettings.load(c);
         passwords = PasswordSettings.load(c);

@@ -13,6 +13,7 @@ import com.nimbusds.jose.jwk.KeyConverter;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.client.Client;
+import dev.portcullis.config.ClientAssertionSettings;
 import dev.portcullis.config.IssuerSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,12 +24,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Checks a {@code private_key_jwt} client assertion (RFC 7523 3, OIDC Core 9) without using it up: a JWS signed with
- * RS256, PS256 or ES256 by one of the client's keys; {@code iss} and {@code sub} the client id; {@code aud} naming
- * the issuer or the URL of the endpoint it is sent to; {@code exp} present, not past and at most
+ * RS256, PS256 or ES256 by one of the client's keys; {@code iss} and {@code sub} the client id; {@code aud} the
+ * issuer identifier and nothing else, as one string or a one-element array (draft-ietf-oauth-rfc7523bis: an
+ * endpoint URL, or an audience among others, is what the 2025 audience-injection attacks make a client sign for the
+ * wrong server), or, with {@code portcullis.client-assertion.accept-endpoint-audience}, the URL of the endpoint it is
+ * sent to instead; {@code exp} present, not past and at most
  * {@link #MAX_LIFETIME} ahead; {@code iat} and {@code nbf}, when present, not in the future; {@code jti} present.
  * Clocks may differ by {@link #SKEW}. {@link ClientAuthenticator} then spends the {@code jti}.
  */
@@ -62,6 +65,9 @@ public class ClientAssertions {
 
     @Inject
     IssuerSettings issuer;
+
+    @Inject
+    ClientAssertionSettings settings;
 
     @Inject
     Clock clock;
@@ -108,9 +114,12 @@ public class ClientAssertions {
             throw new Refused("client_assertion: iss and sub must both be the client id");
         }
         List<String> aud = claims.getAudience();
-        Set<String> accepted = Set.of(issuer.issuerString(), issuer.endpoint(endpointPath));
-        if (aud == null || aud.stream().noneMatch(accepted::contains)) {
-            throw new Refused("client_assertion: aud must name the issuer or " + issuer.endpoint(endpointPath));
+        String endpoint = issuer.endpoint(endpointPath);
+        boolean accepted = aud != null && aud.size() == 1 && (aud.get(0).equals(issuer.issuerString())
+                || settings.acceptEndpointAudience() && aud.get(0).equals(endpoint));
+        if (!accepted) {
+            throw new Refused("client_assertion: aud must be the issuer identifier " + issuer.issuerString()
+                    + (settings.acceptEndpointAudience() ? " or " + endpoint : "") + ", and nothing else");
         }
         Instant now = clock.instant();
         Date exp = claims.getExpirationTime();

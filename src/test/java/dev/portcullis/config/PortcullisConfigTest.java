@@ -142,7 +142,8 @@ class PortcullisConfigTest {
         "portcullis.outbound.allowed-networks|metadata.internal|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
         "portcullis.outbound.allowed-networks|127.0.0.0/33|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
         "portcullis.outbound.allowed-networks|2130706433|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
-        "portcullis.outbound.allowed-networks|fe80::1%eth0/128|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS"
+        "portcullis.outbound.allowed-networks|fe80::1%eth0/128|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
+        "portcullis.client-assertion.accept-endpoint-audience|yes|PORTCULLIS_CLIENT_ASSERTION_ACCEPT_ENDPOINT_AUDIENCE"
     })
     void invalidValuesFailNamingKeyAndEnvironmentVariable(String key, String value, String env) {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, value)));
@@ -198,10 +199,13 @@ class PortcullisConfigTest {
     }
 
     @Test
-    void outboundNetworksAreTheDefaultPolicyUnlessListed() {
+    void outboundNetworksAreTheDefaultPolicyUnlessListedAndEndpointAudiencesAreOff() {
         assertTrue(load(Map.of()).outbound.allowedNetworks().isEmpty());
         assertEquals("[127.0.0.0/8, 0:0:0:0:0:0:0:1/128]", load(Map.of("portcullis.outbound.allowed-networks",
                 "127.0.0.0/8, ::1")).outbound.allowedNetworks().toString());
+        assertFalse(load(Map.of()).clientAssertions.acceptEndpointAudience());
+        assertTrue(load(Map.of("portcullis.client-assertion.accept-endpoint-audience", "true"))
+                .clientAssertions.acceptEndpointAudience());
     }
 
     @Test
