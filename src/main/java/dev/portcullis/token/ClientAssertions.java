@@ -47,12 +47,30 @@ public class ClientAssertions {
     public static final Duration SKEW = Duration.ofSeconds(30);
     static final int MAX_JTI = 256;
 
-    /** An assertion that does not authenticate its client; the message says why (audited, and in the answer). */
+    /** What the caller learns of a key set that could not be had: nothing of the URL, the status or the time-out. */
+    public static final String KEYS_UNUSABLE = "client_assertion: the client's key set could not be used";
+
+    /**
+     * An assertion that does not authenticate its client; the message says why (in the answer), {@link #detail} the
+     * same or, for a key set that could not be had, what happened at its URL (audited only).
+     */
     public static final class Refused extends Exception {
         private static final long serialVersionUID = 1L;
 
+        private final String detail;
+
         Refused(String why) {
+            this(why, why);
+        }
+
+        Refused(String why, String detail) {
             super(why, null, false, false);
+            this.detail = detail;
+        }
+
+        /** For the audit trail. */
+        public String detail() {
+            return detail;
         }
     }
 
@@ -161,7 +179,7 @@ public class ClientAssertions {
                 }
             }
         } catch (ClientKeySets.Unavailable e) {
-            throw new Refused(e.getMessage());
+            throw new Refused(KEYS_UNUSABLE, KEYS_UNUSABLE + ": " + e.getMessage());
         }
         throw new Refused("client_assertion: the signature does not verify with the client's keys");
     }

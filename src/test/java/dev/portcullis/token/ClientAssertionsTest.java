@@ -72,7 +72,7 @@ class ClientAssertionsTest {
     private final MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_800_000_000L));
     private final GrantFakes.Audit audit = new GrantFakes.Audit();
     private final Set<String> spent = new HashSet<>();
-    private final List<URI> fetches = new ArrayList<>();
+    private final List<String> fetches = new ArrayList<>();
     private String served;
     private Client client;
     private ClientAuthenticator authenticator;
@@ -344,11 +344,14 @@ class ClientAssertionsTest {
         failing.clock = clock;
         failing.fetcher = uri -> {
             fetches.add(uri);
-            throw new ClientKeySets.Unavailable("The client's jwks_uri did not answer within 3000 ms");
+            throw new ClientKeySets.Unavailable("jwks_uri " + uri + ": no complete answer within 3000 ms");
         };
         authenticator.assertions.keySets = failing;
-        refused(sign(claims().build(), JWSAlgorithm.RS256, rsa), "did not answer");
-        refused(sign(claims().build(), JWSAlgorithm.RS256, rsa), "could not be read");
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(sign(claims().build(), JWSAlgorithm.RS256, rsa));
+        assertTrue(audit.details.get(0).contains(KEYS_URL + ": no complete answer within 3000 ms"),
+                audit.details::toString);
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(sign(claims().build(), JWSAlgorithm.RS256, rsa));
+        assertTrue(audit.details.get(1).contains("not tried again"), audit.details::toString);
         assertEquals(1, fetches.size(), "a failing URL is not asked again within a minute");
     }
 
@@ -356,7 +359,13 @@ class ClientAssertionsTest {
     void authenticateWhenTheKeySetUrlServesPrivateOrSymmetricKeysThenInvalidClient() throws Exception {
         client = TestClients.privateKeyJwtAt(CLIENT, KEYS_URL);
         served = new JWKSet(rsa).toString(false);
-        refused(sign(claims().build(), JWSAlgorithm.RS256, rsa), "private key material");
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(sign(claims().build(), JWSAlgorithm.RS256, rsa));
+        assertTrue(audit.details.get(0).contains("private key material"), audit.details::toString);
+    }
+
+    /** The answer is the same whatever happened at the URL: what did goes to the audit trail alone. */
+    private void refusedSayingOnlyTheKeySetCouldNotBeUsed(String assertion) {
+        assertEquals(ClientAssertions.KEYS_UNUSABLE, refused(assertion, "").description());
     }
 
     @Test

@@ -55,7 +55,9 @@ import org.junit.jupiter.api.Test;
  * credentials and the code grant), use them at introspection and revocation, and a backend verifies the tokens
  * with Nimbus against the JWKS; replays, foreign audiences, an endpoint URL as audience at every endpoint that
  * authenticates clients, expired assertions, wrong keys and an oversized, slow or moved {@code jwks_uri} are
- * invalid_client; the registration rules; the strict secret methods; a secret rotation with an overlap.
+ * invalid_client (the last three saying only that the key set could not be used); the registration rules, key set
+ * URLs at addresses outside {@code portcullis.outbound.allowed-networks} included (the test servers admit loopback
+ * only); the strict secret methods; a secret rotation with an overlap.
  */
 class PrivateKeyJwtIT extends TokenEndpointTestBase {
 
@@ -288,6 +290,14 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
         return jws.serialize();
     }
 
+    /** What a key set URL did is audited; the caller learns only that the key set could not be used. */
+    private void refusedSayingOnlyTheKeySetCouldNotBeUsed(Http.Res r) {
+        assertError(r, 401, "invalid_client");
+        assertEquals(ClientAssertions.KEYS_UNUSABLE, r.jsonString("error_description"), r::toString);
+        assertFalse(r.body().contains("127.0.0.1") || r.body().contains(String.valueOf(keyServer.getAddress()
+                .getPort())), r::toString);
+    }
+
     @Test
     void aClientWithAKeySetUrlIsServedFromItAndAMovedUrlIsNotFollowed() throws Exception {
         served = publicSet(ec);
@@ -298,15 +308,15 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
         assertEquals(keysUrl("/jwks"), admin.get("/admin/clients/" + id).jsonString("jwks_uri"));
 
         String moved = register("\"jwks_uri\":\"" + keysUrl("/moved") + "\"");
-        assertError(clientCredentials(assertion(moved, ec)), 401, "invalid_client");
-        assertEquals(1, failuresFor(moved, "answered 302"));
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(clientCredentials(assertion(moved, ec)));
+        assertEquals(1, failuresFor(moved, keysUrl("/moved") + ": answered 302"));
     }
 
     @Test
     void anOversizedKeySetIsInvalidClient() throws Exception {
         String id = register("\"jwks_uri\":\"" + keysUrl("/huge") + "\"");
-        assertError(clientCredentials(assertion(id, rsa)), 401, "invalid_client");
-        assertEquals(1, failuresFor(id, "more than 65536 bytes"));
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(clientCredentials(assertion(id, rsa)));
+        assertEquals(1, failuresFor(id, "answered more than 65536 bytes"));
     }
 
     @Test
@@ -315,13 +325,36 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
         long start = System.nanoTime();
         Http.Res r = clientCredentials(assertion(id, rsa));
         long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertError(r, 401, "invalid_client");
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(r);
         assertTrue(tookMs < 6_000, "answered after " + tookMs + " ms");
-        assertEquals(1, failuresFor(id, "did not answer within"));
+        assertEquals(1, failuresFor(id, "no complete answer within 3000 ms"));
         // within the minute the URL is not asked again: the next request is refused at once
         long again = System.nanoTime();
-        assertError(clientCredentials(assertion(id, rsa)), 401, "invalid_client");
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(clientCredentials(assertion(id, rsa)));
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - again) < 2_000);
+    }
+
+    /**
+     * The test servers admit loopback alone ({@code portcullis.outbound.allowed-networks}): a key set URL anywhere
+     * else, in any spelling, is refused at registration and at a change, with the rule named.
+     */
+    @Test
+    void aKeySetUrlOutsideTheAllowedNetworksIsRefusedAtRegistrationAndChange() throws Exception {
+        for (String uri : List.of("https://169.254.169.254/latest/meta-data/jwks", "https://10.0.0.8/jwks",
+                "https://[fe80::1]/jwks", "https://[fe80::1%25eth0]/jwks", "http://2130706433:" + keyServer
+                .getAddress().getPort() + "/jwks", "http://0x7f000001/jwks", "https://224.0.0.1/jwks")) {
+            Http.Res r = admin.post("/admin/clients", "{\"client_name\":\"Backend\",\"redirect_uris\":[\""
+                    + SERVICE_REDIRECT + "\"],\"scopes\":\"openid\",\"token_endpoint_auth_method\":\"private_key_jwt\","
+                    + "\"jwks_uri\":" + Http.q(uri) + "}");
+            assertError(r, 400, "invalid_request");
+            assertTrue(r.jsonString("error_description").startsWith("jwks_uri: "), r::toString);
+        }
+        String id = register("\"jwks_uri\":\"" + keysUrl("/jwks") + "\"");
+        Http.Res patched = admin.patch("/admin/clients/" + id, "{\"jwks_uri\":\"https://169.254.169.254/jwks\"}");
+        assertError(patched, 400, "invalid_request");
+        assertTrue(patched.jsonString("error_description").contains("outside portcullis.outbound.allowed-networks"),
+                patched::toString);
+        assertEquals(keysUrl("/jwks"), admin.get("/admin/clients/" + id).jsonString("jwks_uri"));
     }
 
     @Test
