@@ -93,6 +93,8 @@ public class BackchannelLogoutSender {
 
     @PostConstruct
     void start() {
+        // the name on this instance's leases (logout_deliveries.lease_owner), so an operator can tell who holds one
+        LOG.log(Level.INFO, "Back-channel logouts are claimed here as {0}", owner);
         schedule = scheduler.scheduleWithFixedDelay(this::sendDue, POLL_MS + ThreadLocalRandom.current()
                 .nextLong(POLL_MS), POLL_MS, TimeUnit.MILLISECONDS);
         backchannel.onQueued(() -> scheduler.execute(this::sendDue));
