@@ -37,7 +37,7 @@ public class ResourceIndicators {
      * scopes, and the token for them with {@code scopes} narrowed to theirs.
      */
     public Selection forNewAuthorization(List<String> requested, Set<String> scopes, Set<String> clientScopes) {
-        if (requested.isEmpty() && ownScopesOnly(scopes)) {
+        if (requested.isEmpty() && ApiDirectory.builtInOnly(scopes)) {
             return new Selection(List.of(), ownApi(scopes));
         }
         ApiDirectory apis = directory();
@@ -52,22 +52,12 @@ public class ResourceIndicators {
      */
     public AccessTokenAudience forToken(List<String> requested, List<String> authorized, Set<String> grantedScopes,
                                         Set<String> tokenScopes, Set<String> clientScopes) {
-        if (requested.isEmpty() && authorized.isEmpty() && ownScopesOnly(tokenScopes)) {
+        if (requested.isEmpty() && authorized.isEmpty() && ApiDirectory.builtInOnly(tokenScopes)) {
             return ownApi(tokenScopes);
         }
         ApiDirectory apis = directory();
         return apis.accessToken(apis.within(requested, authorized, grantedScopes, clientScopes), tokenScopes,
                 defaultSigningAlg());
-    }
-
-    /** The common case decided without reading the apis table: only built-in scopes, no resource named. */
-    private static boolean ownScopesOnly(Set<String> scopes) {
-        for (String s : scopes) {
-            if (!Scopes.isKnown(s) && !s.equals(Scopes.OFFLINE_ACCESS)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private AccessTokenAudience ownApi(Set<String> scopes) {
