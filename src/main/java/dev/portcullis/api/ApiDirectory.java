@@ -195,17 +195,23 @@ public final class ApiDirectory {
     }
 
     /**
-     * RFC 8693's audience rule: whether {@code audience} (a subject token's {@code aud}) names a registered API whose
-     * backend is {@code clientId}, so that the client received the token as that API.
+     * RFC 8693's audience rule and the administrator's decision on it: when {@code audience} (a subject token's
+     * {@code aud}) names registered APIs whose backend is {@code clientId} (so that the client received the token as
+     * that API), the scopes of other APIs their {@code exchange_scopes} let it obtain (empty: nothing); empty when
+     * it names none such.
      */
-    public boolean isAudienceOf(List<String> audience, String clientId) {
+    public Optional<Set<String>> exchangeScopesOf(List<String> audience, String clientId) {
+        Set<String> exchangeable = null;
         for (String identifier : audience) {
             RegisteredApi api = byIdentifier.get(identifier);
-            if (api != null && api.isServedBy(clientId)) {
-                return true;
+            if (api != null && api != own && api.isServedBy(clientId)) {
+                if (exchangeable == null) {
+                    exchangeable = new LinkedHashSet<>();
+                }
+                exchangeable.addAll(api.exchangeScopes());
             }
         }
-        return false;
+        return Optional.ofNullable(exchangeable);
     }
 
     /** Identifiers of {@code apis}, in order, as the resources columns store them. */

@@ -66,12 +66,14 @@ public class TokenGrants {
     }
 
     /**
-     * The grant a chain of token exchanges started from: {@code grantId}'s own subject grant, or {@code grantId}
-     * itself when it was not made by an exchange.
+     * The user's original authorization that {@code grantId} descends from: the grant a chain of token exchanges
+     * started from ({@code subject_grant_id}), or {@code grantId} itself when it was not made by an exchange. Empty
+     * when it is gone.
      */
-    String rootGrantOf(String grantId) {
-        return jdbc.one("SELECT COALESCE(subject_grant_id, grant_id) AS root FROM token_grants WHERE grant_id = ?",
-                row -> row.string("root"), grantId).orElse(grantId);
+    Optional<TokenGrant> originalAuthorizationOf(String grantId) {
+        return jdbc.one("SELECT " + GRANT_COLUMNS + " FROM token_grants g WHERE g.grant_id = (SELECT "
+                + "COALESCE(subject_grant_id, grant_id) FROM token_grants WHERE grant_id = ?)", TokenGrants::grant,
+                grantId);
     }
 
     /**

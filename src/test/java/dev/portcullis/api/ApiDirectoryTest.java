@@ -131,6 +131,26 @@ class ApiDirectoryTest {
     }
 
     @Test
+    void theExchangeScopesAreThoseOfTheSubjectTokensApisTheClientIsTheBackendOf() {
+        ApiDirectory chain = new ApiDirectory(OWN, List.of(
+                new RegisteredApi(PAYROLL, Set.of("payroll.read"), null, "payroll-backend", Set.of("ledger.read")),
+                new RegisteredApi(LEDGER, Set.of("ledger.read"), null, "ledger-backend", Set.of()),
+                new RegisteredApi(SIGNED, Set.of("signed.read"), null, "payroll-backend", Set.of("signed2.read"))));
+        assertEquals(java.util.Optional.of(Set.of("ledger.read")), chain.exchangeScopesOf(List.of(PAYROLL),
+                "payroll-backend"));
+        assertEquals(java.util.Optional.of(Set.of("ledger.read", "signed2.read")), chain.exchangeScopesOf(
+                List.of(PAYROLL, SIGNED), "payroll-backend"), "every API of the token this client serves");
+        assertEquals(java.util.Optional.of(Set.of("ledger.read")), chain.exchangeScopesOf(List.of(PAYROLL, LEDGER),
+                "payroll-backend"), "not the decision on an API another client serves");
+        assertEquals(java.util.Optional.of(Set.of()), chain.exchangeScopesOf(List.of(LEDGER), "ledger-backend"),
+                "its backend, with nothing decided");
+        assertTrue(chain.exchangeScopesOf(List.of(LEDGER), "payroll-backend").isEmpty());
+        assertTrue(chain.exchangeScopesOf(List.of(OWN), "payroll-backend").isEmpty());
+        assertTrue(chain.exchangeScopesOf(List.of("https://unknown.example"), "payroll-backend").isEmpty());
+        assertTrue(chain.exchangeScopesOf(List.of(), "payroll-backend").isEmpty());
+    }
+
+    @Test
     void aTokenRequestNarrowsWithinTheAuthorizedResources() {
         Set<String> client = scopes("openid payroll.read ledger.read");
         assertEquals(List.of(PAYROLL, LEDGER), ApiDirectory.identifiers(apis.within(List.of(), List.of(PAYROLL,

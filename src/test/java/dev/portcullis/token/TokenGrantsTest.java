@@ -144,8 +144,10 @@ class TokenGrantsTest {
         accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1"), "j2");
         accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1"), "j3");
         accessToken(grant("g4", "c2"), "j4");
-        assertEquals("g1", grants.rootGrantOf("g1"));
-        assertEquals("g1", grants.rootGrantOf("g2"), "an exchanged grant names the grant its chain started from");
+        assertEquals(root, grants.originalAuthorizationOf("g1").orElseThrow());
+        assertEquals(root, grants.originalAuthorizationOf("g2").orElseThrow(),
+                "an exchanged grant names the grant its chain started from");
+        assertTrue(grants.originalAuthorizationOf("no-such-grant").isEmpty());
         assertTrue(grants.revokeGrant("g1"), "counts the grant itself only");
         for (String jti : List.of("j1", "j2", "j3")) {
             assertFalse(grants.accessTokenStatus(jti).orElseThrow().isActive(NOW), jti);
