@@ -50,6 +50,12 @@ import java.util.Set;
 @ApplicationScoped
 public class TokenExchangeGrant implements GrantHandler {
 
+    /**
+     * Most exchanges in one chain: each nests one more actor in {@code act}, and ending a link walks the chain below
+     * it one link at a time ({@link TokenGrants}).
+     */
+    static final int MAX_CHAIN = 10;
+
     /** RFC 8693 3: the token type of an OAuth access token, the one type this grant takes and issues. */
     public static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 
@@ -86,12 +92,13 @@ public class TokenExchangeGrant implements GrantHandler {
         ApiDirectory apis = resourceIndicators.directory();
         Set<String> exchangeable = subjectTokenIsForClient(apis, subject, client);
         userIsEnabled(subject);
+        chainIsNotTooLong(subject.act());
         List<RegisteredApi> targets = targetsAreAllowed(apis, client, p.all("resource"), p.get("audience"));
         TokenGrant authorization = originalAuthorization(subject);
         Set<String> scopes = scopeIsWithinDecisionAndConsent(exchangeable, authorization, client, targets,
                 p.get("scope"));
         AccessTokenAudience audience = apis.accessToken(targets, scopes, resourceIndicators.defaultSigningAlg());
-        return issuer.exchange(client, subject.grant(), authorization.grantId(), audience,
+        return issuer.exchange(client, subject.grant(), subject.token().jti(), authorization.grantId(), audience,
                 ApiDirectory.identifiers(targets), subject.token().expiresAt(), actor(client, subject.act()), ip);
     }
 
@@ -243,6 +250,18 @@ public class TokenExchangeGrant implements GrantHandler {
     /** OpenID Connect's and Portcullis's own API's scopes: never in an exchanged token. */
     private static boolean isBuiltIn(String scope) {
         return Scopes.isKnown(scope) || Scopes.OFFLINE_ACCESS.equals(scope);
+    }
+
+    /** The subject token was exchanged fewer than {@link #MAX_CHAIN} times ({@code act} nests one actor each). */
+    static void chainIsNotTooLong(Map<String, Object> act) {
+        int links = 0;
+        for (Object a = act; a instanceof Map<?, ?> m; a = m.get("act")) {
+            links++;
+        }
+        if (links >= MAX_CHAIN) {
+            throw OAuthException.invalidRequest("subject_token ends a chain of " + MAX_CHAIN + " exchanges, the most "
+                    + "one chain may have");
+        }
     }
 
     /** RFC 8693 4.1: the requesting client acts; an actor already named by the subject token acted before it. */

@@ -184,6 +184,18 @@ class TokenExchangeGrantTest {
                 TokenExchangeGrant.actor(backend, Map.of("sub", "first", "act", Map.of("sub", "zeroth"))));
     }
 
+    @Test
+    void aChainHasAtMostTenExchanges() {
+        TokenExchangeGrant.chainIsNotTooLong(null);
+        Map<String, Object> act = null;
+        for (int links = 1; links < TokenExchangeGrant.MAX_CHAIN; links++) {
+            act = TokenExchangeGrant.actor(backend, act);
+            TokenExchangeGrant.chainIsNotTooLong(act);
+        }
+        Map<String, Object> longest = TokenExchangeGrant.actor(backend, act);
+        assertEquals(OAuthError.INVALID_REQUEST, refusal(() -> TokenExchangeGrant.chainIsNotTooLong(longest)));
+    }
+
     // ---------------------------------------------------------------- handle(): the checks in place
 
     /** handle() with its collaborators in memory; the subject token is for {@link #subjectAudience}. */
@@ -227,9 +239,10 @@ class TokenExchangeGrantTest {
             grant.resourceIndicators = directory;
             grant.issuer = new TokenIssuer() {
                 @Override
-                public TokenResponse exchange(Client client, TokenGrant subject, String rootGrantId,
-                                              AccessTokenAudience audience, List<String> resources, Instant notAfter,
-                                              Map<String, Object> act, String ip) {
+                public TokenResponse exchange(Client client, TokenGrant subject, String subjectJti,
+                                              String rootGrantId, AccessTokenAudience audience,
+                                              List<String> resources, Instant notAfter, Map<String, Object> act,
+                                              String ip) {
                     issued = audience;
                     issues++;
                     return GrantFakes.ISSUED;

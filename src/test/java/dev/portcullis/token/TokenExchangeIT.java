@@ -227,6 +227,73 @@ class TokenExchangeIT extends TokenEndpointTestBase {
         assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()), 400, "invalid_request");
     }
 
+    /** Issue 47, fault 3: revoking (RFC 7009) a token that was exchanged further ends what was exchanged from it. */
+    @Test
+    void revokingAnExchangedTokenEndsTheTokensExchangedFromIt() throws Exception {
+        Chain c = chain();
+        String subject = frontendToken(c, c.orders());
+        String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll()).jsonString("access_token");
+        String ledgerToken = exchange(c.payrollBackend(), payrollToken, "resource", c.ledger())
+                .jsonString("access_token");
+        Http.Res revoked = http.postForm("/oauth/revoke", Map.of("token", payrollToken), "Authorization",
+                basic(c.ordersBackend()));
+        assertEquals(200, revoked.status(), revoked::toString);
+        assertEquals(false, introspect(c.payrollBackend(), ledgerToken).get("active"), "exchanged from it");
+        assertEquals(true, introspect(c.frontend(), subject).get("active"), "the link above stays");
+        assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()), 400, "invalid_request");
+        assertEquals(true, introspect(c.ordersBackend(), exchange(c.ordersBackend(), subject, "resource",
+                c.payroll()).jsonString("access_token")).get("active"), "the user's token exchanges as before");
+    }
+
+    /** Issue 47, fault 3: disabling or deleting the client of a link in the middle ends the links below it. */
+    @Test
+    void disablingOrDeletingTheClientOfAMiddleLinkEndsTheLinksBelowIt() throws Exception {
+        for (boolean delete : new boolean[] {false, true}) {
+            Chain c = chain();
+            String subject = frontendToken(c, c.orders());
+            String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll())
+                    .jsonString("access_token");
+            String ledgerToken = exchange(c.payrollBackend(), payrollToken, "resource", c.ledger())
+                    .jsonString("access_token");
+            assertEquals(true, introspect(c.payrollBackend(), ledgerToken).get("active"));
+            Http.Res ended = delete ? admin.delete("/admin/clients/" + c.ordersBackend().clientId())
+                    : admin.patch("/admin/clients/" + c.ordersBackend().clientId(), "{\"enabled\":false}");
+            assertEquals(delete ? 204 : 200, ended.status(), ended::toString);
+            assertEquals(false, introspect(c.payrollBackend(), ledgerToken).get("active"),
+                    (delete ? "deleted" : "disabled") + ": the link below ends");
+            assertEquals(false, introspect(c.frontend(), payrollToken).get("active"));
+            assertEquals(true, introspect(c.frontend(), subject).get("active"), "the link above stays");
+            assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()), 400, "invalid_request");
+        }
+    }
+
+    /**
+     * Exchanges from a token in the middle of a chain racing the disabling of that token's client: whatever the
+     * order, no token exchanged from it stays active, and no request fails with a server error (a lock taken in the
+     * wrong order would deadlock).
+     */
+    @Test
+    void anExchangeRacingTheEndOfTheLinkAboveItEndsWithIt() throws Exception {
+        Chain c = chain();
+        String subject = frontendToken(c, c.orders());
+        String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll()).jsonString("access_token");
+        java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
+        List<Http.Res> results = race(12, () -> turn.getAndIncrement() == 5
+                ? admin.patch("/admin/clients/" + c.ordersBackend().clientId(), "{\"enabled\":false}")
+                : exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()));
+        for (Http.Res r : results) {
+            assertTrue(r.status() == 200 || r.status() == 400, r::toString);
+            if (r.status() == 400) {
+                assertEquals("invalid_request", r.jsonString("error"), r::toString);
+            } else if (r.jsonString("access_token") != null) {
+                assertEquals(false, introspect(c.payrollBackend(), r.jsonString("access_token")).get("active"),
+                        "exchanged before the disabling committed: revoked with it");
+            }
+        }
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM token_grants WHERE client_id = ? AND revoked_at IS NULL",
+                c.payrollBackend().clientId()), "no grant below the disabled link is live");
+    }
+
     @Test
     void aSubjectTokenThatIsRevokedExpiredOrOfADisabledUserIsRefused() throws Exception {
         Chain c = chain();
