@@ -57,9 +57,10 @@ class AuthorizationRequestValidatorTest {
     @Test
     void withoutAResourceTheScopesOfTwoApisAreInvalidScopeAtTheClientsRedirectUri() {
         Client both = TestClients.publicClient("openid profile payroll.read", "https://spa.example.com/cb");
-        java.util.function.Supplier<dev.portcullis.api.ApiDirectory> payroll = () -> new dev.portcullis.api.ApiDirectory(
-                "https://issuer.example/api", List.of(new dev.portcullis.api.RegisteredApi(
-                        "https://payroll.corp.example", java.util.Set.of("payroll.read"), null)));
+        java.util.function.Supplier<dev.portcullis.api.ApiDirectory> payroll = () ->
+                new dev.portcullis.api.ApiDirectory("https://issuer.example/api", List.of(
+                        new dev.portcullis.api.RegisteredApi("https://payroll.corp.example",
+                                java.util.Set.of("payroll.read"), null)));
         java.util.function.Function<String, AuthorizationRequest> validate = query -> AuthorizationRequestValidator
                 .validate(ProtocolParameters.fromForm(query), id -> Optional.of(both), payroll, "ES256");
         RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,

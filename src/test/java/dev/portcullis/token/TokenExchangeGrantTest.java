@@ -29,7 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The checks of the token exchange grant, each on its own and in {@link TokenExchangeGrant#handle}, without a server. */
+/** The checks of the token exchange grant, each on its own and in {@link TokenExchangeGrant#handle}, serverless. */
 class TokenExchangeGrantTest {
 
     private static final String ORDERS = "https://orders.corp.example";

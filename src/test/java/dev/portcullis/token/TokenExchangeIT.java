@@ -125,6 +125,19 @@ class TokenExchangeIT extends TokenEndpointTestBase {
         return r.jsonString("access_token");
     }
 
+    /** The three tokens of a chain: the user's for orders, orders' backend's for payroll, payroll's for ledger. */
+    private record Links(String subject, String payroll, String ledger) {
+    }
+
+    private Links links(Chain c) {
+        String subject = frontendToken(c, c.orders());
+        Http.Res payroll = exchange(c.ordersBackend(), subject, "resource", c.payroll());
+        assertEquals(200, payroll.status(), payroll::toString);
+        Http.Res ledger = exchange(c.payrollBackend(), payroll.jsonString("access_token"), "resource", c.ledger());
+        assertEquals(200, ledger.status(), ledger::toString);
+        return new Links(subject, payroll.jsonString("access_token"), ledger.jsonString("access_token"));
+    }
+
     /** A token exchange by {@code backend}: {@code extra} pairs added to the usual parameters, null removes one. */
     private Http.Res exchange(Admin.TestClient backend, String subjectToken, String... extra) {
         Map<String, String> p = new LinkedHashMap<>();
@@ -213,35 +226,29 @@ class TokenExchangeIT extends TokenEndpointTestBase {
     @Test
     void revokingTheUsersOriginalAuthorizationEndsTheExchangedTokens() throws Exception {
         Chain c = chain();
-        String subject = frontendToken(c, c.orders());
-        String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll()).jsonString("access_token");
-        String ledgerToken = exchange(c.payrollBackend(), payrollToken, "resource", c.ledger())
-                .jsonString("access_token");
-        assertEquals(true, introspect(c.payrollBackend(), ledgerToken).get("active"));
+        Links links = links(c);
+        assertEquals(true, introspect(c.payrollBackend(), links.ledger()).get("active"));
 
         Http.Res withdrawn = admin.delete("/admin/users/" + c.user().username() + "/grants/"
                 + c.frontend().clientId());
         assertEquals(204, withdrawn.status(), withdrawn::toString);
-        assertEquals(false, introspect(c.ordersBackend(), payrollToken).get("active"));
-        assertEquals(false, introspect(c.payrollBackend(), ledgerToken).get("active"));
-        assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()), 400, "invalid_request");
+        assertEquals(false, introspect(c.ordersBackend(), links.payroll()).get("active"));
+        assertEquals(false, introspect(c.payrollBackend(), links.ledger()).get("active"));
+        assertError(exchange(c.payrollBackend(), links.payroll(), "resource", c.ledger()), 400, "invalid_request");
     }
 
     /** Issue 47, fault 3: revoking (RFC 7009) a token that was exchanged further ends what was exchanged from it. */
     @Test
     void revokingAnExchangedTokenEndsTheTokensExchangedFromIt() throws Exception {
         Chain c = chain();
-        String subject = frontendToken(c, c.orders());
-        String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll()).jsonString("access_token");
-        String ledgerToken = exchange(c.payrollBackend(), payrollToken, "resource", c.ledger())
-                .jsonString("access_token");
-        Http.Res revoked = http.postForm("/oauth/revoke", Map.of("token", payrollToken), "Authorization",
+        Links links = links(c);
+        Http.Res revoked = http.postForm("/oauth/revoke", Map.of("token", links.payroll()), "Authorization",
                 basic(c.ordersBackend()));
         assertEquals(200, revoked.status(), revoked::toString);
-        assertEquals(false, introspect(c.payrollBackend(), ledgerToken).get("active"), "exchanged from it");
-        assertEquals(true, introspect(c.frontend(), subject).get("active"), "the link above stays");
-        assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()), 400, "invalid_request");
-        assertEquals(true, introspect(c.ordersBackend(), exchange(c.ordersBackend(), subject, "resource",
+        assertEquals(false, introspect(c.payrollBackend(), links.ledger()).get("active"), "exchanged from it");
+        assertEquals(true, introspect(c.frontend(), links.subject()).get("active"), "the link above stays");
+        assertError(exchange(c.payrollBackend(), links.payroll(), "resource", c.ledger()), 400, "invalid_request");
+        assertEquals(true, introspect(c.ordersBackend(), exchange(c.ordersBackend(), links.subject(), "resource",
                 c.payroll()).jsonString("access_token")).get("active"), "the user's token exchanges as before");
     }
 
@@ -250,20 +257,16 @@ class TokenExchangeIT extends TokenEndpointTestBase {
     void disablingOrDeletingTheClientOfAMiddleLinkEndsTheLinksBelowIt() throws Exception {
         for (boolean delete : new boolean[] {false, true}) {
             Chain c = chain();
-            String subject = frontendToken(c, c.orders());
-            String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll())
-                    .jsonString("access_token");
-            String ledgerToken = exchange(c.payrollBackend(), payrollToken, "resource", c.ledger())
-                    .jsonString("access_token");
-            assertEquals(true, introspect(c.payrollBackend(), ledgerToken).get("active"));
+            Links links = links(c);
+            assertEquals(true, introspect(c.payrollBackend(), links.ledger()).get("active"));
             Http.Res ended = delete ? admin.delete("/admin/clients/" + c.ordersBackend().clientId())
                     : admin.patch("/admin/clients/" + c.ordersBackend().clientId(), "{\"enabled\":false}");
             assertEquals(delete ? 204 : 200, ended.status(), ended::toString);
-            assertEquals(false, introspect(c.payrollBackend(), ledgerToken).get("active"),
+            assertEquals(false, introspect(c.payrollBackend(), links.ledger()).get("active"),
                     (delete ? "deleted" : "disabled") + ": the link below ends");
-            assertEquals(false, introspect(c.frontend(), payrollToken).get("active"));
-            assertEquals(true, introspect(c.frontend(), subject).get("active"), "the link above stays");
-            assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()), 400, "invalid_request");
+            assertEquals(false, introspect(c.frontend(), links.payroll()).get("active"));
+            assertEquals(true, introspect(c.frontend(), links.subject()).get("active"), "the link above stays");
+            assertError(exchange(c.payrollBackend(), links.payroll(), "resource", c.ledger()), 400, "invalid_request");
         }
     }
 

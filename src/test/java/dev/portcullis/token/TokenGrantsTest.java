@@ -141,8 +141,10 @@ class TokenGrantsTest {
     void revokingTheOriginalGrantRevokesTheGrantsExchangedFromIt() {
         TokenGrant root = grant("g1", "c1");
         accessToken(root, "j1");
-        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"), "j2");
-        accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"), "j3");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"),
+                "j2");
+        accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"),
+                "j3");
         accessToken(grant("g4", "c2"), "j4");
         assertEquals(root, grants.originalAuthorizationOf("g1").orElseThrow());
         assertEquals(root, grants.originalAuthorizationOf("g2").orElseThrow(),
@@ -159,7 +161,8 @@ class TokenGrantsTest {
     @Test
     void revokingTheClientOfTheOriginalGrantRevokesTheExchangedGrantsOfOtherClients() {
         accessToken(grant("g1", "c1"), "j1");
-        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"), "j2");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"),
+                "j2");
         assertEquals(1, grants.revokeGrantsOf("u1", "c1"));
         assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
     }
