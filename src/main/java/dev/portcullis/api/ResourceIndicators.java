@@ -34,7 +34,8 @@ public class ResourceIndicators {
 
     /**
      * A new authorization without a user (client credentials): the requested resources checked against the client's
-     * scopes, and the token for them with {@code scopes} narrowed to theirs.
+     * scopes, and the token for them with {@code scopes} narrowed to theirs; without any, the token for the one API
+     * of {@code scopes} ({@link ApiDirectory#accessToken}: scopes of several APIs are {@code invalid_scope}).
      */
     public Selection forNewAuthorization(List<String> requested, Set<String> scopes, Set<String> clientScopes) {
         if (requested.isEmpty() && ApiDirectory.builtInOnly(scopes)) {
@@ -48,7 +49,8 @@ public class ResourceIndicators {
 
     /**
      * A token request on an existing authorization (code redemption, refresh): the requested resources within those
-     * {@code authorized} ({@link ApiDirectory#within}), and the token for them carrying {@code tokenScopes}.
+     * {@code authorized} ({@link ApiDirectory#within}), and the token for them carrying {@code tokenScopes}; without
+     * any, the token for the one API of {@code tokenScopes} (scopes of several APIs are {@code invalid_scope}).
      */
     public AccessTokenAudience forToken(List<String> requested, List<String> authorized, Set<String> grantedScopes,
                                         Set<String> tokenScopes, Set<String> clientScopes) {
