@@ -17,11 +17,10 @@ import java.util.Optional;
 
 /**
  * Windows integrated sign-in: whether the login page offers Negotiate to a client, and the sign-in with the token a
- * browser answered it with. The token is verified ({@link SpnegoAcceptor}), the client principal's realm must be one
- * of {@code portcullis.kerberos.realms}, and the principal is mapped to the user a password sign-in would give: with a
- * directory, the entry {@code portcullis.kerberos.user-filter} finds (its account state checked, its row synced),
- * without one, the local user named by the part before {@code @}. Every outcome is audited; a refused token is
- * audited with the reason, never the token.
+ * browser answered it with. The token is verified ({@link SpnegoAcceptor}), and the client principal is mapped to
+ * the user a password sign-in would give ({@link PrincipalLookup}: the realm is part of the name): with a directory,
+ * the entry its realm's filter finds (its account state checked, its row synced), without one, for the home realm
+ * only, the local user named by the part before {@code @}. Every outcome is audited; a refused token is audited with the reason, never the token.
  */
 @ApplicationScoped
 public class KerberosSignIn {
@@ -77,15 +76,15 @@ public class KerberosSignIn {
             return Result.refused(Outcome.TICKET_REFUSED);
         }
         String principal = accepted.clientPrincipal();
-        Optional<KerberosPrincipalName> name = KerberosPrincipalName.parse(principal);
-        if (name.isEmpty() || !s.acceptsRealm(name.get().realm())) {
+        PrincipalLookup lookup = PrincipalLookup.of(principal, s, directory.configured());
+        if (lookup instanceof PrincipalLookup.Nobody nobody) {
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: principal "
-                    + LogText.escape(principal) + " is not of an accepted realm");
+                    + LogText.escape(principal) + " " + nobody.reason());
             return Result.refused(Outcome.USER_REFUSED);
         }
         Result found;
         try {
-            found = userOf(s, name.get());
+            found = userOf(lookup);
         } catch (DirectoryUnavailableException down) {
             return Result.refused(Outcome.UNAVAILABLE);
         }
@@ -101,13 +100,15 @@ public class KerberosSignIn {
         return new Result(Outcome.SIGNED_IN, found.user(), accepted.responseToken());
     }
 
-    private Result userOf(KerberosSettings s, KerberosPrincipalName name) {
-        if (!directory.configured()) {
-            return users.findByUsername(name.account().toLowerCase(Locale.ROOT))
+    private Result userOf(PrincipalLookup lookup) {
+        if (lookup instanceof PrincipalLookup.LocalUser local) {
+            return users.findByUsername(local.username())
                     .map(u -> u.enabled() ? signedIn(u) : Result.refused(Outcome.DISABLED))
                     .orElseGet(() -> Result.refused(Outcome.USER_REFUSED));
         }
-        Directory.Authentication a = directory.findPrincipal(s.userFilter(), name.principal(), name.account());
+        PrincipalLookup.DirectoryEntry search = (PrincipalLookup.DirectoryEntry) lookup;
+        KerberosPrincipalName name = search.name();
+        Directory.Authentication a = directory.findPrincipal(search.filter(), name.principal(), name.account());
         return switch (a.outcome()) {
             case AUTHENTICATED -> directoryRow(a.entry().orElseThrow())
                     .map(u -> u.enabled() ? signedIn(u) : Result.refused(Outcome.DISABLED))

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,7 +44,7 @@ class SpnegoAcceptorTest {
         eve = kdc.kinit(TestKdc.OTHER_REALM, "eve", "eve's kerberos password");
         System.setProperty("java.security.krb5.conf", kdc.krb5Conf.toString());
         acceptor = new SpnegoAcceptor(new KerberosSettings(kdc.keytab, TestKdc.SERVICE, Optional.of(kdc.krb5Conf),
-                Set.of(TestKdc.REALM), KerberosSettings.DEFAULT_USER_FILTER, List.of()));
+                List.of(TestKdc.REALM), KerberosSettings.DEFAULT_USER_FILTER, Map.of(), List.of()));
         challenger = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         challenger.createContext("/", exchange -> {
             String authorization = exchange.getRequestHeaders().getFirst("Authorization");
