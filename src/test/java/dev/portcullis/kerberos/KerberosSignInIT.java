@@ -348,6 +348,31 @@ class KerberosSignInIT {
     }
 
     @Test
+    void theSameNegotiateHeaderTwiceThenTheSecondGetsAFreshChallengeAndNoSession() {
+        String authorization = kdc.negotiateHeader(carol, "localhost");
+        String url = loginUrl(client);
+        Http.Res first = server.http().get(url, "Authorization", authorization);
+        assertEquals(303, first.status(), first::toString);
+        assertTrue(first.header("Location").startsWith(client.redirectUri() + "?code="), first::toString);
+        assertTrue(String.valueOf(first.raw().headers().allValues("Set-Cookie")).contains("portcullis_session="),
+                first::toString);
+        long replays = audited("kerberos: ticket refused: its authenticator was used before (a replay)");
+
+        Http.Res again = server.http().get(url, "Authorization", authorization);
+        assertEquals(401, again.status(), again::toString);
+        assertEquals("Negotiate", again.header("WWW-Authenticate"), "a fresh challenge: the browser makes a new token");
+        assertNull(again.header("Location"), again::toString);
+        assertTrue(again.body().contains("id=\"login:username\""), again::body);
+        assertFalse(String.valueOf(again.raw().headers().allValues("Set-Cookie")).contains("portcullis_session="),
+                again::toString);
+        assertEquals(replays + 1, audited("kerberos: ticket refused: its authenticator was used before (a replay)"));
+        // what is kept is the hash of the authenticator, never the token
+        byte[] token = NegotiateHeader.parse(authorization).token();
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM kerberos_authenticators WHERE authenticator_hash = ?",
+                KerberosAuthenticator.replayKey(token).orElseThrow()));
+    }
+
+    @Test
     void aClientThatRequiresASecondFactorStillGetsTheSecondFactorPage() throws Exception {
         Admin.TestClient strict = admin.client(true, "openid profile", true, "https://strict.example.com/cb");
         assertEquals(200, admin.patch("/admin/clients/" + strict.clientId(), "{\"require_mfa\":true}").status());

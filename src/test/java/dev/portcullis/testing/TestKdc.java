@@ -1,5 +1,6 @@
 package dev.portcullis.testing;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -13,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -155,6 +157,54 @@ public final class TestKdc implements AutoCloseable {
         Map<String, String> env = Map.of("KRB5CCNAME", "FILE:" + cache);
         run(List.of("kinit", name + "@" + realm), password + "\n", env);
         return cache;
+    }
+
+    /**
+     * The {@code Authorization} header curl sends with the ticket cache {@code cache} to {@code host} (the service
+     * {@code HTTP/host}): a loopback server of this method's answers curl's first request with
+     * {@code 401 Negotiate} and keeps the header of the second, so a test can send it where and as often as it likes.
+     */
+    public String negotiateHeader(Path cache, String host) {
+        List<String> captured = new CopyOnWriteArrayList<>();
+        HttpServer challenger;
+        try {
+            challenger = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        challenger.createContext("/", exchange -> {
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            if (authorization == null) {
+                exchange.getResponseHeaders().add("WWW-Authenticate", "Negotiate");
+                exchange.sendResponseHeaders(401, -1);
+            } else {
+                captured.add(authorization);
+                exchange.sendResponseHeaders(204, -1);
+            }
+            exchange.close();
+        });
+        challenger.start();
+        try {
+            int port = challenger.getAddress().getPort();
+            ProcessBuilder pb = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                    "--negotiate", "-u", ":", "--max-time", "60", "--resolve", host + ":" + port + ":127.0.0.1",
+                    "http://" + host + ":" + port + "/").redirectErrorStream(true);
+            pb.environment().putAll(clientEnvironment(cache));
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(90, TimeUnit.SECONDS) || !out.equals("204") || captured.size() != 1) {
+                throw new IllegalStateException("curl answered " + out + " with " + captured.size()
+                        + " Negotiate headers; KDC log: " + log());
+            }
+            return captured.get(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            challenger.stop(0);
+        }
     }
 
     /** The environment a Kerberos client of this KDC runs with (KRB5_CONFIG, KRB5CCNAME of {@code cache}). */
