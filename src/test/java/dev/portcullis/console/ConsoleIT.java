@@ -492,7 +492,7 @@ class ConsoleIT extends OwnPagesTestBase {
         browser.driver().findElement(By.id("user")).sendKeys(u.username());
         browser.driver().findElement(By.id("from")).sendKeys(java.time.LocalDate.now(java.time.ZoneOffset.UTC)
                 .toString());
-        browser.driver().findElement(By.id("filter-submit")).click();
+        browser.clickAndWaitForNextPage(browser.driver().findElement(By.id("filter-submit")));
         List<WebElement> rows = browser.visible(By.id("events")).findElements(By.cssSelector("tr.event"));
         assertEquals(1, rows.size());
         assertEquals(u.username(), rows.get(0).findElement(By.className("user")).getText());

@@ -53,6 +53,14 @@ public final class Browser implements AutoCloseable {
         return wait.until(ExpectedConditions.visibilityOfElementLocated(by));
     }
 
+    /** Clicks {@code button} and waits until the browser has left the page it was on (the next page's elements are not
+     *  the old page's, even where both have them). */
+    public void clickAndWaitForNextPage(WebElement button) {
+        WebElement page = driver.findElement(By.tagName("html"));
+        button.click();
+        wait.until(ExpectedConditions.stalenessOf(page));
+    }
+
     public void gone(String id) {
         wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id(id)));
     }
