@@ -37,7 +37,8 @@ class ArchitectureTest {
 
     /** Protocol primitives and infrastructure: usable by every feature, aware of none. */
     static final String[] PRIMITIVES = {"dev.portcullis.protocol..", "dev.portcullis.page..",
-        "dev.portcullis.config..", "dev.portcullis.crypto..", "dev.portcullis.persistence.."};
+        "dev.portcullis.config..", "dev.portcullis.crypto..", "dev.portcullis.persistence..",
+        "dev.portcullis.outbound.."};
 
     /** Capabilities: each owns its tables, endpoints and pages. */
     static final String[] FEATURES = {"dev.portcullis.access..", "dev.portcullis.account..", "dev.portcullis.admin..",
@@ -118,6 +119,20 @@ class ArchitectureTest {
             .doNotHaveFullyQualifiedName("dev.portcullis.protocol.ClientAddress")
             .should().callMethod(jakarta.servlet.ServletRequest.class, "getRemoteAddr")
             .orShould().callMethod(jakarta.servlet.http.HttpServletRequest.class, "getRemoteAddr");
+
+    /**
+     * Every request Portcullis makes of a URL it was given goes through {@code outbound.OutboundHttp}, which checks
+     * the address it connects to; no other class opens an HTTP connection or a socket of its own. The demo relying
+     * party is the one exception: it calls this server's own issuer, never a registered URL.
+     */
+    @ArchTest
+    static final ArchRule onlyOutboundMakesRequests = noClasses().that()
+            .resideOutsideOfPackages("dev.portcullis.outbound..", "dev.portcullis.demo..")
+            .should().dependOnClassesThat().resideInAPackage("java.net.http..")
+            .orShould().dependOnClassesThat().areAssignableTo(java.net.Socket.class)
+            .orShould().dependOnClassesThat().areAssignableTo(java.net.URLConnection.class)
+            .orShould().callMethod(java.net.URL.class, "openConnection")
+            .orShould().callMethod(java.net.URL.class, "openStream");
 
     /**
      * A change is validated and audited by the one service method that makes it; the console, the account page, the
