@@ -134,28 +134,34 @@ class SignInThrottlingIT {
         // the two is the client's own writing, so the client is unknown: a counter of its own, never 127.0.0.1,
         // the proxy's address that everyone behind it shares
         UserAgent attacker = browserAt("198.51.100.66");
-        List<Admin.TestUser> accounts = List.of(admin.user(PASSWORD), admin.user(PASSWORD), admin.user(PASSWORD),
-                admin.user(PASSWORD));
+        List<Admin.TestUser> refused = new ArrayList<>();
         List<String> answers = new ArrayList<>();
-        for (int i = 1; i <= 4; i++) {
+        boolean slowed = false;
+        // a wait of 1 s may be over before the next attempt on a busy machine; the delay doubles each time
+        for (int i = 1; i <= 12 && !slowed; i++) {
+            Admin.TestUser account = admin.user(PASSWORD); // one failure per account: only the address counts up
             Http.Res page = loginPage(attacker);
             Map<String, String> f = UserAgent.formFields(page.body(), "login");
-            f.put("login:username", accounts.get(i - 1).username());
+            f.put("login:username", account.username());
             f.put("login:password", "guess");
             f.put("login:submit", "Sign in");
             Http.Res r = attacker.submit(page.body(), "login", f, "Forwarded", "for=203.0.113." + i);
             assertEquals(200, r.status(), r::toString);
-            answers.add(r.body().contains(WAIT) ? "wait" : r.body().contains(INVALID) ? "invalid" : r.body());
+            slowed = r.body().contains(WAIT);
+            answers.add(slowed ? "wait" : r.body().contains(INVALID) ? "invalid" : r.body());
+            if (!slowed) {
+                refused.add(account);
+            }
         }
-        assertEquals(List.of("invalid", "invalid", "invalid", "wait"), answers,
-                "the unknown client is slowed down like any address, after 3 failures");
-        for (int i = 1; i <= 3; i++) {
-            List<Map<String, Object>> failures = audit("SIGN_IN_FAILURE", accounts.get(i - 1).username());
+        assertTrue(slowed, () -> "the unknown client is slowed down like any address: " + answers);
+        assertEquals(List.of("invalid", "invalid", "invalid"), answers.subList(0, 3), "3 failures before the delay");
+        for (Admin.TestUser account : refused) {
+            List<Map<String, Object>> failures = audit("SIGN_IN_FAILURE", account.username());
             assertEquals(1, failures.size(), () -> String.valueOf(failures));
             assertEquals("unknown", failures.get(0).get("ip"), "neither header is believed, nor is the proxy");
         }
-        assertEquals(0, Db.count("SELECT COUNT(*) FROM login_throttle WHERE throttle_key IN "
-                + "('ip:127.0.0.1', 'ip:198.51.100.66', 'ip:203.0.113.1', 'ip:203.0.113.2', 'ip:203.0.113.3')"));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM login_throttle WHERE throttle_key IN ('ip:127.0.0.1', "
+                + "'ip:198.51.100.66') OR throttle_key LIKE 'ip:203.0.113.%'"));
 
         // the attacker's own address and everyone else behind the proxy are not slowed by it
         for (String address : List.of("198.51.100.66", "198.51.100.67")) {
