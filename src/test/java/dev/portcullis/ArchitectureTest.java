@@ -165,7 +165,8 @@ class ArchitectureTest {
             Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactors"),
             Map.entry("webauthn_credentials", "dev.portcullis.mfa.Passkeys"),
             Map.entry("webauthn_challenges", "dev.portcullis.mfa.Passkeys"),
-            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtis"));
+            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtis"),
+            Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticators"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(
