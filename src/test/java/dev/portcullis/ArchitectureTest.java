@@ -37,7 +37,8 @@ class ArchitectureTest {
 
     /** Protocol primitives and infrastructure: usable by every feature, aware of none. */
     static final String[] PRIMITIVES = {"dev.portcullis.protocol..", "dev.portcullis.page..",
-        "dev.portcullis.config..", "dev.portcullis.crypto..", "dev.portcullis.persistence.."};
+        "dev.portcullis.config..", "dev.portcullis.crypto..", "dev.portcullis.persistence..",
+        "dev.portcullis.outbound.."};
 
     /** Capabilities: each owns its tables, endpoints and pages. */
     static final String[] FEATURES = {"dev.portcullis.access..", "dev.portcullis.account..", "dev.portcullis.admin..",
@@ -120,6 +121,20 @@ class ArchitectureTest {
             .orShould().callMethod(jakarta.servlet.http.HttpServletRequest.class, "getRemoteAddr");
 
     /**
+     * Every request Portcullis makes of a URL it was given goes through {@code outbound.OutboundHttp}, which checks
+     * the address it connects to; no other class opens an HTTP connection or a socket of its own. The demo relying
+     * party is the one exception: it calls this server's own issuer, never a registered URL.
+     */
+    @ArchTest
+    static final ArchRule onlyOutboundMakesRequests = noClasses().that()
+            .resideOutsideOfPackages("dev.portcullis.outbound..", "dev.portcullis.demo..")
+            .should().dependOnClassesThat().resideInAPackage("java.net.http..")
+            .orShould().dependOnClassesThat().areAssignableTo(java.net.Socket.class)
+            .orShould().dependOnClassesThat().areAssignableTo(java.net.URLConnection.class)
+            .orShould().callMethod(java.net.URL.class, "openConnection")
+            .orShould().callMethod(java.net.URL.class, "openStream");
+
+    /**
      * A change is validated and audited by the one service method that makes it; the console, the account page, the
      * sign-in pages and the admin API only translate what is asked and what is answered, so none of them records an
      * audit event.
@@ -150,7 +165,8 @@ class ArchitectureTest {
             Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactors"),
             Map.entry("webauthn_credentials", "dev.portcullis.mfa.Passkeys"),
             Map.entry("webauthn_challenges", "dev.portcullis.mfa.Passkeys"),
-            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtis"));
+            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtis"),
+            Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticators"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(

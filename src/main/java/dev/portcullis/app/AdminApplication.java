@@ -126,11 +126,15 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "from openid profile email read_user api"),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN, description = "default false"),
             @SchemaProperty(name = "backchannel_logout_uri", type = SchemaType.STRING,
-                    description = "optional; https, or http on a loopback host"),
+                    description = "optional; https, or http on a loopback host; its host must not be or resolve to an "
+                            + "address outside portcullis.outbound.allowed-networks (by default: loopback, "
+                            + "link-local, unspecified, multicast)"),
             @SchemaProperty(name = "backchannel_logout_session_required", type = SchemaType.BOOLEAN,
                     description = "default true"),
             @SchemaProperty(name = "frontchannel_logout_uri", type = SchemaType.STRING,
-                    description = "optional; https, or http on a loopback host"),
+                    description = "optional; https, or http on a loopback host; its host must not be or resolve to an "
+                            + "address outside portcullis.outbound.allowed-networks (by default: loopback, "
+                            + "link-local, unspecified, multicast)"),
             @SchemaProperty(name = "frontchannel_logout_session_required", type = SchemaType.BOOLEAN,
                     description = "default true"),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description = "default "
@@ -141,7 +145,9 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "jwks", type = SchemaType.OBJECT,
                     description = "private_key_jwt: inline JWK set of public RSA or P-256 keys; or jwks_uri"),
             @SchemaProperty(name = "jwks_uri", type = SchemaType.STRING,
-                    description = "private_key_jwt: https URL of the JWK set; or jwks")}),
+                    description = "private_key_jwt: https URL of the JWK set; or jwks. Its host must not be or "
+                            + "resolve to an address outside portcullis.outbound.allowed-networks (by default: "
+                            + "loopback, link-local, unspecified, multicast)")}),
         @Schema(name = "ClientPatch", type = SchemaType.OBJECT,
                 description = "JSON merge patch of a client (RFC 7396); absent fields stay", properties = {
             @SchemaProperty(name = "client_name", type = SchemaType.STRING),
@@ -158,10 +164,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "jwks", type = SchemaType.OBJECT,
                     description = "private_key_jwt: inline JWK set of public RSA or P-256 keys; null removes it"),
             @SchemaProperty(name = "jwks_uri", type = SchemaType.STRING,
-                    description = "private_key_jwt: https URL of the JWK set; null removes it"),
+                    description = "private_key_jwt: https URL of the JWK set, as at registration; null removes it"),
 
             @SchemaProperty(name = "backchannel_logout_uri", type = SchemaType.STRING,
-                    description = "null removes it"),
+                    description = "as at registration; null removes it"),
             @SchemaProperty(name = "backchannel_logout_session_required", type = SchemaType.BOOLEAN,
                     description = "default true"),
             @SchemaProperty(name = "frontchannel_logout_uri", type = SchemaType.STRING,

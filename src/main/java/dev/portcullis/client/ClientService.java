@@ -6,6 +6,8 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.ClientSettings;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.outbound.OutboundFailure;
+import dev.portcullis.outbound.OutboundHttp;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -32,6 +34,9 @@ public class ClientService {
 
     @Inject
     ClientSettings clientSettings;
+
+    @Inject
+    OutboundHttp outbound;
 
     @Inject
     Clock clock;
@@ -272,6 +277,8 @@ public class ClientService {
         checkKeysPresent(method, jwks, jwksUri);
         LogoutNotifications notifications = LogoutNotifications.NONE.with(r.logout());
         notifications.check(clientSettings.redirectAllowHttp());
+        checkOutbound("jwks_uri", jwksUri, null);
+        checkOutbound("backchannel_logout_uri", notifications.backchannelUri(), null);
         Client client = new Client(clientId, name, r.confidential(), redirectUris, logoutUris, scopes,
                 r.skipConsent(), clock.instant());
         client.changeLogoutNotifications(notifications, clock.instant());
@@ -338,6 +345,9 @@ public class ClientService {
         boolean needsSecret = confidential && !keys;
         LogoutNotifications notifications = c.logoutNotifications().with(p.logout());
         notifications.check(clientSettings.redirectAllowHttp());
+        checkOutbound("jwks_uri", jwksUri, c.jwksUri());
+        checkOutbound("backchannel_logout_uri", notifications.backchannelUri(),
+                c.logoutNotifications().backchannelUri());
         noteChange(changed, "client_name", c.name(), name);
         noteChange(changed, "redirect_uris", c.redirectUris(), redirectUris);
         noteChange(changed, "post_logout_redirect_uris", c.postLogoutRedirectUris(), logoutUris);
@@ -512,6 +522,23 @@ public class ClientService {
             throw ChangeRefused.invalid("jwks_uri", "only for a private_key_jwt client");
         }
         return ClientKeys.checkJwksUri(jwksUri);
+    }
+
+    /**
+     * A URL Portcullis itself will request, as registered or changed: refused when no request would be made to it
+     * ({@link OutboundHttp#checkDestination}). A stored value is not checked again, so a client whose URL the
+     * policy refuses since a change of {@code portcullis.outbound.allowed-networks} can still be changed otherwise,
+     * or disabled; each request to that URL is refused.
+     */
+    private void checkOutbound(String field, String uri, String stored) {
+        if (uri == null || uri.equals(stored)) {
+            return;
+        }
+        try {
+            outbound.checkDestination(uri);
+        } catch (OutboundFailure e) {
+            throw ChangeRefused.invalid(field, e.getMessage());
+        }
     }
 
     /** A private_key_jwt client has its keys in exactly one place. */

@@ -2,12 +2,14 @@ package dev.portcullis.config;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
  * An IPv4 or IPv6 network in CIDR notation ({@code 10.0.0.0/8}, {@code 2001:db8::/32}; a bare address is a single
- * host), as {@code portcullis.http.trusted-proxies} lists them. Literal addresses only: a name is never resolved,
+ * host), as {@code portcullis.http.trusted-proxies} and {@code portcullis.outbound.allowed-networks} list them. Literal addresses only: a name is never resolved,
  * since what DNS says may change after startup and a lookup per request would be slow.
  */
 public record AddressRange(byte[] network, int prefixBits) {
@@ -31,6 +33,25 @@ public record AddressRange(byte[] network, int prefixBits) {
             bits = Integer.parseInt(prefix);
         }
         return new AddressRange(mask(address.getAddress(), bits), bits);
+    }
+
+    /**
+     * A comma-separated list of ranges, as a setting holds them (blanks between commas ignored); the setting's
+     * ConfigurationException naming {@code key} when one is not a range.
+     */
+    static List<AddressRange> parseList(String key, String raw) {
+        List<AddressRange> ranges = new ArrayList<>();
+        for (String v : raw.split(",")) {
+            if (!v.isBlank()) {
+                try {
+                    ranges.add(parse(v));
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigurationException(key, "must be a comma-separated list of IP addresses or CIDR "
+                            + "ranges (10.0.0.0/8, 2001:db8::/32): " + e.getMessage());
+                }
+            }
+        }
+        return List.copyOf(ranges);
     }
 
     /** The address a literal IPv4 or IPv6 text denotes (IPv4-mapped IPv6 as IPv4); empty for anything else. */

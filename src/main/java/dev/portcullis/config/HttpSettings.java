@@ -1,7 +1,6 @@
 package dev.portcullis.config;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,17 +17,8 @@ public record HttpSettings(int maxBodyBytes, List<AddressRange> trustedProxies, 
 
     static HttpSettings load(PortcullisConfig.Source c) {
         int maxBodyBytes = PortcullisConfig.integer(c, "portcullis.http.max-body-bytes", 65_536, 1_024, 10_485_760);
-        List<AddressRange> trustedProxies = new ArrayList<>();
-        for (String v : c.getOptionalValue("portcullis.http.trusted-proxies").orElse("").split(",")) {
-            if (!v.isBlank()) {
-                try {
-                    trustedProxies.add(AddressRange.parse(v));
-                } catch (IllegalArgumentException e) {
-                    throw new ConfigurationException("portcullis.http.trusted-proxies", "must be a comma-separated "
-                            + "list of IP addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32): " + e.getMessage());
-                }
-            }
-        }
+        List<AddressRange> trustedProxies = AddressRange.parseList("portcullis.http.trusted-proxies",
+                c.getOptionalValue("portcullis.http.trusted-proxies").orElse(""));
         Duration metadataMaxAge = PortcullisConfig.seconds(c, "portcullis.discovery.max-age", 300, 0, 86_400);
         return new HttpSettings(maxBodyBytes, trustedProxies, metadataMaxAge);
     }

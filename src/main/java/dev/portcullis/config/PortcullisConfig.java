@@ -51,6 +51,14 @@ public class PortcullisConfig {
 
     @Produces
     @Singleton
+    ClientAssertionSettings clientAssertions;
+
+    @Produces
+    @Singleton
+    OutboundSettings outbound;
+
+    @Produces
+    @Singleton
     ThrottleSettings throttle;
 
     @Produces
@@ -105,6 +113,8 @@ public class PortcullisConfig {
         sessions = SessionSettings.load(c);
         logout = LogoutSettings.load(c);
         clients = ClientSettings.load(c);
+        clientAssertions = ClientAssertionSettings.load(c);
+        outbound = OutboundSettings.load(c);
         throttle = ThrottleSettings.load(c);
         passwords = PasswordSettings.load(c);
         http = HttpSettings.load(c);
@@ -114,7 +124,7 @@ public class PortcullisConfig {
         database = DatabaseSettings.load(c);
         secondFactor = SecondFactorSettings.load(c);
         directory = DirectorySettings.load(c);
-        kerberos = KerberosSettings.load(c);
+        kerberos = KerberosSettings.load(c, directory.isPresent());
     }
 
     /** Where settings come from: key to raw value. */

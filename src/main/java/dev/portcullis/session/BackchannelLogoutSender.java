@@ -5,6 +5,8 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.LogoutNotifications;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.outbound.OutboundFailure;
+import dev.portcullis.outbound.OutboundHttp;
 import dev.portcullis.protocol.LogText;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -18,28 +20,15 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -48,12 +37,13 @@ import java.util.logging.Logger;
  * Sends the queued back-channel logouts ({@link LogoutDeliveries}) on every instance: polls every second, and at
  * once when this instance has queued one ({@link BackchannelLogout}). Each claimed delivery is sent on its own task:
  * a freshly signed logout token ({@link TokenMinter#logoutToken}, valid {@link #TOKEN_LIFETIME}) POSTed as
- * {@code logout_token=} form data to the client's backchannel_logout_uri as registered now, with
- * {@value #CONNECT_TIMEOUT_MS} ms to connect and {@value #TOTAL_TIMEOUT_MS} ms for the answer, no redirect followed
- * and the answer's body not read. 200 or 204 is delivered; anything else is retried with back-off
- * ({@link LogoutDeliveries#nextAttempt}) until the delivery's give-up time
- * ({@code portcullis.logout.backchannel.retry-for} after the logout), then given up; a client deleted, or without a
- * URI now, is given up at once. Each outcome is audited.
+ * {@code logout_token=} form data to the client's backchannel_logout_uri as registered now, through
+ * {@link OutboundHttp} (the address checked), with {@value #CONNECT_TIMEOUT_MS} ms to connect and
+ * {@value #TOTAL_TIMEOUT_MS} ms for the answer, no redirect followed and the answer's body not read. 200 or 204 is
+ * delivered; anything else (a 3xx too) is retried with back-off ({@link LogoutDeliveries#nextAttempt}) until the
+ * delivery's give-up time ({@code portcullis.logout.backchannel.retry-for} after the logout), then given up; a client
+ * deleted, without a URI now, or whose URI names an address {@code portcullis.outbound.allowed-networks} does not
+ * admit, is given up at once. Each outcome is audited.
  *
  * <p>Runs on the default managed scheduled executor, like {@code retention.ExpiredRowsCleanup} (no EJB timer).
  */
@@ -69,6 +59,8 @@ public class BackchannelLogoutSender {
     static final Duration TOKEN_LIFETIME = Duration.ofMinutes(2);
     private static final long POLL_MS = 1_000;
     private static final int CLAIM_LIMIT = 20;
+    private static final OutboundHttp.Limits LIMITS = new OutboundHttp.Limits(Duration.ofMillis(CONNECT_TIMEOUT_MS),
+            Duration.ofMillis(TOTAL_TIMEOUT_MS), 0);
     private static final Logger LOG = Logger.getLogger(BackchannelLogoutSender.class.getName());
 
     @Resource
@@ -94,15 +86,15 @@ public class BackchannelLogoutSender {
 
     private final AtomicBoolean claiming = new AtomicBoolean();
 
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofMillis(CONNECT_TIMEOUT_MS))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    @Inject
+    OutboundHttp outbound;
 
     private ScheduledFuture<?> schedule;
 
     @PostConstruct
     void start() {
+        // the name on this instance's leases (logout_deliveries.lease_owner), so an operator can tell who holds one
+        LOG.log(Level.INFO, "Back-channel logouts are claimed here as {0}", owner);
         schedule = scheduler.scheduleWithFixedDelay(this::sendDue, POLL_MS + ThreadLocalRandom.current()
                 .nextLong(POLL_MS), POLL_MS, TimeUnit.MILLISECONDS);
         backchannel.onQueued(() -> scheduler.execute(this::sendDue));
@@ -147,14 +139,22 @@ public class BackchannelLogoutSender {
             String token = minter.logoutToken(new TokenMinter.LogoutTokenClaims(Secrets.newId(), d.subject(),
                     d.clientId(), d.sid(), Instant.ofEpochSecond(now.getEpochSecond()),
                     Instant.ofEpochSecond(now.getEpochSecond()).plus(TOKEN_LIFETIME)));
-            String outcome = send(URI.create(uri), token);
-            if (outcome == null) {
+            Outcome sent = send(uri, token);
+            if (sent.delivered()) {
                 if (deliveries.settle(d, owner)) {
                     audit.success(AuditEvent.Type.BACKCHANNEL_LOGOUT_DELIVERED, d.clientId(), d.subject(), null,
                             "delivered to " + uri + " at attempt " + d.attempts());
                 }
                 return;
             }
+            if (sent.refused()) {
+                if (deliveries.settle(d, owner)) {
+                    audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
+                            "not sent: backchannel_logout_uri " + sent.detail());
+                }
+                return;
+            }
+            String outcome = sent.detail();
             Instant after = clock.instant();
             Optional<Instant> next = LogoutDeliveries.nextAttempt(d, after);
             if (next.isEmpty()) {
@@ -182,76 +182,31 @@ public class BackchannelLogoutSender {
         }
     }
 
-    /** POSTs the token; null when the client answered 200 or 204, else what went wrong. */
-    private String send(URI uri, String token) {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMillis(TOTAL_TIMEOUT_MS))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("logout_token="
-                        + URLEncoder.encode(token, StandardCharsets.US_ASCII)))
-                .build();
-        CompletableFuture<HttpResponse<Void>> answer;
-        try {
-            answer = http.sendAsync(request, info -> unread());
-        } catch (RuntimeException e) {
-            return "not sent: " + e.getClass().getSimpleName();
-        }
-        try {
-            int status = answer.get(TOTAL_TIMEOUT_MS, TimeUnit.MILLISECONDS).statusCode();
-            return status == 200 || status == 204 ? null : "answered " + status;
-        } catch (TimeoutException e) {
-            answer.cancel(true);
-            return "no answer within " + TOTAL_TIMEOUT_MS + " ms";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
-        } catch (ExecutionException e) {
-            return notAnswered(e.getCause() != null ? e.getCause() : e);
-        }
-    }
-
     /**
-     * Why a send failed. The request's own time-out and the wait in {@link #send} end at the same moment, so either
-     * may report a silent receiver first: both name it the same way.
+     * What became of one send: {@code delivered} (200 or 204), {@code refused} (the URI's address is not one
+     * Portcullis may reach: no request made), or neither, with what happened in {@code detail}.
      */
-    static String notAnswered(Throwable cause) {
-        if (cause instanceof HttpConnectTimeoutException) {
-            return "no connection within " + CONNECT_TIMEOUT_MS + " ms";
-        }
-        if (cause instanceof HttpTimeoutException) {
-            return "no answer within " + TOTAL_TIMEOUT_MS + " ms";
-        }
-        return "not answered: " + cause.getClass().getSimpleName();
+    record Outcome(boolean delivered, boolean refused, String detail) {
     }
 
-    /** A body subscriber that reads none of the answer: the status decides, and the connection is dropped. */
-    private static HttpResponse.BodySubscriber<Void> unread() {
-        return new HttpResponse.BodySubscriber<>() {
-            private final CompletableFuture<Void> body = new CompletableFuture<>();
+    /** POSTs the token to {@code uri}; a redirect is an answer like any other, never followed. */
+    Outcome send(String uri, String token) {
+        try {
+            int status = outbound.postForm(uri, "logout_token=" + URLEncoder.encode(token, StandardCharsets.US_ASCII),
+                    LIMITS).status();
+            return status == 200 || status == 204 ? new Outcome(true, false, "answered " + status)
+                    : new Outcome(false, false, "answered " + status);
+        } catch (OutboundFailure e) {
+            return new Outcome(false, e.kind() == OutboundFailure.Kind.REFUSED, notAnswered(e));
+        }
+    }
 
-            @Override
-            public CompletionStage<Void> getBody() {
-                return body;
-            }
-
-            @Override
-            public void onSubscribe(Flow.Subscription s) {
-                s.cancel();
-                body.complete(null);
-            }
-
-            @Override
-            public void onNext(List<ByteBuffer> items) {
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                body.complete(null);
-            }
-
-            @Override
-            public void onComplete() {
-                body.complete(null);
-            }
+    /** What went wrong, in the words the audit trail and the delivery's last outcome keep. */
+    static String notAnswered(OutboundFailure e) {
+        return switch (e.kind()) {
+            case TIMED_OUT -> "no answer within " + TOTAL_TIMEOUT_MS + " ms (" + e.getMessage() + ")";
+            case REFUSED -> e.getMessage();
+            default -> "not answered: " + e.getMessage();
         };
     }
 }

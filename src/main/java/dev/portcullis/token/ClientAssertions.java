@@ -13,6 +13,7 @@ import com.nimbusds.jose.jwk.KeyConverter;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.client.Client;
+import dev.portcullis.config.ClientAssertionSettings;
 import dev.portcullis.config.IssuerSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,12 +24,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Checks a {@code private_key_jwt} client assertion (RFC 7523 3, OIDC Core 9) without using it up: a JWS signed with
- * RS256, PS256 or ES256 by one of the client's keys; {@code iss} and {@code sub} the client id; {@code aud} naming
- * the issuer or the URL of the endpoint it is sent to; {@code exp} present, not past and at most
+ * RS256, PS256 or ES256 by one of the client's keys; {@code iss} and {@code sub} the client id; {@code aud} the
+ * issuer identifier and nothing else, as one string or a one-element array (draft-ietf-oauth-rfc7523bis: an
+ * endpoint URL, or an audience among others, is what the 2025 audience-injection attacks make a client sign for the
+ * wrong server), or, with {@code portcullis.client-assertion.accept-endpoint-audience}, the URL of the endpoint it is
+ * sent to instead; {@code exp} present, not past and at most
  * {@link #MAX_LIFETIME} ahead; {@code iat} and {@code nbf}, when present, not in the future; {@code jti} present.
  * Clocks may differ by {@link #SKEW}. {@link ClientAuthenticator} then spends the {@code jti}.
  */
@@ -44,12 +47,30 @@ public class ClientAssertions {
     public static final Duration SKEW = Duration.ofSeconds(30);
     static final int MAX_JTI = 256;
 
-    /** An assertion that does not authenticate its client; the message says why (audited, and in the answer). */
+    /** What the caller learns of a key set that could not be had: nothing of the URL, the status or the time-out. */
+    public static final String KEYS_UNUSABLE = "client_assertion: the client's key set could not be used";
+
+    /**
+     * An assertion that does not authenticate its client; the message says why (in the answer), {@link #detail} the
+     * same or, for a key set that could not be had, what happened at its URL (audited only).
+     */
     public static final class Refused extends Exception {
         private static final long serialVersionUID = 1L;
 
+        private final String detail;
+
         Refused(String why) {
+            this(why, why);
+        }
+
+        Refused(String why, String detail) {
             super(why, null, false, false);
+            this.detail = detail;
+        }
+
+        /** For the audit trail. */
+        public String detail() {
+            return detail;
         }
     }
 
@@ -62,6 +83,9 @@ public class ClientAssertions {
 
     @Inject
     IssuerSettings issuer;
+
+    @Inject
+    ClientAssertionSettings settings;
 
     @Inject
     Clock clock;
@@ -108,9 +132,12 @@ public class ClientAssertions {
             throw new Refused("client_assertion: iss and sub must both be the client id");
         }
         List<String> aud = claims.getAudience();
-        Set<String> accepted = Set.of(issuer.issuerString(), issuer.endpoint(endpointPath));
-        if (aud == null || aud.stream().noneMatch(accepted::contains)) {
-            throw new Refused("client_assertion: aud must name the issuer or " + issuer.endpoint(endpointPath));
+        String endpoint = issuer.endpoint(endpointPath);
+        boolean accepted = aud != null && aud.size() == 1 && (aud.get(0).equals(issuer.issuerString())
+                || settings.acceptEndpointAudience() && aud.get(0).equals(endpoint));
+        if (!accepted) {
+            throw new Refused("client_assertion: aud must be the issuer identifier " + issuer.issuerString()
+                    + (settings.acceptEndpointAudience() ? " or " + endpoint : "") + ", and nothing else");
         }
         Instant now = clock.instant();
         Date exp = claims.getExpirationTime();
@@ -152,7 +179,7 @@ public class ClientAssertions {
                 }
             }
         } catch (ClientKeySets.Unavailable e) {
-            throw new Refused(e.getMessage());
+            throw new Refused(KEYS_UNUSABLE, KEYS_UNUSABLE + ": " + e.getMessage());
         }
         throw new Refused("client_assertion: the signature does not verify with the client's keys");
     }

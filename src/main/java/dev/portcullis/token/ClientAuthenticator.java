@@ -150,7 +150,7 @@ public class ClientAuthenticator {
         try {
             clientId = ClientAssertions.claimedIssuer(assertion.get());
         } catch (ClientAssertions.Refused e) {
-            throw fail(bodyId.orElse(null), ip, e.getMessage());
+            throw fail(bodyId.orElse(null), ip, e.getMessage(), e.detail());
         }
         if (clientId == null || clientId.isEmpty() || clientId.length() > 64) {
             throw fail(bodyId.orElse(null), ip, "client_assertion: iss must be the client id");
@@ -168,7 +168,7 @@ public class ClientAuthenticator {
                 checked = checkAssertion(client, assertion.get(), endpointPath);
             } catch (ClientAssertions.Refused again) {
                 // the first reason: a second look at a key set URL within the minute only says it was just tried
-                throw fail(clientId, ip, first.getMessage());
+                throw fail(clientId, ip, first.getMessage(), first.detail());
             }
         }
         if (!jtis.use(clientId, checked.jti(), checked.expiresAt())) {
@@ -193,7 +193,12 @@ public class ClientAuthenticator {
     }
 
     private OAuthException fail(String clientId, String ip, String description) {
-        audit.failure(AuditEvent.Type.CLIENT_AUTH_FAILURE, clientId, null, ip, description);
+        return fail(clientId, ip, description, description);
+    }
+
+    /** invalid_client with {@code description}; the audit trail gets {@code detail}, which may say more. */
+    private OAuthException fail(String clientId, String ip, String description, String detail) {
+        audit.failure(AuditEvent.Type.CLIENT_AUTH_FAILURE, clientId, null, ip, detail);
         return OAuthException.invalidClient(description);
     }
 

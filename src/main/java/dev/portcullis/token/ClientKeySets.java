@@ -3,32 +3,22 @@ package dev.portcullis.token;
 import com.nimbusds.jose.jwk.JWKSet;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientKeys;
+import dev.portcullis.outbound.OutboundFailure;
+import dev.portcullis.outbound.OutboundHttp;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.io.ByteArrayOutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The public keys of a {@code private_key_jwt} client: its inline {@code jwks}, or the set at its {@code jwks_uri}.
- * A fetch is bounded: {@value #CONNECT_TIMEOUT_MS} ms to connect, {@value #TOTAL_TIMEOUT_MS} ms for the whole answer,
- * no redirect followed, at most {@value #MAX_BYTES} bytes (a larger answer is refused), status 200 only. Fetched sets
+ * A fetch goes through {@link OutboundHttp} (the address checked, no redirect followed) and is bounded:
+ * {@value #CONNECT_TIMEOUT_MS} ms to connect, {@value #TOTAL_TIMEOUT_MS} ms for the whole answer, at most
+ * {@value #MAX_BYTES} bytes (a larger answer is refused), status 200 only. Fetched sets
  * are kept per instance for {@link #MAX_AGE} (they are public data, not protocol state); an assertion whose key is not
  * in the kept set may refetch it, at most once per {@link #REFETCH_INTERVAL} per URL, and so may a failed fetch,
  * which keeps a slow or broken URL from costing every request its time-out.
@@ -41,10 +31,16 @@ public class ClientKeySets {
     static final int MAX_BYTES = 64 * 1024;
     static final Duration MAX_AGE = Duration.ofMinutes(5);
     static final Duration REFETCH_INTERVAL = Duration.ofMinutes(1);
+    private static final OutboundHttp.Limits LIMITS = new OutboundHttp.Limits(
+            Duration.ofMillis(CONNECT_TIMEOUT_MS), Duration.ofMillis(TOTAL_TIMEOUT_MS), MAX_BYTES);
     /** More URLs than this and the oldest entries go: bounds the memory a flood of registrations could take. */
     private static final int MAX_CACHED = 1_000;
 
-    /** Why no key set could be had; the message goes to the audit trail and the {@code invalid_client} answer. */
+    /**
+     * Why no key set could be had. The message (the URL, the status, the time-out) goes to the audit trail only; the
+     * {@code invalid_client} answer says no more than {@link ClientAssertions#KEYS_UNUSABLE}, so a client's key set
+     * URL cannot be used to learn which hosts and ports answer inside the network.
+     */
     public static final class Unavailable extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -56,7 +52,7 @@ public class ClientKeySets {
     /** Reads the body of a key set URL within the bounds above; replaced in unit tests. */
     @FunctionalInterface
     interface Fetcher {
-        String fetch(URI uri) throws Unavailable;
+        String fetch(String uri) throws Unavailable;
     }
 
     /** A fetched set (null when the last fetch failed), when it was fetched, when the URL was last tried. */
@@ -68,7 +64,10 @@ public class ClientKeySets {
     @Inject
     Clock clock;
 
-    Fetcher fetcher = new HttpFetcher();
+    @Inject
+    OutboundHttp outbound;
+
+    Fetcher fetcher = this::fetch;
 
     /**
      * The client's keys. For a {@code jwks_uri}, the kept set unless it is older than {@link #MAX_AGE} or
@@ -80,11 +79,11 @@ public class ClientKeySets {
             try {
                 return ClientKeys.parse(client.jwks());
             } catch (ClientKeys.Unusable e) {
-                throw new Unavailable("The registered jwks " + e.getMessage());
+                throw new Unavailable("the registered jwks " + e.getMessage());
             }
         }
         if (client.jwksUri() == null) {
-            throw new Unavailable("The client has no keys registered");
+            throw new Unavailable("the client has no keys registered");
         }
         String uri = client.jwksUri();
         Instant now = clock.instant();
@@ -94,20 +93,21 @@ public class ClientKeySets {
         boolean mayTry = kept == null || !kept.triedAt().plus(REFETCH_INTERVAL).isAfter(now);
         if (!stale || !mayTry) {
             if (kept.keys() == null) {
-                throw new Unavailable("The client's jwks_uri could not be read (tried less than a minute ago)");
+                throw new Unavailable("jwks_uri " + uri + " not tried again: its last fetch failed less than "
+                        + REFETCH_INTERVAL.toSeconds() + " s ago");
             }
             return kept.keys();
         }
         // marked as tried before the fetch, so that requests arriving meanwhile use what is kept instead of queueing
         cache.put(uri, new Entry(kept == null ? null : kept.keys(), kept == null ? now : kept.fetchedAt(), now));
         try {
-            JWKSet fetched = ClientKeys.parse(fetcher.fetch(URI.create(uri)));
+            JWKSet fetched = ClientKeys.parse(fetcher.fetch(uri));
             trim();
             cache.put(uri, new Entry(fetched, now, now));
             return fetched;
         } catch (ClientKeys.Unusable e) {
             cache.put(uri, new Entry(null, now, now));
-            throw new Unavailable("The key set at the client's jwks_uri " + e.getMessage());
+            throw new Unavailable("the key set at " + uri + " " + e.getMessage());
         } catch (Unavailable e) {
             cache.put(uri, new Entry(null, now, now));
             throw e;
@@ -120,100 +120,17 @@ public class ClientKeySets {
         }
     }
 
-    /** java.net.http with the bounds of the class: an answer not complete within the time-out is abandoned. */
-    static final class HttpFetcher implements Fetcher {
-
-        private final HttpClient http = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofMillis(CONNECT_TIMEOUT_MS))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
-
-        @Override
-        public String fetch(URI uri) throws Unavailable {
-            HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMillis(TOTAL_TIMEOUT_MS))
-                    .header("Accept", "application/json, application/jwk-set+json").GET().build();
-            CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, info -> capped());
-            try {
-                HttpResponse<byte[]> r = answer.get(TOTAL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-                if (r.statusCode() != 200) {
-                    throw new Unavailable("The client's jwks_uri answered " + r.statusCode());
-                }
-                return new String(r.body(), StandardCharsets.UTF_8);
-            } catch (TimeoutException e) {
-                answer.cancel(true);
-                throw new Unavailable("The client's jwks_uri did not answer within " + TOTAL_TIMEOUT_MS + " ms");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new Unavailable("Interrupted while reading the client's jwks_uri");
-            } catch (ExecutionException e) {
-                throw new Unavailable(tooLarge(e)
-                        ? "The client's jwks_uri answered more than " + MAX_BYTES + " bytes"
-                        : "The client's jwks_uri could not be read");
-            }
+    /** One fetch of the key set URL: status 200 and a body within {@link #MAX_BYTES}, else why not. */
+    private String fetch(String uri) throws Unavailable {
+        OutboundHttp.Answer answer;
+        try {
+            answer = outbound.get(uri, "application/json, application/jwk-set+json", LIMITS);
+        } catch (OutboundFailure e) {
+            throw new Unavailable("jwks_uri " + e.getMessage());
         }
-
-        private static boolean tooLarge(Throwable e) {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof TooLarge) {
-                    return true;
-                }
-            }
-            return false;
+        if (answer.status() != 200) {
+            throw new Unavailable("jwks_uri " + uri + ": answered " + answer.status());
         }
-
-        /** A body subscriber that gives up (and cancels the download) past {@link #MAX_BYTES}. */
-        private static HttpResponse.BodySubscriber<byte[]> capped() {
-            return new HttpResponse.BodySubscriber<>() {
-                private final CompletableFuture<byte[]> body = new CompletableFuture<>();
-                private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-                private Flow.Subscription subscription;
-
-                @Override
-                public CompletionStage<byte[]> getBody() {
-                    return body;
-                }
-
-                @Override
-                public void onSubscribe(Flow.Subscription s) {
-                    subscription = s;
-                    s.request(Long.MAX_VALUE);
-                }
-
-                @Override
-                public void onNext(List<ByteBuffer> items) {
-                    if (body.isDone()) {
-                        return;
-                    }
-                    for (ByteBuffer b : items) {
-                        if (bytes.size() + b.remaining() > MAX_BYTES) {
-                            subscription.cancel();
-                            body.completeExceptionally(new TooLarge());
-                            return;
-                        }
-                        byte[] chunk = new byte[b.remaining()];
-                        b.get(chunk);
-                        bytes.write(chunk, 0, chunk.length);
-                    }
-                }
-
-                @Override
-                public void onError(Throwable t) {
-                    body.completeExceptionally(t);
-                }
-
-                @Override
-                public void onComplete() {
-                    body.complete(bytes.toByteArray());
-                }
-            };
-        }
-
-        private static final class TooLarge extends Exception {
-            private static final long serialVersionUID = 1L;
-
-            TooLarge() {
-                super(null, null, false, false);
-            }
-        }
+        return new String(answer.body(), StandardCharsets.UTF_8);
     }
 }

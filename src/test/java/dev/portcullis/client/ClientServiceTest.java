@@ -10,7 +10,10 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.config.AddressRange;
 import dev.portcullis.config.ClientSettings;
+import dev.portcullis.outbound.OutboundAddressPolicy;
+import dev.portcullis.outbound.OutboundHttp;
 import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.FiredEvents;
 import dev.portcullis.testing.RecordingAudit;
@@ -21,6 +24,7 @@ import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,6 +64,7 @@ class ClientServiceTest {
             }
         };
         service.clientSettings = new ClientSettings(false);
+        service.outbound = outboundAdmitting();
         service.clock = clock;
         service.audit = audit;
         service.accessEnded = new FiredEvents<>();
@@ -68,6 +73,87 @@ class ClientServiceTest {
     private ClientService.Registration.Builder backend() {
         return ClientService.Registration.builder().name("Backend")
                 .redirectUris(List.of("https://backend.example.com/cb")).scopes("openid");
+    }
+
+    private static OutboundHttp outboundAdmitting(String... networks) {
+        return new OutboundHttp(new OutboundAddressPolicy(Arrays.stream(networks).map(AddressRange::parse).toList()),
+                null);
+    }
+
+    private static LogoutNotifications.Change backchannel(String uri) {
+        return new LogoutNotifications.Change(Optional.of(uri), null, null, null);
+    }
+
+    /** Each class of address that is never a relying party's, in every spelling a parser might read differently. */
+    static final List<String> NOT_REACHED = List.of("http://127.0.0.1:8081/k", "http://127.8.9.10/k",
+            "http://[::1]:8081/k", "http://localhost:8081/k", "https://[::ffff:127.0.0.1]/k", "https://[::127.0.0.1]/k",
+            "https://[64:ff9b::a9fe:a9fe]/k", "https://[2002:7f00:1::]/k", "https://0.0.0.0/k", "https://[::]/k",
+            "https://169.254.169.254/latest/meta-data/", "https://[fe80::1]/k", "https://224.0.0.1/k",
+            "https://[ff02::1]/k", "https://255.255.255.255/k", "https://100.100.100.200/k", "https://[fd00:ec2::254]/k",
+            "http://2130706433/k", "http://0x7f000001/k", "http://0x7f.0.0.1/k", "http://0177.0.0.1/k",
+            "http://127.1/k", "http://127.0.0.01/k", "http://017700000001/k", "https://keys.example.com.2130706433/k",
+            "https://[fe80::1%25eth0]/k", "https://[fe80::1%eth0]/k", "https://user@keys.example.com/k",
+            "https://keys.example.com@127.0.0.1/k");
+
+    @Test
+    void registerWhenAnOutboundUriReachesAnAddressThatIsNeverARelyingPartysThenRefusedNamingTheField() {
+        for (String uri : NOT_REACHED) {
+            ChangeRefused keys = assertThrows(ChangeRefused.class, () -> service.register(backend()
+                    .authMethod("private_key_jwt").jwksUri(uri).build(), ADMIN), uri);
+            assertTrue(keys.getMessage().startsWith("jwks_uri: "), keys::getMessage);
+            ChangeRefused logout = assertThrows(ChangeRefused.class, () -> service.register(backend()
+                    .logout(backchannel(uri)).build(), ADMIN), uri);
+            assertTrue(logout.getMessage().startsWith("backchannel_logout_uri: "), logout::getMessage);
+        }
+        assertTrue(rows.isEmpty(), "nothing registered");
+        ChangeRefused named = assertThrows(ChangeRefused.class, () -> service.register(backend()
+                .logout(backchannel("https://169.254.169.254/latest")).build(), ADMIN));
+        assertEquals("backchannel_logout_uri: names a link-local address (169.254.169.254), which only "
+                + "portcullis.outbound.allowed-networks can admit", named.getMessage());
+        ChangeRefused resolved = assertThrows(ChangeRefused.class, () -> service.register(backend()
+                .logout(backchannel("http://localhost/bc")).build(), ADMIN));
+        assertTrue(resolved.getMessage().startsWith("backchannel_logout_uri: has a host that resolves to a loopback "
+                + "address"), resolved::getMessage);
+    }
+
+    @Test
+    void registerWhenAllowedNetworksAreSetThenExactlyThoseAreReached() {
+        service.outbound = outboundAdmitting("127.0.0.0/8", "::1/128");
+        for (String uri : List.of("http://127.0.0.1:8081/bc", "http://localhost/bc", "http://[::1]:8081/bc")) {
+            assertEquals(uri, service.register(backend().logout(backchannel(uri)).build(), ADMIN).client()
+                    .logoutNotifications().backchannelUri());
+        }
+        for (String uri : List.of("https://10.1.2.3/bc", "https://169.254.169.254/bc", "https://[fe80::1]/bc")) {
+            ChangeRefused e = assertThrows(ChangeRefused.class, () -> service.register(backend()
+                    .logout(backchannel(uri)).build(), ADMIN), uri);
+            assertTrue(e.getMessage().contains("outside portcullis.outbound.allowed-networks"), e::getMessage);
+        }
+        for (String uri : List.of("http://2130706433/bc", "https://[::1%25lo]/bc", "http://u@127.0.0.1/bc")) {
+            assertThrows(ChangeRefused.class, () -> service.register(backend().logout(backchannel(uri)).build(),
+                    ADMIN), "what no parser may read two ways stays refused: " + uri);
+        }
+    }
+
+    @Test
+    void registerWhenPrivateRangesOrANameWithoutAddressThenAccepted() {
+        for (String uri : List.of("https://10.1.2.3/bc", "https://172.16.0.9/bc", "https://192.168.1.20:8443/bc",
+                "https://[fd12:3456::1]/bc", "https://rp.invalid/bc")) {
+            assertEquals(uri, service.register(backend().logout(backchannel(uri)).build(), ADMIN).client()
+                    .logoutNotifications().backchannelUri(), uri);
+        }
+    }
+
+    @Test
+    void patchWhenAStoredUriIsRefusedSinceThenOtherChangesStillApplyAndANewSuchUriIsRefused() {
+        service.outbound = outboundAdmitting("127.0.0.0/8");
+        String id = service.register(backend().logout(backchannel("http://127.0.0.1:8081/bc")).build(), ADMIN)
+                .client().clientId();
+        service.outbound = outboundAdmitting();
+        service.update(id, ClientService.ClientPatch.patch().enabled(false).build(), ADMIN).orElseThrow();
+        assertFalse(rows.get(id).enabled(), "disabling a client never depends on its URIs");
+        assertThrows(ChangeRefused.class, () -> service.update(id, ClientService.ClientPatch.patch()
+                .logout(backchannel("http://127.0.0.1:8082/bc")).build(), ADMIN));
+        assertEquals("http://127.0.0.1:8081/bc", rows.get(id).logoutNotifications().backchannelUri());
     }
 
     @Test

@@ -138,7 +138,12 @@ class PortcullisConfigTest {
         "portcullis.http.trusted-proxies|10.0.0.0/33|PORTCULLIS_HTTP_TRUSTED_PROXIES",
         "portcullis.http.trusted-proxies|2001:db8::/129|PORTCULLIS_HTTP_TRUSTED_PROXIES",
         "portcullis.http.trusted-proxies|10.0.0.1/8/8|PORTCULLIS_HTTP_TRUSTED_PROXIES",
-        "portcullis.http.trusted-proxies|300.1.1.1|PORTCULLIS_HTTP_TRUSTED_PROXIES"
+        "portcullis.http.trusted-proxies|300.1.1.1|PORTCULLIS_HTTP_TRUSTED_PROXIES",
+        "portcullis.outbound.allowed-networks|metadata.internal|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
+        "portcullis.outbound.allowed-networks|127.0.0.0/33|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
+        "portcullis.outbound.allowed-networks|2130706433|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
+        "portcullis.outbound.allowed-networks|fe80::1%eth0/128|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
+        "portcullis.client-assertion.accept-endpoint-audience|yes|PORTCULLIS_CLIENT_ASSERTION_ACCEPT_ENDPOINT_AUDIENCE"
     })
     void invalidValuesFailNamingKeyAndEnvironmentVariable(String key, String value, String env) {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, value)));
@@ -191,6 +196,16 @@ class PortcullisConfigTest {
         assertFalse(r.get(2).contains(java.net.InetAddress.getByName("2001:db9::1")));
         assertTrue(r.get(0).contains(AddressRange.literal("::ffff:10.0.0.1").orElseThrow()),
                 "IPv4-mapped IPv6 is read as IPv4");
+    }
+
+    @Test
+    void outboundNetworksAreTheDefaultPolicyUnlessListedAndEndpointAudiencesAreOff() {
+        assertTrue(load(Map.of()).outbound.allowedNetworks().isEmpty());
+        assertEquals("[127.0.0.0/8, 0:0:0:0:0:0:0:1/128]", load(Map.of("portcullis.outbound.allowed-networks",
+                "127.0.0.0/8, ::1")).outbound.allowedNetworks().toString());
+        assertFalse(load(Map.of()).clientAssertions.acceptEndpointAudience());
+        assertTrue(load(Map.of("portcullis.client-assertion.accept-endpoint-audience", "true"))
+                .clientAssertions.acceptEndpointAudience());
     }
 
     @Test

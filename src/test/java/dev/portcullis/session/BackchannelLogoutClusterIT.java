@@ -28,6 +28,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,7 +42,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Back-channel logout delivery on two instances of one PostgreSQL database: the run's instance and a second Payara
  * Micro with the same settings and issuer. Many logouts queued at both are each delivered exactly once; a delivery the
- * second instance has claimed and is sending when it is killed is delivered by the first once the dead claim runs out.
+ * second instance has claimed (its lease names that instance) and is sending when it is killed is delivered by the
+ * first once the dead claim runs out, and not before.
  */
 @Tag("postgres-only")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the second instance is killed last
@@ -53,8 +56,12 @@ class BackchannelLogoutClusterIT extends ServerTestBase {
     private static HttpServer receiver;
     /** The logout tokens received and answered 200, as their claims. */
     private static final Queue<JWTClaimsSet> accepted = new ConcurrentLinkedQueue<>();
+    /** A POST that arrived, answered or not, and when (this machine's clock, which the servers' leases use too). */
+    private record Arrival(long atMs, String body) {
+    }
+
     /** Every POST that arrived, answered or not. */
-    private static final Queue<String> arrived = new ConcurrentLinkedQueue<>();
+    private static final Queue<Arrival> arrived = new ConcurrentLinkedQueue<>();
     /** While set, the receiver holds each request unanswered until the latch opens, then drops it. */
     private static volatile CountDownLatch hold;
 
@@ -89,8 +96,9 @@ class BackchannelLogoutClusterIT extends ServerTestBase {
     }
 
     private static void receive(HttpExchange exchange) throws IOException {
+        long at = System.currentTimeMillis();
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        arrived.add(body);
+        arrived.add(new Arrival(at, body));
         CountDownLatch h = hold;
         if (h != null) {
             // a held request is never answered: its sender is to be killed while it waits
@@ -159,6 +167,14 @@ class BackchannelLogoutClusterIT extends ServerTestBase {
         }
     }
 
+    /** The name an instance claims deliveries under, as its sender logs it at start. */
+    private static String leaseOwnerOf(PayaraProcess instance) {
+        Matcher m = Pattern.compile("Back-channel logouts are claimed here as ([A-Za-z0-9_-]+)")
+                .matcher(instance.output());
+        assertTrue(m.find(), "the instance logs its lease owner name");
+        return m.group(1);
+    }
+
     private static List<JWTClaimsSet> acceptedFor(Admin.TestClient rp) {
         return accepted.stream().filter(c -> c.getAudience().contains(rp.clientId())).toList();
     }
@@ -221,7 +237,8 @@ class BackchannelLogoutClusterIT extends ServerTestBase {
         List<Map<String, Object>> row = Db.rows("SELECT lease_owner, lease_until FROM logout_deliveries "
                 + "WHERE client_id = ?", rp.clientId());
         assertEquals(1, row.size(), row::toString);
-        assertTrue(row.get(0).get("lease_owner") != null, "claimed: " + row);
+        assertEquals(leaseOwnerOf(second), row.get(0).get("lease_owner"), "the second instance holds the lease");
+        long leaseUntil = ((Number) row.get(0).get("lease_until")).longValue();
         second.kill();
         second = null;
         CountDownLatch h = hold;
@@ -234,6 +251,12 @@ class BackchannelLogoutClusterIT extends ServerTestBase {
         assertEquals(sid, acceptedFor(rp).get(0).getStringClaim("sid"));
         assertEquals(0, pending(rp));
         assertEquals(2, arrived.size() - arrivedBefore, "the killed instance's attempt and the first's");
+        Arrival redelivery = arrived.stream().skip(arrivedBefore + 1L).findFirst().orElseThrow();
+        assertTrue(redelivery.atMs() >= leaseUntil, "the first instance waited for the lease to run out: arrived "
+                + (leaseUntil - redelivery.atMs()) + " ms before it did");
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'BACKCHANNEL_LOGOUT_DELIVERED' "
+                + "AND client_id = ? AND occurred_at_ms >= ? AND detail LIKE '% at attempt 2'", rp.clientId(),
+                leaseUntil), "delivered after the lease, as the delivery's second attempt");
         assertEquals(0, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'BACKCHANNEL_LOGOUT_FAILED' "
                 + "AND client_id = ?", rp.clientId()), "the held attempt was never settled: its sender died with it");
     }

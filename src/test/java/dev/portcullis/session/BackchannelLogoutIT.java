@@ -362,4 +362,31 @@ class BackchannelLogoutIT extends ServerTestBase {
                 rp.clientId()) == 1);
         assertEquals(0, Db.count("SELECT COUNT(*) FROM logout_deliveries WHERE client_id = ?", rp.clientId()));
     }
+
+    /**
+     * The test servers admit loopback alone ({@code portcullis.outbound.allowed-networks}): a back-channel URI at any
+     * other address, in any spelling, is refused at registration and at a change, and the stored one stays.
+     */
+    @Test
+    void aUriOutsideTheAllowedNetworksIsRefusedAtRegistrationAndChange() {
+        for (String uri : List.of("https://169.254.169.254/latest/meta-data/", "https://192.168.1.20/bc",
+                "https://[fe80::1]/bc", "https://[fe80::1%25eth0]/bc", "http://2130706433:" + receiver.getAddress()
+                .getPort() + "/bc", "http://0177.0.0.1/bc", "https://224.0.0.1/bc", "https://0.0.0.0/bc",
+                "http://user@127.0.0.1:" + receiver.getAddress().getPort() + "/bc")) {
+            Http.Res r = admin.post("/admin/clients", "{\"client_name\":\"Back-channel RP\",\"redirect_uris\":["
+                    + Http.q(REDIRECT) + "],\"confidential\":true,\"scopes\":\"openid\",\"backchannel_logout_uri\":"
+                    + Http.q(uri) + "}");
+            assertEquals(400, r.status(), () -> uri + " → " + r);
+            assertEquals("invalid_request", r.jsonString("error"), r::toString);
+            assertTrue(r.jsonString("error_description").startsWith("backchannel_logout_uri: "), r::toString);
+        }
+        Admin.TestClient rp = client(uri(newPath()), true);
+        Http.Res patched = admin.patch("/admin/clients/" + rp.clientId(),
+                "{\"backchannel_logout_uri\":\"https://169.254.169.254/bc\"}");
+        assertEquals(400, patched.status(), patched::toString);
+        assertEquals("backchannel_logout_uri: names an address outside portcullis.outbound.allowed-networks "
+                + "(169.254.169.254)", patched.jsonString("error_description"), patched::toString);
+        assertTrue(String.valueOf(admin.get("/admin/clients/" + rp.clientId()).jsonString("backchannel_logout_uri"))
+                .startsWith("http://127.0.0.1:"), "the stored URI stays");
+    }
 }

@@ -1,28 +1,207 @@
 package dev.portcullis.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.portcullis.client.LogoutNotifications;
+import dev.portcullis.config.AddressRange;
+import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.outbound.OutboundAddressPolicy;
+import dev.portcullis.outbound.OutboundHttp;
+import dev.portcullis.testing.MutableClock;
+import dev.portcullis.testing.RecordingAudit;
 import java.io.IOException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpTimeoutException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+/**
+ * One attempt of the sender against a receiver on loopback (admitted, as an operator would with
+ * {@code portcullis.outbound.allowed-networks}): only 200 and 204 deliver; a redirect is an answer that fails the
+ * attempt, and its {@code Location} is never requested; an address the policy does not admit is given up without a
+ * request.
+ */
 class BackchannelLogoutSenderTest {
 
-    @Test
-    void aSilentReceiverIsNamedTheSameWhicheverTimeOutFiresFirst() {
-        // the client's request time-out (HttpTimeoutException) and the sender's own wait (TimeoutException) end together
-        assertEquals("no answer within 5000 ms", BackchannelLogoutSender.notAnswered(new HttpTimeoutException("x")));
+    private static HttpServer receiver;
+    /** What the receiver answers per path. */
+    private static final Map<String, Integer> STATUS = new ConcurrentHashMap<>();
+    /** Every request that arrived, as "METHOD path body". */
+    private static final List<String> ARRIVED = Collections.synchronizedList(new ArrayList<>());
+
+    private final MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_800_000_000L));
+    private final RecordingAudit audit = new RecordingAudit();
+    private final List<String> settled = new ArrayList<>();
+    private final List<String> retried = new ArrayList<>();
+    private String registered;
+    private BackchannelLogoutSender sender;
+
+    @BeforeAll
+    static void startReceiver() throws IOException {
+        receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.setExecutor(Executors.newCachedThreadPool());
+        receiver.createContext("/", BackchannelLogoutSenderTest::receive);
+        receiver.start();
+    }
+
+    @AfterAll
+    static void stopReceiver() {
+        receiver.stop(0);
+    }
+
+    private static void receive(HttpExchange x) throws IOException {
+        String path = x.getRequestURI().getPath();
+        ARRIVED.add(x.getRequestMethod() + " " + path + " "
+                + new String(x.getRequestBody().readAllBytes(), StandardCharsets.US_ASCII));
+        int status = STATUS.getOrDefault(path, 200);
+        if (status >= 300 && status < 400) {
+            x.getResponseHeaders().add("Location", uri(path + "-landing"));
+        }
+        x.sendResponseHeaders(status, -1);
+        x.close();
+    }
+
+    private static String uri(String path) {
+        return "http://127.0.0.1:" + receiver.getAddress().getPort() + path;
+    }
+
+    private static OutboundHttp admitting(String... networks) {
+        return new OutboundHttp(new OutboundAddressPolicy(java.util.Arrays.stream(networks).map(AddressRange::parse)
+                .toList()), null);
+    }
+
+    @BeforeEach
+    void wire() {
+        sender = new BackchannelLogoutSender();
+        sender.clock = clock;
+        sender.audit = audit;
+        sender.outbound = admitting("127.0.0.0/8");
+        sender.minter = new TokenMinter() {
+            @Override
+            public String logoutToken(LogoutTokenClaims c) {
+                return "h.logout-token-for-" + c.sid() + ".s";
+            }
+        };
+        sender.backchannel = new BackchannelLogout() {
+            @Override
+            public Optional<LogoutNotifications> currentRegistration(String clientId) {
+                return Optional.of(new LogoutNotifications(registered, true, null, true));
+            }
+        };
+        sender.deliveries = new LogoutDeliveries() {
+            @Override
+            public boolean settle(Delivery d, String owner) {
+                settled.add(d.deliveryId());
+                return true;
+            }
+
+            @Override
+            public boolean retryAt(Delivery d, String owner, Instant nextAttempt, String outcome) {
+                retried.add(d.deliveryId() + " " + outcome);
+                return true;
+            }
+        };
+    }
+
+    private LogoutDeliveries.Delivery delivery(String id) {
+        return new LogoutDeliveries.Delivery(id, "rp-1", "user-1", "sid-" + id, clock.instant(),
+                clock.instant().plus(Duration.ofMinutes(10)), 1);
+    }
+
+    private List<String> arrivedAt(String path) {
+        synchronized (ARRIVED) {
+            return ARRIVED.stream().filter(a -> a.split(" ")[1].equals(path)).toList();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {200, 204})
+    void attemptWhenTheReceiverAnswers200Or204ThenDelivered(int status) {
+        String path = "/ok-" + status;
+        STATUS.put(path, status);
+        registered = uri(path);
+        sender.attempt(delivery("d-" + status));
+        assertEquals(List.of("d-" + status), settled);
+        assertEquals(List.of(), retried);
+        assertEquals(List.of("POST " + path + " logout_token=h.logout-token-for-sid-d-" + status + ".s"),
+                arrivedAt(path));
+        assertTrue(audit.lines.get(0).startsWith("BACKCHANNEL_LOGOUT_DELIVERED user-1 delivered to " + registered),
+                audit.lines::toString);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {301, 302, 303, 307, 308})
+    void attemptWhenTheReceiverRedirectsThenAFailedAttemptAndTheLocationIsNeverRequested(int status) {
+        String path = "/moved-" + status;
+        STATUS.put(path, status);
+        registered = uri(path);
+        sender.attempt(delivery("d-" + status));
+        assertEquals(List.of(), settled, "a redirect delivers nothing");
+        assertEquals(List.of("d-" + status + " answered " + status), retried);
+        assertTrue(audit.lines.get(0).startsWith("BACKCHANNEL_LOGOUT_FAILED user-1 attempt 1: answered " + status
+                + "; next in "), audit.lines::toString);
+        assertEquals(1, arrivedAt(path).size());
+        assertEquals(List.of(), arrivedAt(path + "-landing"), "the Location was not followed");
     }
 
     @Test
-    void aConnectionThatIsNeverMadeIsNamedAsSuch() {
-        assertEquals("no connection within 5000 ms",
-                BackchannelLogoutSender.notAnswered(new HttpConnectTimeoutException("x")));
+    void attemptWhenTheReceiverAnswersAnyOther2xxOr4xxThenAFailedAttempt() {
+        for (int status : List.of(201, 202, 400, 404, 500)) {
+            String path = "/other-" + status;
+            STATUS.put(path, status);
+            registered = uri(path);
+            sender.attempt(delivery("d-" + status));
+        }
+        assertEquals(List.of(), settled);
+        assertEquals(List.of("d-201 answered 201", "d-202 answered 202", "d-400 answered 400", "d-404 answered 404",
+                "d-500 answered 500"), retried);
     }
 
     @Test
-    void anyOtherFailureIsNamedByItsKind() {
-        assertEquals("not answered: IOException", BackchannelLogoutSender.notAnswered(new IOException("reset")));
+    void attemptWhenTheUriNamesAnAddressThePolicyDoesNotAdmitThenGivenUpWithoutARequest() {
+        sender.outbound = admitting();
+        registered = uri("/refused");
+        sender.attempt(delivery("d-refused"));
+        assertEquals(List.of("d-refused"), settled);
+        assertEquals(List.of(), retried);
+        assertEquals(List.of(), arrivedAt("/refused"));
+        assertEquals(List.of("BACKCHANNEL_LOGOUT_GIVEN_UP user-1 not sent: backchannel_logout_uri " + registered
+                + ": names a loopback address (127.0.0.1), which only portcullis.outbound.allowed-networks can admit"),
+                audit.lines);
+
+        sender.outbound = admitting("10.0.0.0/8");
+        sender.attempt(delivery("d-elsewhere"));
+        assertEquals(List.of("d-refused", "d-elsewhere"), settled);
+        assertEquals(List.of(), arrivedAt("/refused"));
+    }
+
+    @Test
+    void attemptWhenNothingListensThenAFailedAttemptNamingIt() throws IOException {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            port = s.getLocalPort();
+        }
+        registered = "http://127.0.0.1:" + port + "/bc";
+        sender.attempt(delivery("d-closed"));
+        assertEquals(List.of(), settled);
+        assertEquals(1, retried.size());
+        assertTrue(retried.get(0).startsWith("d-closed not answered: " + registered + ": no connection to 127.0.0.1"),
+                retried::toString);
     }
 }

@@ -86,6 +86,9 @@ public class ItEnvironment implements LauncherSessionListener {
         settings.put("portcullis.login.ip-max-failures", "100000");
         // BackchannelLogoutIT waits for a never-answering receiver to be given up: a window of seconds, not minutes
         settings.put("portcullis.logout.backchannel.retry-for", "15");
+        // the relying parties the tests run (key set servers, back-channel receivers, Apache httpd) listen on
+        // loopback, which Portcullis reaches only when admitted; admitted alone, every other address is refused
+        settings.put("portcullis.outbound.allowed-networks", "127.0.0.0/8,::1/128");
         String database = System.getProperty("portcullis.test.database", "h2");
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"))
                 + "_" + ThreadLocalRandom.current().nextInt(1000, 9999);

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSObject;
+import com.nimbusds.jose.Payload;
 import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.MACSigner;
@@ -28,6 +30,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.client.TestClients;
+import dev.portcullis.config.ClientAssertionSettings;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
@@ -69,7 +72,7 @@ class ClientAssertionsTest {
     private final MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_800_000_000L));
     private final GrantFakes.Audit audit = new GrantFakes.Audit();
     private final Set<String> spent = new HashSet<>();
-    private final List<URI> fetches = new ArrayList<>();
+    private final List<String> fetches = new ArrayList<>();
     private String served;
     private Client client;
     private ClientAuthenticator authenticator;
@@ -93,6 +96,7 @@ class ClientAssertionsTest {
         ClientAssertions assertions = new ClientAssertions();
         assertions.keySets = keySets;
         assertions.issuer = new IssuerSettings(URI.create(ISSUER));
+        assertions.settings = new ClientAssertionSettings(false);
         assertions.clock = clock;
         authenticator = new ClientAuthenticator();
         authenticator.audit = audit;
@@ -123,7 +127,7 @@ class ClientAssertionsTest {
 
     private JWTClaimsSet.Builder claims() {
         Instant now = clock.instant();
-        return new JWTClaimsSet.Builder().issuer(CLIENT).subject(CLIENT).audience(TOKEN_ENDPOINT)
+        return new JWTClaimsSet.Builder().issuer(CLIENT).subject(CLIENT).audience(ISSUER)
                 .issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(60)))
                 .jwtID(UUID.randomUUID().toString());
     }
@@ -141,23 +145,42 @@ class ClientAssertionsTest {
     }
 
     private Client authenticate(String assertion, String clientId) {
+        return authenticateAt("/oauth/token", assertion, clientId);
+    }
+
+    private Client authenticateAt(String endpointPath, String assertion, String clientId) {
         String form = "grant_type=client_credentials&client_assertion_type="
                 + enc(ClientAssertions.ASSERTION_TYPE) + "&client_assertion=" + enc(assertion)
                 + (clientId == null ? "" : "&client_id=" + enc(clientId));
-        return authenticator.authenticate(ProtocolParameters.fromForm(form), null, "192.0.2.1", "/oauth/token");
+        return authenticator.authenticate(ProtocolParameters.fromForm(form), null, "192.0.2.1", endpointPath);
+    }
+
+    /** An assertion whose claims are this JSON exactly (Nimbus writes a one-element aud as a string). */
+    private static String signJson(String claimsJson, JWK key) throws Exception {
+        JWSObject jws = new JWSObject(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(),
+                new Payload(claimsJson));
+        jws.sign(new RSASSASigner((RSAKey) key));
+        return jws.serialize();
+    }
+
+    private String claimsJsonWithAud(String audJson) {
+        long now = clock.instant().getEpochSecond();
+        return "{\"iss\":\"" + CLIENT + "\",\"sub\":\"" + CLIENT + "\",\"aud\":" + audJson + ",\"iat\":" + now
+                + ",\"exp\":" + (now + 60) + ",\"jti\":\"" + UUID.randomUUID() + "\"}";
     }
 
     private static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    private void refused(String assertion, String why) {
+    private OAuthException refused(String assertion, String why) {
         int before = audit.failures.size();
         OAuthException e = assertThrows(OAuthException.class, () -> authenticate(assertion));
         assertEquals(OAuthError.INVALID_CLIENT, e.error(), e::description);
         assertEquals(401, e.status());
         assertTrue(e.description().contains(why), e.description());
         assertEquals(List.of(AuditEvent.Type.CLIENT_AUTH_FAILURE), audit.failures.subList(before, audit.failures.size()));
+        return e;
     }
 
     @Test
@@ -167,9 +190,7 @@ class ClientAssertionsTest {
         assertSame(client, authenticate(sign(claims().build(), JWSAlgorithm.ES256, ec)), "client_id may be absent");
         assertSame(client, authenticate(sign(claims().audience(ISSUER).build(), JWSAlgorithm.RS256, rsa), CLIENT),
                 "the issuer as aud, and a matching client_id");
-        assertSame(client, authenticate(sign(claims().audience(List.of("https://other.example", ISSUER)).build(),
-                JWSAlgorithm.RS256, rsa)), "aud may name others besides");
-        assertEquals(5, spent.size());
+        assertEquals(4, spent.size());
     }
 
     @Test
@@ -184,6 +205,53 @@ class ClientAssertionsTest {
         refused(sign(claims().audience("https://other-idp.example.com/token").build(), JWSAlgorithm.RS256, rsa), "aud");
         refused(sign(claims().audience(ISSUER + "/oauth/introspect").build(), JWSAlgorithm.RS256, rsa), "aud");
         refused(sign(claims().audience((String) null).build(), JWSAlgorithm.RS256, rsa), "aud");
+    }
+
+    @Test
+    void authenticateWhenAudIsTheIssuerAloneAsStringOrOneElementArrayThenTheClient() throws Exception {
+        assertSame(client, authenticate(signJson(claimsJsonWithAud("\"" + ISSUER + "\""), rsa)));
+        assertSame(client, authenticate(signJson(claimsJsonWithAud("[\"" + ISSUER + "\"]"), rsa)));
+        for (String endpoint : List.of("/oauth/revoke", "/oauth/introspect", "/oauth/logout")) {
+            assertSame(client, authenticateAt(endpoint, sign(claims().build(), JWSAlgorithm.RS256, rsa), null),
+                    "the issuer at " + endpoint);
+        }
+    }
+
+    /** draft-ietf-oauth-rfc7523bis: the issuer identifier alone; what the 2025 audience-injection attacks need is refused. */
+    @Test
+    void authenticateWhenAudIsTheEndpointOrNamesOthersBesidesTheIssuerThenInvalidClient() throws Exception {
+        refused(sign(claims().audience(TOKEN_ENDPOINT).build(), JWSAlgorithm.RS256, rsa),
+                "aud must be the issuer identifier " + ISSUER + ", and nothing else");
+        refused(signJson(claimsJsonWithAud("[\"" + TOKEN_ENDPOINT + "\"]"), rsa), "aud must be the issuer");
+        refused(signJson(claimsJsonWithAud("[\"https://other.example\",\"" + ISSUER + "\"]"), rsa),
+                "aud must be the issuer");
+        refused(signJson(claimsJsonWithAud("[\"" + ISSUER + "\",\"" + TOKEN_ENDPOINT + "\"]"), rsa),
+                "aud must be the issuer");
+        refused(signJson(claimsJsonWithAud("[\"" + ISSUER + "\",\"" + ISSUER + "\"]"), rsa), "aud must be the issuer");
+        refused(signJson(claimsJsonWithAud("[]"), rsa), "aud must be the issuer");
+        refused(signJson(claimsJsonWithAud("\"" + ISSUER + "/\""), rsa), "aud must be the issuer");
+        refused(signJson(claimsJsonWithAud("\"" + ISSUER.toUpperCase(java.util.Locale.ROOT) + "\""), rsa),
+                "aud must be the issuer");
+        for (String endpoint : List.of("/oauth/revoke", "/oauth/introspect", "/oauth/logout")) {
+            String atEndpoint = sign(claims().audience(ISSUER + endpoint).build(), JWSAlgorithm.RS256, rsa);
+            OAuthException e = assertThrows(OAuthException.class, () -> authenticateAt(endpoint, atEndpoint, null));
+            assertEquals(OAuthError.INVALID_CLIENT, e.error(), e::description);
+            assertTrue(e.description().contains("aud must be the issuer"), e.description());
+        }
+        assertEquals(0, spent.size(), "a refused assertion spends no jti");
+    }
+
+    @Test
+    void authenticateWhenTheCompatibilitySwitchIsOnThenTheReceivingEndpointsUrlAloneToo() throws Exception {
+        authenticator.assertions.settings = new ClientAssertionSettings(true);
+        assertSame(client, authenticate(sign(claims().audience(TOKEN_ENDPOINT).build(), JWSAlgorithm.RS256, rsa)));
+        assertSame(client, authenticate(sign(claims().build(), JWSAlgorithm.RS256, rsa)), "the issuer still");
+        assertSame(client, authenticateAt("/oauth/revoke", sign(claims().audience(ISSUER + "/oauth/revoke").build(),
+                JWSAlgorithm.RS256, rsa), null));
+        refused(sign(claims().audience(ISSUER + "/oauth/revoke").build(), JWSAlgorithm.RS256, rsa),
+                "aud must be the issuer identifier " + ISSUER + " or " + TOKEN_ENDPOINT);
+        refused(signJson(claimsJsonWithAud("[\"" + ISSUER + "\",\"" + TOKEN_ENDPOINT + "\"]"), rsa),
+                "aud must be the issuer");
     }
 
     @Test
@@ -276,11 +344,14 @@ class ClientAssertionsTest {
         failing.clock = clock;
         failing.fetcher = uri -> {
             fetches.add(uri);
-            throw new ClientKeySets.Unavailable("The client's jwks_uri did not answer within 3000 ms");
+            throw new ClientKeySets.Unavailable("jwks_uri " + uri + ": no complete answer within 3000 ms");
         };
         authenticator.assertions.keySets = failing;
-        refused(sign(claims().build(), JWSAlgorithm.RS256, rsa), "did not answer");
-        refused(sign(claims().build(), JWSAlgorithm.RS256, rsa), "could not be read");
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(sign(claims().build(), JWSAlgorithm.RS256, rsa));
+        assertTrue(audit.details.get(0).contains(KEYS_URL + ": no complete answer within 3000 ms"),
+                audit.details::toString);
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(sign(claims().build(), JWSAlgorithm.RS256, rsa));
+        assertTrue(audit.details.get(1).contains("not tried again"), audit.details::toString);
         assertEquals(1, fetches.size(), "a failing URL is not asked again within a minute");
     }
 
@@ -288,7 +359,13 @@ class ClientAssertionsTest {
     void authenticateWhenTheKeySetUrlServesPrivateOrSymmetricKeysThenInvalidClient() throws Exception {
         client = TestClients.privateKeyJwtAt(CLIENT, KEYS_URL);
         served = new JWKSet(rsa).toString(false);
-        refused(sign(claims().build(), JWSAlgorithm.RS256, rsa), "private key material");
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(sign(claims().build(), JWSAlgorithm.RS256, rsa));
+        assertTrue(audit.details.get(0).contains("private key material"), audit.details::toString);
+    }
+
+    /** The answer is the same whatever happened at the URL: what did goes to the audit trail alone. */
+    private void refusedSayingOnlyTheKeySetCouldNotBeUsed(String assertion) {
+        assertEquals(ClientAssertions.KEYS_UNUSABLE, refused(assertion, "").description());
     }
 
     @Test

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.portcullis.config.AddressRange;
+import dev.portcullis.outbound.OutboundAddressPolicy;
+import dev.portcullis.outbound.OutboundHttp;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -19,7 +21,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The bounds of a key set fetch against a local HTTP server: size, time, redirects, status. */
+/**
+ * The bounds of a key set fetch against a local HTTP server: size, time, redirects, status, and the address policy
+ * (the server is on loopback, which these tests admit as an operator would with
+ * {@code portcullis.outbound.allowed-networks}).
+ */
 class ClientKeySetsTest {
 
     private static HttpServer server;
@@ -61,11 +67,18 @@ class ClientKeySetsTest {
         }
     }
 
-    private static URI at(String path) {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+    private static String at(String path) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 
-    private final ClientKeySets.HttpFetcher fetcher = new ClientKeySets.HttpFetcher();
+    private static ClientKeySets.Fetcher fetcherAdmitting(String... networks) {
+        ClientKeySets keySets = new ClientKeySets();
+        keySets.outbound = new OutboundHttp(new OutboundAddressPolicy(
+                java.util.Arrays.stream(networks).map(AddressRange::parse).toList()), null);
+        return keySets.fetcher;
+    }
+
+    private final ClientKeySets.Fetcher fetcher = fetcherAdmitting("127.0.0.0/8");
 
     @Test
     void fetchWhenWithinTheLimitThenTheBody() throws Exception {
@@ -82,7 +95,18 @@ class ClientKeySetsTest {
     @Test
     void fetchWhenRedirectedThenUnavailableAndNotFollowed() {
         ClientKeySets.Unavailable e = assertThrows(ClientKeySets.Unavailable.class, () -> fetcher.fetch(at("/moved")));
-        assertTrue(e.getMessage().contains("answered 302"), e.getMessage());
+        assertTrue(e.getMessage().contains(at("/moved") + ": answered 302"), e.getMessage());
+    }
+
+    @Test
+    void fetchWhenTheAddressIsNotAdmittedThenUnavailableWithoutARequest() {
+        ClientKeySets.Unavailable byDefault = assertThrows(ClientKeySets.Unavailable.class,
+                () -> fetcherAdmitting().fetch(at("/ok")));
+        assertTrue(byDefault.getMessage().contains("names a loopback address (127.0.0.1)"), byDefault.getMessage());
+        ClientKeySets.Unavailable elsewhere = assertThrows(ClientKeySets.Unavailable.class,
+                () -> fetcherAdmitting("10.0.0.0/8").fetch(at("/ok")));
+        assertTrue(elsewhere.getMessage().contains("outside portcullis.outbound.allowed-networks"),
+                elsewhere.getMessage());
     }
 
     @Test
@@ -90,7 +114,8 @@ class ClientKeySetsTest {
         long start = System.nanoTime();
         ClientKeySets.Unavailable e = assertThrows(ClientKeySets.Unavailable.class, () -> fetcher.fetch(at("/slow")));
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertTrue(e.getMessage().contains("did not answer within"), e.getMessage());
+        assertTrue(e.getMessage().contains("no complete answer within " + ClientKeySets.TOTAL_TIMEOUT_MS + " ms"),
+                e.getMessage());
         assertTrue(ms >= ClientKeySets.TOTAL_TIMEOUT_MS - 100 && ms < ClientKeySets.TOTAL_TIMEOUT_MS + 2_000,
                 "gave up after " + ms + " ms");
     }

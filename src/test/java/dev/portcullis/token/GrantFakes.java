@@ -132,10 +132,12 @@ final class GrantFakes {
 
     static final class Audit extends AuditLog {
         final List<AuditEvent.Type> failures = new ArrayList<>();
+        final List<String> details = new ArrayList<>();
 
         @Override
         public void failure(AuditEvent.Type type, String clientId, String subject, String ip, String detail) {
             failures.add(type);
+            details.add(detail);
         }
     }
 

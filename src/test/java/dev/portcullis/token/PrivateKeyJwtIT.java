@@ -53,9 +53,11 @@ import org.junit.jupiter.api.Test;
  * private_key_jwt over HTTP on a real server: clients registered with an inline {@code jwks} and with a
  * {@code jwks_uri} served by a small HTTP server of the test get tokens with signed client assertions (client
  * credentials and the code grant), use them at introspection and revocation, and a backend verifies the tokens
- * with Nimbus against the JWKS; replays, foreign audiences, expired assertions, wrong keys and an oversized or slow
- * {@code jwks_uri} are invalid_client; the registration rules; the strict secret methods; a secret rotation with
- * an overlap.
+ * with Nimbus against the JWKS; replays, foreign audiences, an endpoint URL as audience at every endpoint that
+ * authenticates clients, expired assertions, wrong keys and an oversized, slow or moved {@code jwks_uri} are
+ * invalid_client (the last three saying only that the key set could not be used); the registration rules, key set
+ * URLs at addresses outside {@code portcullis.outbound.allowed-networks} included (the test servers admit loopback
+ * only); the strict secret methods; a secret rotation with an overlap.
  */
 class PrivateKeyJwtIT extends TokenEndpointTestBase {
 
@@ -145,8 +147,9 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
         return jwt.serialize();
     }
 
-    private static String assertion(String clientId, String endpoint, JWK key) throws Exception {
-        return assertion(assertionClaims(clientId, BASE + endpoint).build(), key);
+    /** An assertion for the issuer, the one audience accepted (draft-ietf-oauth-rfc7523bis). */
+    private static String assertion(String clientId, JWK key) throws Exception {
+        return assertion(assertionClaims(clientId, BASE).build(), key);
     }
 
     private Http.Res call(String endpoint, Map<String, String> params, String assertion) {
@@ -186,13 +189,13 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
                 shown.body().indexOf("\"jwks\":") + 7, shown.body().indexOf("]}", shown.body().indexOf("\"jwks\":")) + 2))
                 .getKeys().stream().map(JWK::getKeyID).collect(java.util.stream.Collectors.toSet()));
 
-        // client credentials, signed with the RSA key (PS256), aud the token endpoint
-        Http.Res cc = clientCredentials(assertion(id, "/oauth/token", rsa));
+        // client credentials, signed with the RSA key (PS256)
+        Http.Res cc = clientCredentials(assertion(id, rsa));
         assertEquals(200, cc.status(), cc::toString);
         JWTClaimsSet token = verifiedAccessToken(cc.jsonString("access_token"), id);
         assertEquals(id, token.getStringClaim("client_id"));
 
-        // the code grant, signed with the EC key (ES256), aud the issuer
+        // the code grant, signed with the EC key (ES256)
         String code = CodeFixture.issue(id, user.userId(), SERVICE_REDIRECT, "openid read_user", "n-1", null);
         Http.Res redeemed = call("/oauth/token", Map.of("grant_type", "authorization_code", "code", code,
                 "redirect_uri", SERVICE_REDIRECT, "client_id", id), assertion(assertionClaims(id, BASE).build(), ec));
@@ -204,14 +207,14 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
                 .subject(user.userId()).claim("nonce", "n-1").build(), Set.of("exp", "iat")));
         rp.process(redeemed.jsonString("id_token"), null);
 
-        // introspection and revocation, each with its own assertion for its own endpoint
+        // introspection and revocation, each with an assertion of its own for the issuer
         String at = cc.jsonString("access_token");
-        Http.Res active = call("/oauth/introspect", Map.of("token", at), assertion(id, "/oauth/introspect", rsa));
+        Http.Res active = call("/oauth/introspect", Map.of("token", at), assertion(id, rsa));
         assertEquals(200, active.status(), active::toString);
         assertEquals(true, active.json().get("active"), active::toString);
-        Http.Res revoked = call("/oauth/revoke", Map.of("token", at), assertion(id, "/oauth/revoke", ec));
+        Http.Res revoked = call("/oauth/revoke", Map.of("token", at), assertion(id, ec));
         assertEquals(200, revoked.status(), revoked::toString);
-        Http.Res inactive = call("/oauth/introspect", Map.of("token", at), assertion(id, "/oauth/introspect", rsa));
+        Http.Res inactive = call("/oauth/introspect", Map.of("token", at), assertion(id, rsa));
         assertEquals(false, inactive.json().get("active"), inactive::toString);
         assertTrue(accessTokenRevoked(at));
     }
@@ -219,23 +222,24 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
     @Test
     void replaysForeignAudiencesExpiredAssertionsWrongKeysAndSecretsAreInvalidClient() throws Exception {
         String id = register("\"jwks\":" + publicSet(rsa));
-        String once = assertion(id, "/oauth/token", rsa);
+        String once = assertion(id, rsa);
         assertEquals(200, clientCredentials(once).status());
         assertError(clientCredentials(once), 401, "invalid_client");
         assertEquals(1, failuresFor(id, "used before"));
 
         assertError(clientCredentials(assertion(assertionClaims(id, "https://another-idp.example.com/token").build(),
                 rsa)), 401, "invalid_client");
-        assertError(clientCredentials(assertion(id, "/oauth/introspect", rsa)), 401, "invalid_client");
+        assertError(clientCredentials(assertion(assertionClaims(id, BASE + "/oauth/introspect").build(), rsa)), 401,
+                "invalid_client");
         Instant past = Instant.now().minus(Duration.ofMinutes(5));
-        assertError(clientCredentials(assertion(assertionClaims(id, BASE + "/oauth/token")
+        assertError(clientCredentials(assertion(assertionClaims(id, BASE)
                 .issueTime(Date.from(past)).expirationTime(Date.from(past.plusSeconds(60))).build(), rsa)), 401,
                 "invalid_client");
-        assertError(clientCredentials(assertion(assertionClaims(id, BASE + "/oauth/token")
+        assertError(clientCredentials(assertion(assertionClaims(id, BASE)
                 .expirationTime(Date.from(Instant.now().plus(Duration.ofHours(1)))).build(), rsa)), 401,
                 "invalid_client");
         RSAKey impostor = new RSAKeyGenerator(2048).keyID(rsa.getKeyID()).generate();
-        assertError(clientCredentials(assertion(id, "/oauth/token", impostor)), 401, "invalid_client");
+        assertError(clientCredentials(assertion(id, impostor)), 401, "invalid_client");
         assertEquals(1, failuresFor(id, "signature"));
         assertError(form(Map.of("grant_type", "client_credentials", "client_id", id, "client_secret", "guess")), 401,
                 "invalid_client");
@@ -243,40 +247,114 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
                 "only the first request got a token");
     }
 
+    /**
+     * The 2025 audience-injection class: an assertion whose aud is an endpoint URL (the token endpoint's, or the one
+     * it is sent to), or that names another audience besides the issuer, authenticates nowhere; the issuer alone
+     * does, as a string or a one-element array. Each endpoint that authenticates clients: token, introspection,
+     * revocation, and logout by refresh token.
+     */
+    @Test
+    void anAssertionAuthenticatesAtEveryEndpointOnlyWithTheIssuerAloneAsAudience() throws Exception {
+        String id = register("\"jwks\":" + publicSet(rsa));
+        Map<String, Map<String, String>> endpoints = new LinkedHashMap<>();
+        endpoints.put("/oauth/token", Map.of("grant_type", "client_credentials"));
+        endpoints.put("/oauth/introspect", Map.of("token", "not-a-token"));
+        endpoints.put("/oauth/revoke", Map.of("token", "not-a-token"));
+        endpoints.put("/oauth/logout", Map.of("refresh_token", "not-a-token"));
+        for (Map.Entry<String, Map<String, String>> e : endpoints.entrySet()) {
+            String endpoint = e.getKey();
+            for (List<String> aud : List.of(List.of(BASE + "/oauth/token"), List.of(BASE + endpoint),
+                    List.of(BASE, BASE + "/oauth/token"), List.of("https://attacker.example", BASE))) {
+                Http.Res r = call(endpoint, e.getValue(), assertion(assertionClaims(id, BASE).audience(aud).build(),
+                        rsa));
+                assertError(r, 401, "invalid_client");
+                assertTrue(r.jsonString("error_description").contains("aud must be the issuer identifier " + BASE
+                        + ", and nothing else"), () -> endpoint + " " + aud + " → " + r);
+            }
+            Http.Res asArray = call(endpoint, e.getValue(), assertionWithAudArray(id, BASE));
+            assertTrue(asArray.status() != 401, () -> endpoint + ": the issuer as a one-element array → " + asArray);
+        }
+        assertEquals(16, failuresFor(id, "aud must be the issuer identifier"));
+        assertEquals(200, clientCredentials(assertion(id, rsa)).status());
+    }
+
+    /** Nimbus writes a one-element aud as a string: this one's claims are written by hand, aud an array. */
+    private static String assertionWithAudArray(String clientId, String aud) throws Exception {
+        long now = Instant.now().getEpochSecond();
+        com.nimbusds.jose.JWSObject jws = new com.nimbusds.jose.JWSObject(new JWSHeader.Builder(JWSAlgorithm.PS256)
+                .keyID(rsa.getKeyID()).type(JOSEObjectType.JWT).build(), new com.nimbusds.jose.Payload(
+                "{\"iss\":" + Http.q(clientId) + ",\"sub\":" + Http.q(clientId) + ",\"aud\":[" + Http.q(aud)
+                        + "],\"iat\":" + now + ",\"exp\":" + (now + 60) + ",\"jti\":" + Http.q(UUID.randomUUID()
+                        .toString()) + "}"));
+        jws.sign(new RSASSASigner(rsa));
+        return jws.serialize();
+    }
+
+    /** What a key set URL did is audited; the caller learns only that the key set could not be used. */
+    private void refusedSayingOnlyTheKeySetCouldNotBeUsed(Http.Res r) {
+        assertError(r, 401, "invalid_client");
+        assertEquals(ClientAssertions.KEYS_UNUSABLE, r.jsonString("error_description"), r::toString);
+        assertFalse(r.body().contains("127.0.0.1") || r.body().contains(String.valueOf(keyServer.getAddress()
+                .getPort())), r::toString);
+    }
+
     @Test
     void aClientWithAKeySetUrlIsServedFromItAndAMovedUrlIsNotFollowed() throws Exception {
         served = publicSet(ec);
         String id = register("\"jwks_uri\":\"" + keysUrl("/jwks") + "\"");
-        Http.Res r = clientCredentials(assertion(id, "/oauth/token", ec));
+        Http.Res r = clientCredentials(assertion(id, ec));
         assertEquals(200, r.status(), r::toString);
         verifiedAccessToken(r.jsonString("access_token"), id);
         assertEquals(keysUrl("/jwks"), admin.get("/admin/clients/" + id).jsonString("jwks_uri"));
 
         String moved = register("\"jwks_uri\":\"" + keysUrl("/moved") + "\"");
-        assertError(clientCredentials(assertion(moved, "/oauth/token", ec)), 401, "invalid_client");
-        assertEquals(1, failuresFor(moved, "answered 302"));
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(clientCredentials(assertion(moved, ec)));
+        assertEquals(1, failuresFor(moved, keysUrl("/moved") + ": answered 302"));
     }
 
     @Test
     void anOversizedKeySetIsInvalidClient() throws Exception {
         String id = register("\"jwks_uri\":\"" + keysUrl("/huge") + "\"");
-        assertError(clientCredentials(assertion(id, "/oauth/token", rsa)), 401, "invalid_client");
-        assertEquals(1, failuresFor(id, "more than 65536 bytes"));
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(clientCredentials(assertion(id, rsa)));
+        assertEquals(1, failuresFor(id, "answered more than 65536 bytes"));
     }
 
     @Test
     void aSlowKeySetUrlIsInvalidClientWithinTheTimeOut() throws Exception {
         String id = register("\"jwks_uri\":\"" + keysUrl("/slow") + "\"");
         long start = System.nanoTime();
-        Http.Res r = clientCredentials(assertion(id, "/oauth/token", rsa));
+        Http.Res r = clientCredentials(assertion(id, rsa));
         long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertError(r, 401, "invalid_client");
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(r);
         assertTrue(tookMs < 6_000, "answered after " + tookMs + " ms");
-        assertEquals(1, failuresFor(id, "did not answer within"));
+        assertEquals(1, failuresFor(id, "no complete answer within 3000 ms"));
         // within the minute the URL is not asked again: the next request is refused at once
         long again = System.nanoTime();
-        assertError(clientCredentials(assertion(id, "/oauth/token", rsa)), 401, "invalid_client");
+        refusedSayingOnlyTheKeySetCouldNotBeUsed(clientCredentials(assertion(id, rsa)));
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - again) < 2_000);
+    }
+
+    /**
+     * The test servers admit loopback alone ({@code portcullis.outbound.allowed-networks}): a key set URL anywhere
+     * else, in any spelling, is refused at registration and at a change, with the rule named.
+     */
+    @Test
+    void aKeySetUrlOutsideTheAllowedNetworksIsRefusedAtRegistrationAndChange() throws Exception {
+        for (String uri : List.of("https://169.254.169.254/latest/meta-data/jwks", "https://10.0.0.8/jwks",
+                "https://[fe80::1]/jwks", "https://[fe80::1%25eth0]/jwks", "http://2130706433:" + keyServer
+                .getAddress().getPort() + "/jwks", "http://0x7f000001/jwks", "https://224.0.0.1/jwks")) {
+            Http.Res r = admin.post("/admin/clients", "{\"client_name\":\"Backend\",\"redirect_uris\":[\""
+                    + SERVICE_REDIRECT + "\"],\"scopes\":\"openid\",\"token_endpoint_auth_method\":\"private_key_jwt\","
+                    + "\"jwks_uri\":" + Http.q(uri) + "}");
+            assertError(r, 400, "invalid_request");
+            assertTrue(r.jsonString("error_description").startsWith("jwks_uri: "), r::toString);
+        }
+        String id = register("\"jwks_uri\":\"" + keysUrl("/jwks") + "\"");
+        Http.Res patched = admin.patch("/admin/clients/" + id, "{\"jwks_uri\":\"https://169.254.169.254/jwks\"}");
+        assertError(patched, 400, "invalid_request");
+        assertTrue(patched.jsonString("error_description").contains("outside portcullis.outbound.allowed-networks"),
+                patched::toString);
+        assertEquals(keysUrl("/jwks"), admin.get("/admin/clients/" + id).jsonString("jwks_uri"));
     }
 
     @Test
