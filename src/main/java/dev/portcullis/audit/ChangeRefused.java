@@ -14,7 +14,7 @@ public final class ChangeRefused extends RuntimeException {
 
     /** Why. */
     public sealed interface Reason permits InvalidField, PasswordRefused, BuiltInClient, UsernameTaken, NoSecret,
-            KeyRotationInProgress, OwnAccountDisabled, ApiIdentifierTaken, ApiScopesInUse {
+            KeyRotationInProgress, OwnAccountDisabled, ApiIdentifierTaken, ApiScopesInUse, ApiScopesExchanged {
     }
 
     /** A value that fails validation: its field's API name and why (in the API's words). */
@@ -83,6 +83,15 @@ public final class ChangeRefused extends RuntimeException {
             implements Reason {
     }
 
+    /**
+     * Other APIs' {@code exchange_scopes} name scopes that deleting an API, or removing them from it, would take
+     * away: the administrator withdraws them there first, so that a scope registered later under the same name is
+     * never obtainable by exchange without being granted anew.
+     */
+    public record ApiScopesExchanged(String identifier, java.util.List<String> scopes,
+                                     java.util.List<String> apiIdentifiers) implements Reason {
+    }
+
     /** Another rotation of the signing keys inserted the same key id first. */
     public record KeyRotationInProgress() implements Reason {
     }
@@ -106,13 +115,14 @@ public final class ChangeRefused extends RuntimeException {
     public int status() {
         return reason instanceof BuiltInClient || reason instanceof UsernameTaken
                 || reason instanceof KeyRotationInProgress || reason instanceof ApiIdentifierTaken
-                || reason instanceof ApiScopesInUse ? 409 : 400;
+                || reason instanceof ApiScopesInUse || reason instanceof ApiScopesExchanged ? 409 : 400;
     }
 
     /** The admin API's {@code error}. */
     public String error() {
         return reason instanceof UsernameTaken || reason instanceof KeyRotationInProgress
-                || reason instanceof ApiIdentifierTaken || reason instanceof ApiScopesInUse ? "conflict"
+                || reason instanceof ApiIdentifierTaken || reason instanceof ApiScopesInUse
+                || reason instanceof ApiScopesExchanged ? "conflict"
                 : "invalid_request";
     }
 
@@ -142,6 +152,10 @@ public final class ChangeRefused extends RuntimeException {
         if (reason instanceof ApiScopesInUse u) {
             return "scopes " + String.join(" ", u.scopes()) + " of " + u.identifier() + " are held by client(s) "
                     + String.join(", ", u.clientIds()) + "; remove them from those clients first";
+        }
+        if (reason instanceof ApiScopesExchanged x) {
+            return "scopes " + String.join(" ", x.scopes()) + " of " + x.identifier() + " are in the exchange_scopes "
+                    + "of API(s) " + String.join(", ", x.apiIdentifiers()) + "; remove them there first";
         }
         return "Another rotation is in progress; list the keys and retry";
     }

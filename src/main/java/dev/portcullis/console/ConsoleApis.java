@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * Backing bean of {@code /admin/console/apis.xhtml} (the registered APIs and the registration form) and
- * {@code /admin/console/api.xhtml?id=} (one API's identifier, name, scopes and signing algorithm; deletion). Every
+ * {@code /admin/console/api.xhtml?id=} (one API's identifier, name, scopes, signing algorithm and exchange scopes;
+ * deletion). Every
  * change goes through {@link ApiService}, which validates and audits it with the administrator's id; a refused change
  * shows its reason.
  */
@@ -34,6 +35,8 @@ public class ConsoleApis {
     private String scopes;
     /** Empty: the global default. */
     private String signingAlg = "";
+    /** Space-separated scopes of other APIs the backend may exchange this API's tokens for; empty: none. */
+    private String exchangeScopes;
     private String errorText;
     private Api created;
     private Optional<Api> shown;
@@ -56,11 +59,13 @@ public class ConsoleApis {
         }
         try {
             created = apis.register(new ApiService.Registration(identifier == null ? "" : identifier.strip(), name,
-                    ConsoleClients.words(scopes == null ? "" : scopes), alg()), actor.get());
+                    ConsoleClients.words(scopes == null ? "" : scopes), alg(), null,
+                    ConsoleClients.words(exchangeScopes == null ? "" : exchangeScopes)), actor.get());
             identifier = null;
             name = null;
             scopes = null;
             signingAlg = "";
+            exchangeScopes = null;
         } catch (ChangeRefused e) {
             fail(e);
         }
@@ -78,6 +83,7 @@ public class ConsoleApis {
                     name = a.name();
                     scopes = String.join(" ", a.scopes());
                     signingAlg = a.accessTokenSigningAlg().orElse("");
+                    exchangeScopes = String.join(" ", a.exchangeScopes());
                 }
             });
             if (shown.isEmpty()) {
@@ -87,7 +93,7 @@ public class ConsoleApis {
         return shown;
     }
 
-    /** Saves every field of the shown API; an empty algorithm is the global default. */
+    /** Saves every field of the form on the shown API; an empty algorithm is the global default. */
     public String save() {
         Api a = getShown().orElse(null);
         Optional<Actor> actor = a == null ? Optional.empty() : authorizedActor();
@@ -97,8 +103,8 @@ public class ConsoleApis {
         try {
             String alg = alg();
             apis.update(a.apiId(), new ApiService.ApiPatch(identifier == null ? "" : identifier.strip(),
-                    name == null ? "" : name, ConsoleClients.words(scopes == null ? "" : scopes), alg, alg == null),
-                    actor.get());
+                    name == null ? "" : name, ConsoleClients.words(scopes == null ? "" : scopes), alg, alg == null,
+                    null, false, ConsoleClients.words(exchangeScopes == null ? "" : exchangeScopes)), actor.get());
             signedIn.redirect("/admin/console/api.xhtml?id=" + a.apiId() + "&done=console.saved");
         } catch (ChangeRefused e) {
             fail(e);
@@ -190,5 +196,13 @@ public class ConsoleApis {
 
     public void setSigningAlg(String signingAlg) {
         this.signingAlg = signingAlg;
+    }
+
+    public String getExchangeScopes() {
+        return exchangeScopes;
+    }
+
+    public void setExchangeScopes(String exchangeScopes) {
+        this.exchangeScopes = exchangeScopes;
     }
 }

@@ -90,6 +90,10 @@ final class ConsolePage {
         if (reason instanceof ChangeRefused.ApiScopesInUse u) {
             return msg.format("change.apiScopesInUse", String.join(" ", u.scopes()), String.join(", ", u.clientIds()));
         }
+        if (reason instanceof ChangeRefused.ApiScopesExchanged x) {
+            return msg.format("change.apiScopesExchanged", String.join(" ", x.scopes()),
+                    String.join(", ", x.apiIdentifiers()));
+        }
         return msg.get("console.keys.conflict");
     }
 
