@@ -182,7 +182,7 @@ public class SignInThrottle {
     }
 
     static String ipKey(String ip) {
-        String i = ip == null ? "unknown" : ClientAddress.counterKey(ip);
+        String i = ip == null ? ClientAddress.UNKNOWN : ClientAddress.counterKey(ip);
         return "ip:" + (i.length() > 64 ? i.substring(0, 64) : i);
     }
 }

@@ -19,8 +19,8 @@ public final class Refusal extends RuntimeException {
 
     /** Why; {@link #match} hands it to the {@link Cases} method of its kind. */
     public sealed interface Reason permits InvalidField, PasswordRefused, BuiltInClient, UsernameTaken, NoSecret,
-            KeyRotationInProgress, OwnAccountDisabled, ApiIdentifierTaken, ApiScopesInUse, NotFound,
-            NothingToWithdraw, NotJson {
+            KeyRotationInProgress, OwnAccountDisabled, ApiIdentifierTaken, ApiScopesInUse, ApiScopesExchanged,
+            NotFound, NothingToWithdraw, NotJson {
 
         <T> T match(Cases<T> cases);
     }
@@ -44,6 +44,8 @@ public final class Refusal extends RuntimeException {
         T apiIdentifierTaken(ApiIdentifierTaken r);
 
         T apiScopesInUse(ApiScopesInUse r);
+
+        T apiScopesExchanged(ApiScopesExchanged r);
 
         T notFound(NotFound r);
 
@@ -146,6 +148,19 @@ public final class Refusal extends RuntimeException {
         @Override
         public <T> T match(Cases<T> cases) {
             return cases.apiScopesInUse(this);
+        }
+    }
+
+    /**
+     * Other APIs' {@code exchange_scopes} name scopes that deleting an API, or removing them from it, would take
+     * away: the administrator withdraws them there first, so that a scope registered later under the same name is
+     * never obtainable by exchange without being granted anew.
+     */
+    public record ApiScopesExchanged(String identifier, List<String> scopes, List<String> apiIdentifiers)
+            implements Reason {
+        @Override
+        public <T> T match(Cases<T> cases) {
+            return cases.apiScopesExchanged(this);
         }
     }
 
@@ -252,6 +267,11 @@ public final class Refusal extends RuntimeException {
         }
 
         @Override
+        public Shape apiScopesExchanged(ApiScopesExchanged r) {
+            return Shape.CONFLICT;
+        }
+
+        @Override
         public Shape notFound(NotFound r) {
             return new Shape(404, "not_found");
         }
@@ -313,6 +333,12 @@ public final class Refusal extends RuntimeException {
         public String apiScopesInUse(ApiScopesInUse u) {
             return "scopes " + String.join(" ", u.scopes()) + " of " + u.identifier() + " are held by client(s) "
                     + String.join(", ", u.clientIds()) + "; remove them from those clients first";
+        }
+
+        @Override
+        public String apiScopesExchanged(ApiScopesExchanged x) {
+            return "scopes " + String.join(" ", x.scopes()) + " of " + x.identifier() + " are in the exchange_scopes "
+                    + "of API(s) " + String.join(", ", x.apiIdentifiers()) + "; remove them there first";
         }
 
         @Override

@@ -38,6 +38,13 @@ public class Api {
     @Column(name = "backend_client_id")
     private String backendClientId;
 
+    /**
+     * Space-separated scopes of other APIs that the backend may exchange this API's tokens for (RFC 8693); null:
+     * none.
+     */
+    @Column(name = "exchange_scopes")
+    private String exchangeScopes;
+
     @Column(name = "created_at")
     private long createdAt;
 
@@ -85,6 +92,16 @@ public class Api {
 
     void changeBackendClient(String backendClientId, Instant now) {
         this.backendClientId = backendClientId;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    /** The scopes of other APIs its backend may exchange its tokens for; empty: it may obtain nothing. */
+    public Set<String> exchangeScopes() {
+        return Scopes.parse(exchangeScopes);
+    }
+
+    void changeExchangeScopes(Set<String> exchangeScopes, Instant now) {
+        this.exchangeScopes = exchangeScopes.isEmpty() ? null : String.join(" ", exchangeScopes);
         this.updatedAt = now.getEpochSecond();
     }
 

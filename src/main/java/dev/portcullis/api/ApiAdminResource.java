@@ -38,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class ApiAdminResource {
 
     private static final Set<String> FIELDS = Set.of("identifier", "name", "scopes", "access_token_signing_alg",
-            "backend_client_id");
+            "backend_client_id", "exchange_scopes");
 
     @Inject
     ApiService service;
@@ -54,8 +54,10 @@ public class ApiAdminResource {
     @Operation(summary = "Register an API",
             description = "identifier (absolute https URI, the tokens' aud), name, scopes (given to clients like the "
                     + "built-in scopes), access_token_signing_alg (RS256, PS256, ES256; absent: the global "
-                    + "default) and backend_client_id (the confidential client the API's backend authenticates as, "
-                    + "which may exchange the API's tokens; absent: none). Unknown fields and wrong types answer 400; a taken identifier 409.")
+                    + "default), backend_client_id (the confidential client the API's backend authenticates as, "
+                    + "which may exchange the API's tokens; absent: none) and exchange_scopes (the scopes of other "
+                    + "APIs that client may exchange the API's tokens for; absent: none). Unknown fields and wrong "
+                    + "types answer 400; a taken identifier 409.")
     @RequestBody(content = @Content(schema = @Schema(ref = "NewApi")))
     @APIResponse(responseCode = "201", content = @Content(schema = @Schema(ref = "Api")))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
@@ -65,7 +67,8 @@ public class ApiAdminResource {
         Api api = service.register(new ApiService.Registration(json.requiredString("identifier", 1000),
                 json.requiredString("name", 1000), json.stringList("scopes", 100, 200).orElse(List.of()),
                 json.string("access_token_signing_alg", 20).orElse(null),
-                json.string("backend_client_id", 64).orElse(null)), actor());
+                json.string("backend_client_id", 64).orElse(null),
+                json.stringList("exchange_scopes", 100, 200).orElse(null)), actor());
         return Response.status(201).entity(describe(api).build().toString())
                 .header("Location", "/admin/apis/" + api.apiId()).build();
     }
@@ -94,7 +97,9 @@ public class ApiAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change an API (JSON merge patch)",
             description = "Fields: identifier, name, scopes (replaces the list), access_token_signing_alg (null: the "
-                    + "global default), backend_client_id (null: none); validated as at registration. Removing scopes that clients hold answers 409.")
+                    + "global default), backend_client_id (null: none), exchange_scopes (replaces the list; null or "
+                    + "[]: none); validated as at registration. Removing scopes that clients hold, or that another "
+                    + "API's exchange_scopes names, answers 409.")
     @RequestBody(content = @Content(mediaType = JsonObjects.MERGE_PATCH, schema = @Schema(ref = "ApiPatch")))
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "Api")))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
@@ -112,7 +117,9 @@ public class ApiAdminResource {
                 json.string("access_token_signing_alg", 20).orElse(null),
                 json.has("access_token_signing_alg") && json.isNull("access_token_signing_alg"),
                 json.string("backend_client_id", 64).orElse(null),
-                json.has("backend_client_id") && json.isNull("backend_client_id"));
+                json.has("backend_client_id") && json.isNull("backend_client_id"),
+                json.has("exchange_scopes") && json.isNull("exchange_scopes") ? List.of()
+                        : json.stringList("exchange_scopes", 100, 200).orElse(null));
         return service.update(id, patch, actor())
                 .map(api -> Response.ok(describe(api).build().toString()).build())
                 .orElseThrow(ApiAdminResource::notFound);
@@ -121,8 +128,9 @@ public class ApiAdminResource {
     @DELETE
     @Path("{id}")
     @Operation(summary = "Delete an API",
-            description = "Refused with 409 while a client holds one of its scopes: remove them from the clients "
-                    + "first. Tokens already issued for it stay valid until they expire.")
+            description = "Refused with 409 while a client holds one of its scopes, or another API's "
+                    + "exchange_scopes names one: remove them there first. Tokens already issued for it stay valid "
+                    + "until they expire.")
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
@@ -145,6 +153,9 @@ public class ApiAdminResource {
                 () -> b.addNull("access_token_signing_alg"));
         api.backendClientId().ifPresentOrElse(c -> b.add("backend_client_id", c),
                 () -> b.addNull("backend_client_id"));
+        JsonArrayBuilder exchangeScopes = JsonSupport.JSON.createArrayBuilder();
+        api.exchangeScopes().forEach(exchangeScopes::add);
+        b.add("exchange_scopes", exchangeScopes);
         return b.add("created_at", api.createdAt().getEpochSecond());
     }
 

@@ -105,13 +105,14 @@ public final class ApiDirectory {
      * An access token's audience, scope and algorithm. With {@code resources}: their identifiers, {@code scopes}
      * narrowed to their scopes (each must keep at least one, or the resource would be granted nothing), and their
      * common algorithm ({@code defaultAlg} stands for those without one of their own; two different ones are
-     * refused, since one token has one signature). Without: the one registered API every scope but {@code openid}
-     * and {@code offline_access} belongs to, or else Portcullis's own API, and {@code scopes} as they are.
+     * refused, since one token has one signature). Without: the one API every scope but {@code openid} and
+     * {@code offline_access} belongs to (Portcullis's own when there is none such), and {@code scopes} as they are;
+     * scopes of several APIs, or one of no API, are refused ({@link #oneApiOf}).
      */
     public AccessTokenAudience accessToken(List<RegisteredApi> resources, Set<String> scopes, String defaultAlg) {
         if (resources.isEmpty()) {
-            RegisteredApi only = onlyApiOf(scopes);
-            return only == null || only == own
+            RegisteredApi only = oneApiOf(scopes);
+            return only == own
                     ? new AccessTokenAudience(List.of(own.identifier()), Scopes.format(scopes), null)
                     : new AccessTokenAudience(List.of(only.identifier()), Scopes.format(scopes), only.signingAlg());
         }
@@ -150,34 +151,67 @@ public final class ApiDirectory {
         return new AccessTokenAudience(audience, Scopes.format(ordered), explicitAlg);
     }
 
-    /** The API that owns every scope that is an API permission, or null when none or several do. */
-    private RegisteredApi onlyApiOf(Set<String> scopes) {
+    /**
+     * The default audience of a token requested without resources: the API that owns every scope that is an API
+     * permission, Portcullis's own when only {@code openid} and {@code offline_access} are asked for. Scopes of two
+     * APIs (two registered ones, or one and Portcullis's own) are {@code invalid_scope}: one API's {@code aud} with
+     * another API's scopes would be a token its audience cannot honour and another API would refuse, so the client
+     * names the API(s) with {@code resource} or asks for one API's scopes. A scope no API has (removed meanwhile) is
+     * refused too rather than guessed.
+     */
+    private RegisteredApi oneApiOf(Set<String> scopes) {
         RegisteredApi only = null;
         for (String s : scopes) {
             if (NOT_AN_API_PERMISSION.contains(s)) {
                 continue;
             }
             RegisteredApi owner = byScope.get(s);
-            if (owner == null || only != null && owner != only) {
-                return null;
+            if (owner == null) {
+                throw OAuthException.invalidScope("Scope " + printable(s) + " belongs to no API");
+            }
+            if (only != null && owner != only) {
+                throw OAuthException.invalidScope("The scopes belong to more than one API (" + only.identifier()
+                        + ", " + owner.identifier() + "); name the API the token is for with resource, or ask for "
+                        + "the scopes of one API");
             }
             only = owner;
         }
-        return only;
+        return only == null ? own : only;
+    }
+
+    /** Whether {@code scopes} are Portcullis's own alone, decided without the registered APIs. */
+    public static boolean builtInOnly(Set<String> scopes) {
+        for (String s : scopes) {
+            if (!Scopes.isKnown(s) && !s.equals(Scopes.OFFLINE_ACCESS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A scope as an error description may quote it: well-formed and short, else "?". */
+    static String printable(String scope) {
+        return Scopes.isWellFormed(scope) && scope.length() <= 64 ? scope : "?";
     }
 
     /**
-     * RFC 8693's audience rule: whether {@code audience} (a subject token's {@code aud}) names a registered API whose
-     * backend is {@code clientId}, so that the client received the token as that API.
+     * RFC 8693's audience rule and the administrator's decision on it: when {@code audience} (a subject token's
+     * {@code aud}) names registered APIs whose backend is {@code clientId} (so that the client received the token as
+     * that API), the scopes of other APIs their {@code exchange_scopes} let it obtain (empty: nothing); empty when
+     * it names none such.
      */
-    public boolean isAudienceOf(List<String> audience, String clientId) {
+    public Optional<Set<String>> exchangeScopesOf(List<String> audience, String clientId) {
+        Set<String> exchangeable = null;
         for (String identifier : audience) {
             RegisteredApi api = byIdentifier.get(identifier);
-            if (api != null && api.isServedBy(clientId)) {
-                return true;
+            if (api != null && api != own && api.isServedBy(clientId)) {
+                if (exchangeable == null) {
+                    exchangeable = new LinkedHashSet<>();
+                }
+                exchangeable.addAll(api.exchangeScopes());
             }
         }
-        return false;
+        return Optional.ofNullable(exchangeable);
     }
 
     /** Identifiers of {@code apis}, in order, as the resources columns store them. */

@@ -132,6 +132,43 @@ public final class ApiRules {
         return scopes;
     }
 
+    /**
+     * {@code exchange_scopes}: what the API's backend may obtain by token exchange, at most {@link #MAX_SCOPES}
+     * distinct scopes, each one of another registered API ({@code scopesOfOtherApis}). Never a built-in scope: an
+     * exchanged token is never for Portcullis's own API (userinfo, {@code /api/v1}) nor carries OpenID scopes. Never
+     * the API's own ({@code ownScopes}): its backend already holds those tokens. Null or empty: none.
+     */
+    public static Set<String> exchangeScopes(Collection<String> raw, Set<String> ownScopes,
+                                             Set<String> scopesOfOtherApis) {
+        if (raw == null) {
+            return Set.of();
+        }
+        if (raw.size() > MAX_SCOPES) {
+            throw Refusal.invalid("exchange_scopes", "at most " + MAX_SCOPES + " scopes");
+        }
+        Set<String> scopes = new LinkedHashSet<>();
+        for (String s : raw) {
+            if (s == null || s.isEmpty() || s.length() > MAX_SCOPE || !Scopes.isWellFormed(s)) {
+                throw Refusal.invalid("exchange_scopes", "each must be a scope of another registered API");
+            }
+            if (Scopes.isKnown(s) || s.equals(Scopes.OFFLINE_ACCESS)) {
+                throw Refusal.invalid("exchange_scopes", "'" + s + "' is a scope of Portcullis's own API, "
+                        + "which a token exchange never issues");
+            }
+            if (ownScopes.contains(s)) {
+                throw Refusal.invalid("exchange_scopes", "'" + s + "' is this API's own scope; name scopes of "
+                        + "the APIs its backend calls");
+            }
+            if (!scopesOfOtherApis.contains(s)) {
+                throw Refusal.invalid("exchange_scopes", "'" + s + "' is no scope of a registered API");
+            }
+            if (!scopes.add(s)) {
+                throw Refusal.invalid("exchange_scopes", "lists '" + s + "' twice");
+            }
+        }
+        return scopes;
+    }
+
     /** {@code access_token_signing_alg}: one of {@link #SIGNING_ALGS}, or null for the global default. */
     public static String signingAlg(String raw) {
         if (raw == null) {

@@ -53,27 +53,29 @@ public class ApiService implements RegisteredApiScopes {
 
     /**
      * What an API is registered with; {@code accessTokenSigningAlg} null means the global default,
-     * {@code backendClientId} null that no client may exchange its tokens.
+     * {@code backendClientId} null that no client may exchange its tokens, {@code exchangeScopes} null or empty that
+     * its backend may obtain nothing by exchanging them.
      */
     public record Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
-                               String backendClientId) {
+                               String backendClientId, List<String> exchangeScopes) {
 
         public Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg) {
-            this(identifier, name, scopes, accessTokenSigningAlg, null);
+            this(identifier, name, scopes, accessTokenSigningAlg, null, null);
         }
     }
 
     /**
      * A merge patch (RFC 7396): a null field is left as it is, except {@code accessTokenSigningAlg}, which
      * {@code clearSigningAlg} sets back to the global default, and {@code backendClientId}, which
-     * {@code clearBackendClient} removes.
+     * {@code clearBackendClient} removes; {@code exchangeScopes} replaces the list (empty: none).
      */
     public record ApiPatch(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
-                           boolean clearSigningAlg, String backendClientId, boolean clearBackendClient) {
+                           boolean clearSigningAlg, String backendClientId, boolean clearBackendClient,
+                           List<String> exchangeScopes) {
 
         public ApiPatch(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
                         boolean clearSigningAlg) {
-            this(identifier, name, scopes, accessTokenSigningAlg, clearSigningAlg, null, false);
+            this(identifier, name, scopes, accessTokenSigningAlg, clearSigningAlg, null, false, null);
         }
     }
 
@@ -88,10 +90,14 @@ public class ApiService implements RegisteredApiScopes {
         Set<String> scopes = ApiRules.scopes(r.scopes(), scopesOfOtherApis(null));
         String alg = ApiRules.signingAlg(r.accessTokenSigningAlg());
         String backend = r.backendClientId() == null ? null : backendClient(r.backendClientId());
+        Set<String> exchange = ApiRules.exchangeScopes(r.exchangeScopes(), scopes, scopesOfOtherApis(null));
         identifierIsFree(identifier, null);
         Api api = new Api(Secrets.newId(), identifier, name, scopes, alg, clock.instant());
         if (backend != null) {
             api.changeBackendClient(backend, clock.instant());
+        }
+        if (!exchange.isEmpty()) {
+            api.changeExchangeScopes(exchange, clock.instant());
         }
         try {
             apis.add(api);
@@ -100,6 +106,7 @@ public class ApiService implements RegisteredApiScopes {
         }
         audit.change(AuditEvent.Type.API_CREATED, actor, null, api.apiId(), identifier + ", scopes "
                 + String.join(" ", scopes) + (backend == null ? "" : ", backend client " + backend)
+                + (exchange.isEmpty() ? "" : ", exchange scopes " + String.join(" ", exchange))
                 + (actor.where() == null ? "" : ", " + actor.where()));
         return api;
     }
@@ -122,20 +129,25 @@ public class ApiService implements RegisteredApiScopes {
                 ? api.accessTokenSigningAlg().orElse(null) : ApiRules.signingAlg(p.accessTokenSigningAlg());
         String backend = p.clearBackendClient() ? null : p.backendClientId() == null
                 ? api.backendClientId().orElse(null) : backendClient(p.backendClientId());
+        Set<String> exchange = p.exchangeScopes() == null ? api.exchangeScopes()
+                : ApiRules.exchangeScopes(p.exchangeScopes(), scopes, scopesOfOtherApis(apiId));
         if (!identifier.equals(api.identifier())) {
             identifierIsFree(identifier, apiId);
         }
         Set<String> removed = new LinkedHashSet<>(api.scopes());
         removed.removeAll(scopes);
         noClientHolds(api.identifier(), removed);
+        noApiExchangesFor(api.identifier(), removed, apiId);
         List<String> changed = new ArrayList<>();
         noteChange(changed, "identifier", api.identifier(), identifier);
         noteChange(changed, "name", api.name(), name);
         noteChange(changed, "scopes", String.join(" ", api.scopes()), String.join(" ", scopes));
         noteChange(changed, "access_token_signing_alg", api.accessTokenSigningAlg().orElse(null), alg);
         noteChange(changed, "backend_client_id", api.backendClientId().orElse(null), backend);
+        noteChange(changed, "exchange_scopes", String.join(" ", api.exchangeScopes()), String.join(" ", exchange));
         api.change(identifier, name, scopes, alg, clock.instant());
         api.changeBackendClient(backend, clock.instant());
+        api.changeExchangeScopes(exchange, clock.instant());
         try {
             apis.flush();
         } catch (PersistenceException e) {
@@ -160,6 +172,7 @@ public class ApiService implements RegisteredApiScopes {
             return false;
         }
         noClientHolds(api.identifier(), api.scopes());
+        noApiExchangesFor(api.identifier(), api.scopes(), apiId);
         apis.remove(api);
         audit.change(AuditEvent.Type.API_DELETED, actor, null, apiId, api.identifier()
                 + (actor.where() == null ? "" : ", " + actor.where()));
@@ -238,6 +251,30 @@ public class ApiService implements RegisteredApiScopes {
         if (!holders.isEmpty()) {
             throw new Refusal(new Refusal.ApiScopesInUse(identifier, List.copyOf(held),
                     holders.size() > 10 ? List.copyOf(holders.subList(0, 10)) : holders));
+        }
+    }
+
+    /**
+     * No other API's {@code exchange_scopes} names one of {@code scopes}: a name left behind there would let a scope
+     * registered later under it be obtained by exchange without an administrator granting it.
+     */
+    private void noApiExchangesFor(String identifier, Set<String> scopes, String apiId) {
+        if (scopes.isEmpty()) {
+            return;
+        }
+        Set<String> named = new LinkedHashSet<>();
+        List<String> namers = new ArrayList<>();
+        for (Api a : apis.all()) {
+            Set<String> theirs = new LinkedHashSet<>(a.exchangeScopes());
+            theirs.retainAll(scopes);
+            if (!a.apiId().equals(apiId) && !theirs.isEmpty()) {
+                named.addAll(theirs);
+                namers.add(a.identifier());
+            }
+        }
+        if (!namers.isEmpty()) {
+            throw new Refusal(new Refusal.ApiScopesExchanged(identifier, List.copyOf(named),
+                    namers.size() > 10 ? List.copyOf(namers.subList(0, 10)) : namers));
         }
     }
 

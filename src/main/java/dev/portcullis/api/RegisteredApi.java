@@ -6,12 +6,20 @@ import java.util.Set;
  * An audience a token can be issued for, as the token path sees it: a registered {@link Api}, or Portcullis's own
  * API (the built-in scopes, identified by {@code portcullis.access-token.audience}). {@code signingAlg} null means
  * {@code portcullis.access-token.signing-alg}; {@code backendClientId} is the client that may exchange the API's
- * tokens (RFC 8693), null for none.
+ * tokens (RFC 8693), null for none; {@code exchangeScopes} the scopes of other APIs that client may obtain by
+ * exchanging them, empty for none.
  */
-public record RegisteredApi(String identifier, Set<String> scopes, String signingAlg, String backendClientId) {
+public record RegisteredApi(String identifier, Set<String> scopes, String signingAlg, String backendClientId,
+                            Set<String> exchangeScopes) {
 
     public RegisteredApi {
         scopes = Set.copyOf(scopes);
+        exchangeScopes = Set.copyOf(exchangeScopes);
+    }
+
+    /** An API whose backend may exchange its tokens for nothing. */
+    public RegisteredApi(String identifier, Set<String> scopes, String signingAlg, String backendClientId) {
+        this(identifier, scopes, signingAlg, backendClientId, Set.of());
     }
 
     /** An API whose tokens nobody may exchange. */
@@ -21,7 +29,7 @@ public record RegisteredApi(String identifier, Set<String> scopes, String signin
 
     static RegisteredApi of(Api api) {
         return new RegisteredApi(api.identifier(), api.scopes(), api.accessTokenSigningAlg().orElse(null),
-                api.backendClientId().orElse(null));
+                api.backendClientId().orElse(null), api.exchangeScopes());
     }
 
     /** Whether {@code clientId} is the client this API's backend authenticates as. */

@@ -34,10 +34,11 @@ public class ResourceIndicatorService {
 
     /**
      * A new authorization without a user (client credentials): the requested resources checked against the client's
-     * scopes, and the token for them with {@code scopes} narrowed to theirs.
+     * scopes, and the token for them with {@code scopes} narrowed to theirs; without any, the token for the one API
+     * of {@code scopes} ({@link ApiDirectory#accessToken}: scopes of several APIs are {@code invalid_scope}).
      */
     public Selection forNewAuthorization(List<String> requested, Set<String> scopes, Set<String> clientScopes) {
-        if (requested.isEmpty() && ownScopesOnly(scopes)) {
+        if (requested.isEmpty() && ApiDirectory.builtInOnly(scopes)) {
             return new Selection(List.of(), ownApi(scopes));
         }
         ApiDirectory apis = directory();
@@ -48,26 +49,17 @@ public class ResourceIndicatorService {
 
     /**
      * A token request on an existing authorization (code redemption, refresh): the requested resources within those
-     * {@code authorized} ({@link ApiDirectory#within}), and the token for them carrying {@code tokenScopes}.
+     * {@code authorized} ({@link ApiDirectory#within}), and the token for them carrying {@code tokenScopes}; without
+     * any, the token for the one API of {@code tokenScopes} (scopes of several APIs are {@code invalid_scope}).
      */
     public AccessTokenAudience forToken(List<String> requested, List<String> authorized, Set<String> grantedScopes,
                                         Set<String> tokenScopes, Set<String> clientScopes) {
-        if (requested.isEmpty() && authorized.isEmpty() && ownScopesOnly(tokenScopes)) {
+        if (requested.isEmpty() && authorized.isEmpty() && ApiDirectory.builtInOnly(tokenScopes)) {
             return ownApi(tokenScopes);
         }
         ApiDirectory apis = directory();
         return apis.accessToken(apis.within(requested, authorized, grantedScopes, clientScopes), tokenScopes,
                 defaultSigningAlg());
-    }
-
-    /** The common case decided without reading the apis table: only built-in scopes, no resource named. */
-    private static boolean ownScopesOnly(Set<String> scopes) {
-        for (String s : scopes) {
-            if (!Scopes.isKnown(s) && !s.equals(Scopes.OFFLINE_ACCESS)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private AccessTokenAudience ownApi(Set<String> scopes) {

@@ -228,7 +228,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "RS256, PS256 or ES256; absent or null: portcullis.access-token.signing-alg"),
             @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true,
                     description = "the confidential client the API's backend authenticates as: it may exchange "
-                            + "tokens issued for the API (RFC 8693); absent or null: none")}),
+                            + "tokens issued for the API (RFC 8693); absent or null: none"),
+            @SchemaProperty(name = "exchange_scopes", type = SchemaType.ARRAY, implementation = String.class,
+                    nullable = true, description = "scopes of other registered APIs that the backend may exchange "
+                            + "the API's tokens for (never built-in scopes); absent, null or empty: none")}),
         @Schema(name = "ApiPatch", type = SchemaType.OBJECT, description = "A merge patch of an API",
                 properties = {
             @SchemaProperty(name = "identifier", type = SchemaType.STRING),
@@ -238,7 +241,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true,
                     description = "null: back to the global default"),
             @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true,
-                    description = "null: no client may exchange the API's tokens")}),
+                    description = "null: no client may exchange the API's tokens"),
+            @SchemaProperty(name = "exchange_scopes", type = SchemaType.ARRAY, implementation = String.class,
+                    nullable = true, description = "replaces the list; null or empty: the backend may obtain nothing "
+                            + "by exchange")}),
         @Schema(name = "Api", type = SchemaType.OBJECT, description = "A registered API", properties = {
             @SchemaProperty(name = "id", type = SchemaType.STRING),
             @SchemaProperty(name = "identifier", type = SchemaType.STRING),
@@ -246,6 +252,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "scopes", type = SchemaType.ARRAY, implementation = String.class),
             @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true),
             @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true),
+            @SchemaProperty(name = "exchange_scopes", type = SchemaType.ARRAY, implementation = String.class,
+                    description = "what the backend may obtain by token exchange; empty: nothing"),
             @SchemaProperty(name = "created_at", type = SchemaType.INTEGER, description = "epoch seconds")}),
         @Schema(name = "ApiList", type = SchemaType.OBJECT, description = "Registered APIs", properties = {
             @SchemaProperty(name = "apis", type = SchemaType.ARRAY, description = "oldest first; items: Api objects")}),

@@ -123,12 +123,17 @@ public final class AuthorizationRequestChecks {
 
     /**
      * 2c. RFC 8707 resources: each registered and one the client may use, each sharing a requested scope, all signed
-     * alike; refused here with invalid_target rather than after sign-in at the token endpoint. Returns their
-     * identifiers, distinct, in order. {@code apis} is only read when a resource is named.
+     * alike; refused here with invalid_target rather than after sign-in at the token endpoint. Without a resource,
+     * the scopes must be those of one API (invalid_scope otherwise, {@link ApiDirectory#accessToken}): the code's
+     * tokens would otherwise have no audience that honours all of them. Returns the resources' identifiers,
+     * distinct, in order. {@code apis} is only read when a resource or a scope of a registered API is named.
      */
     public static List<String> resourcesAreAllowed(Client client, List<String> resources, Set<String> scopes,
                                                    Supplier<ApiDirectory> apis, String defaultSigningAlg) {
         if (resources.isEmpty()) {
+            if (!ApiDirectory.builtInOnly(scopes)) {
+                apis.get().accessToken(List.of(), scopes, defaultSigningAlg);
+            }
             return List.of();
         }
         ApiDirectory directory = apis.get();

@@ -124,7 +124,7 @@ public class PortcullisConfig {
         database = DatabaseSettings.load(c);
         secondFactor = SecondFactorSettings.load(c);
         directory = DirectorySettings.load(c);
-        kerberos = KerberosSettings.load(c);
+        kerberos = KerberosSettings.load(c, directory.isPresent());
     }
 
     /** Where settings come from: key to raw value. */

@@ -12,7 +12,8 @@ import java.util.Optional;
 
 /**
  * Backing bean of {@code /admin/console/apis.xhtml} (the registered APIs and the registration form) and
- * {@code /admin/console/api.xhtml?id=} (one API's identifier, name, scopes and signing algorithm; deletion). Every
+ * {@code /admin/console/api.xhtml?id=} (one API's identifier, name, scopes, signing algorithm and exchange scopes;
+ * deletion). Every
  * change goes through {@link ApiService}, which validates and audits it with the administrator's id; a refused change
  * shows its reason.
  */
@@ -35,6 +36,8 @@ public class ConsoleApisPage {
     private String scopes;
     /** Empty: the global default. */
     private String signingAlg = "";
+    /** Space-separated scopes of other APIs the backend may exchange this API's tokens for; empty: none. */
+    private String exchangeScopes;
     private Api created;
     private Optional<Api> shown;
 
@@ -51,11 +54,13 @@ public class ConsoleApisPage {
     public String create() {
         form.submit(actor -> {
             created = apis.register(new ApiService.Registration(identifier == null ? "" : identifier.strip(), name,
-                    ConsoleClientsPage.words(scopes == null ? "" : scopes), alg()), actor);
+                    ConsoleClientsPage.words(scopes == null ? "" : scopes), alg(), null,
+                    ConsoleClientsPage.words(exchangeScopes == null ? "" : exchangeScopes)), actor);
             identifier = null;
             name = null;
             scopes = null;
             signingAlg = "";
+            exchangeScopes = null;
         });
         return null;
     }
@@ -71,6 +76,7 @@ public class ConsoleApisPage {
                     name = a.name();
                     scopes = String.join(" ", a.scopes());
                     signingAlg = a.accessTokenSigningAlg().orElse("");
+                    exchangeScopes = String.join(" ", a.exchangeScopes());
                 }
             });
             if (shown.isEmpty()) {
@@ -80,13 +86,13 @@ public class ConsoleApisPage {
         return shown;
     }
 
-    /** Saves every field of the shown API; an empty algorithm is the global default. */
+    /** Saves every field of the form on the shown API; an empty algorithm is the global default. */
     public String save() {
         getShown().ifPresent(a -> form.submit(actor -> {
             String alg = alg();
             apis.update(a.apiId(), new ApiService.ApiPatch(identifier == null ? "" : identifier.strip(),
-                    name == null ? "" : name, ConsoleClientsPage.words(scopes == null ? "" : scopes), alg, alg == null),
-                    actor);
+                    name == null ? "" : name, ConsoleClientsPage.words(scopes == null ? "" : scopes), alg, alg == null,
+                    null, false, ConsoleClientsPage.words(exchangeScopes == null ? "" : exchangeScopes)), actor);
             signedIn.redirect("/admin/console/api.xhtml?id=" + a.apiId() + "&done=console.saved");
         }));
         return null;
@@ -144,5 +150,13 @@ public class ConsoleApisPage {
 
     public void setSigningAlg(String signingAlg) {
         this.signingAlg = signingAlg;
+    }
+
+    public String getExchangeScopes() {
+        return exchangeScopes;
+    }
+
+    public void setExchangeScopes(String exchangeScopes) {
+        this.exchangeScopes = exchangeScopes;
     }
 }

@@ -122,6 +122,12 @@ final class ConsolePages {
             }
 
             @Override
+            public String apiScopesExchanged(Refusal.ApiScopesExchanged x) {
+                return msg.format("change.apiScopesExchanged", String.join(" ", x.scopes()),
+                        String.join(", ", x.apiIdentifiers()));
+            }
+
+            @Override
             public String notFound(Refusal.NotFound n) {
                 return msg.get(switch (n.thing()) {
                     case USER -> "console.user.notFound";

@@ -13,16 +13,17 @@ import dev.portcullis.protocol.LogText;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
+import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * Windows integrated sign-in: whether the login page offers Negotiate to a client, and the sign-in with the token a
- * browser answered it with. The token is verified ({@link SpnegoAcceptor}), the client principal's realm must be one
- * of {@code portcullis.kerberos.realms}, and the principal is mapped to the user a password sign-in would give: with a
- * directory, the entry {@code portcullis.kerberos.user-filter} finds (its account state checked, its row synced),
- * without one, the local user named by the part before {@code @}. Every outcome is audited; a refused token is
- * audited with the reason, never the token.
+ * browser answered it with. The token is verified ({@link SpnegoAcceptor}), its authenticator used once across every
+ * instance ({@link UsedAuthenticatorRepository}), and the client principal is mapped to the user a password sign-in would give
+ * ({@link PrincipalLookup}: the realm is part of the name): with a directory, the entry its realm's filter finds (its
+ * account state checked, its row synced), without one, for the home realm only, the local user named by the part
+ * before {@code @}. Every outcome is audited; a refused token is audited with the reason, never the token.
  */
 @ApplicationScoped
 public class KerberosSignInService {
@@ -45,12 +46,19 @@ public class KerberosSignInService {
     @Inject
     AuditLog audit;
 
+    @Inject
+    UsedAuthenticatorRepository authenticators;
+
+    @Inject
+    Clock clock;
+
     /**
      * SIGNED_IN carries the user; TICKET_REFUSED: the header held no usable Kerberos token (the form is shown, no
-     * new challenge); USER_REFUSED: a valid ticket of a principal who may not sign in here (other realm, no such
-     * user); DISABLED / LOCKED: the directory refuses the account; UNAVAILABLE: the directory did not answer.
+     * new challenge); REPLAYED: a token whose authenticator was used before, on any instance (a fresh challenge: a
+     * browser makes a new one); USER_REFUSED: a valid ticket of a principal who may not sign in here (other realm, no
+     * such user); DISABLED / LOCKED: the directory refuses the account; UNAVAILABLE: the directory did not answer.
      */
-    public enum Outcome { SIGNED_IN, TICKET_REFUSED, USER_REFUSED, DISABLED, LOCKED, UNAVAILABLE }
+    public enum Outcome { SIGNED_IN, TICKET_REFUSED, REPLAYED, USER_REFUSED, DISABLED, LOCKED, UNAVAILABLE }
 
     public record Result(Outcome outcome, Optional<User> user, Optional<byte[]> responseToken) {
 
@@ -76,20 +84,27 @@ public class KerberosSignInService {
         try {
             accepted = acceptor.accept(header.token());
         } catch (SpnegoAcceptor.Refused e) {
+            // this JVM's replay cache refuses a replay before the database sees it; the database says it is one
+            if (KerberosAuthenticator.replayKey(header.token()).map(authenticators::used).orElse(false)) {
+                return replayed(clientId, ip);
+            }
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: ticket refused: "
                     + LogText.escape(e.getMessage()));
             return Result.refused(Outcome.TICKET_REFUSED);
         }
+        if (!authenticators.use(accepted.replayKey(), clock.instant())) {
+            return replayed(clientId, ip);
+        }
         String principal = accepted.clientPrincipal();
-        Optional<KerberosPrincipalName> name = KerberosPrincipalName.parse(principal);
-        if (name.isEmpty() || !s.acceptsRealm(name.get().realm())) {
+        PrincipalLookup lookup = PrincipalLookup.of(principal, s, directory.configured());
+        if (lookup instanceof PrincipalLookup.Nobody nobody) {
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: principal "
-                    + LogText.escape(principal) + " is not of an accepted realm");
+                    + LogText.escape(principal) + " " + nobody.reason());
             return Result.refused(Outcome.USER_REFUSED);
         }
         Result found;
         try {
-            found = userOf(s, name.get());
+            found = userOf(lookup);
         } catch (DirectoryUnavailableException down) {
             return Result.refused(Outcome.UNAVAILABLE);
         }
@@ -105,13 +120,21 @@ public class KerberosSignInService {
         return new Result(Outcome.SIGNED_IN, found.user(), accepted.responseToken());
     }
 
-    private Result userOf(KerberosSettings s, KerberosPrincipalName name) {
-        if (!directory.configured()) {
-            return users.findByUsername(name.account().toLowerCase(Locale.ROOT))
+    private Result replayed(String clientId, String ip) {
+        audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip,
+                "kerberos: ticket refused: its authenticator was used before (a replay)");
+        return Result.refused(Outcome.REPLAYED);
+    }
+
+    private Result userOf(PrincipalLookup lookup) {
+        if (lookup instanceof PrincipalLookup.LocalUser local) {
+            return users.findByUsername(local.username())
                     .map(u -> u.enabled() ? signedIn(u) : Result.refused(Outcome.DISABLED))
                     .orElseGet(() -> Result.refused(Outcome.USER_REFUSED));
         }
-        Directory.Authentication a = directory.findPrincipal(s.userFilter(), name.principal(), name.account());
+        PrincipalLookup.DirectoryEntry search = (PrincipalLookup.DirectoryEntry) lookup;
+        KerberosPrincipalName name = search.name();
+        Directory.Authentication a = directory.findPrincipal(search.filter(), name.principal(), name.account());
         return switch (a.outcome()) {
             case AUTHENTICATED -> directoryRow(a.entry().orElseThrow())
                     .map(u -> u.enabled() ? signedIn(u) : Result.refused(Outcome.DISABLED))

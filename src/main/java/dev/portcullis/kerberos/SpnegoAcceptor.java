@@ -33,8 +33,11 @@ public class SpnegoAcceptor {
     @Inject
     Optional<KerberosSettings> settings;
 
-    /** A verified token: the client principal and the mutual-authentication token to send back, if any. */
-    public record Accepted(String clientPrincipal, Optional<byte[]> responseToken) {
+    /**
+     * A verified token: the client principal, the mutual-authentication token to send back, if any, and the replay key
+     * of its authenticator ({@link KerberosAuthenticator}).
+     */
+    public record Accepted(String clientPrincipal, Optional<byte[]> responseToken, String replayKey) {
     }
 
     /** Why a token was refused (never the token itself). */
@@ -90,8 +93,10 @@ public class SpnegoAcceptor {
             if (!KERBEROS.equals(context.getMech())) {
                 throw new Refused("mechanism " + context.getMech() + " is not Kerberos 5");
             }
+            String replayKey = KerberosAuthenticator.replayKey(token)
+                    .orElseThrow(() -> new Refused("no Kerberos authenticator found in the token"));
             return new Accepted(context.getSrcName().toString(),
-                    out == null || out.length == 0 ? Optional.empty() : Optional.of(out));
+                    out == null || out.length == 0 ? Optional.empty() : Optional.of(out), replayKey);
         } finally {
             context.dispose();
         }
@@ -106,7 +111,7 @@ public class SpnegoAcceptor {
         }
     }
 
-    private static Oid oid(String s) {
+    static Oid oid(String s) {
         try {
             return new Oid(s);
         } catch (GSSException e) {

@@ -12,17 +12,24 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The address of the client behind a request, for the audit trail and sign-in throttling: the direct peer, or, when
- * that peer is one of {@code portcullis.http.trusted-proxies}, the right-most address in {@code Forwarded} (RFC 7239)
- * or {@code X-Forwarded-For} that is not a trusted proxy. Each proxy appends the address it received the request
- * from, so everything left of the first untrusted hop was written by the client and proves nothing.
+ * The address of the client behind a request, for the audit trail, sign-in throttling and where Kerberos is offered:
+ * the direct peer, or, when that peer is one of {@code portcullis.http.trusted-proxies}, the right-most address in
+ * {@code Forwarded} (RFC 7239) or {@code X-Forwarded-For} that is not a trusted proxy. Each proxy appends the address
+ * it received the request from, so everything left of the first untrusted hop was written by the client and proves
+ * nothing.
  *
- * <p>Anything that cannot be read as a chain of addresses (a malformed header, an obfuscated identifier such as
- * {@code _hidden} or {@code unknown}, or both headers present and naming different clients, which means one of
- * them came from the client) falls back to the direct peer.
+ * <p>A request from a trusted proxy is never the proxy's own: that address is shared by everyone behind it (one
+ * throttling counter for all, and inside the networks Kerberos is offered to). When its headers name no client —
+ * neither header, one that cannot be read as a chain of addresses (malformed, an obfuscated identifier such as
+ * {@code _hidden} or {@code unknown}), or both headers present and naming different clients, which means the client
+ * wrote one of them and nothing says which — the client is {@value #UNKNOWN}: recorded as such, counted in a
+ * throttling counter of its own, and in no network.
  */
 @ApplicationScoped
 public class ClientAddress {
+
+    /** The client of a request from a trusted proxy whose headers name none. */
+    public static final String UNKNOWN = "unknown";
 
     /** More hops than any real chain of proxies; a longer header is read as malformed. */
     static final int MAX_HOPS = 32;
@@ -59,7 +66,7 @@ public class ClientAddress {
         } else {
             client = byForwarded.equals(byXff) ? byForwarded : Optional.empty();
         }
-        return client.map(InetAddress::getHostAddress).orElseGet(() -> peer(peer));
+        return client.map(InetAddress::getHostAddress).orElse(UNKNOWN);
     }
 
     /**
@@ -200,7 +207,7 @@ public class ClientAddress {
 
     /** The peer address as the container gives it, without an IPv6 zone (scope) suffix. */
     private static String peer(String remoteAddr) {
-        return remoteAddr == null ? "unknown" : strip(remoteAddr);
+        return remoteAddr == null ? UNKNOWN : strip(remoteAddr);
     }
 
     private static String strip(String remoteAddr) {

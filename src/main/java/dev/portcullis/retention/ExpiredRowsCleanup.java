@@ -8,6 +8,7 @@ import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.config.RetentionSettings;
+import dev.portcullis.kerberos.UsedAuthenticatorRepository;
 import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.token.ClientAssertionJtiRepository;
 import dev.portcullis.token.ClientAssertionVerifier;
@@ -36,7 +37,8 @@ import java.util.logging.Logger;
 /**
  * Deletes rows that can no longer be used, so no table grows with the server's age: expired SSO sessions, stale
  * sign-in counters, authorization codes, access-token records and refresh tokens a day past expiry, grants with no
- * token left, the jtis of expired client assertions, and audit events past {@code portcullis.audit.retention-days}.
+ * token left, the jtis of expired client assertions, used Kerberos authenticators past their time, and audit events
+ * past {@code portcullis.audit.retention-days}.
  *
  * <p>Every instance runs it every 10 minutes, on the server's default managed scheduled executor (Jakarta
  * Concurrency: nothing persistent, nothing to coordinate; not an EJB timer, whose service Payara keeps in its
@@ -54,10 +56,11 @@ public class ExpiredRowsCleanup {
 
     /** What one run deleted, per table. */
     public record Purged(int ssoSessions, int throttleCounters, int authorizationCodes, int accessTokens,
-                         int refreshTokens, int tokenGrants, int clientAssertionJtis, int auditEvents) {
+                         int refreshTokens, int tokenGrants, int clientAssertionJtis, int kerberosAuthenticators,
+                         int auditEvents) {
         public int total() {
             return ssoSessions + throttleCounters + authorizationCodes + accessTokens + refreshTokens + tokenGrants
-                    + clientAssertionJtis + auditEvents;
+                    + clientAssertionJtis + kerberosAuthenticators + auditEvents;
         }
 
         /** The counts under the names of the admin API's answer. */
@@ -70,6 +73,7 @@ public class ExpiredRowsCleanup {
             m.put("refresh_tokens", refreshTokens);
             m.put("token_grants", tokenGrants);
             m.put("client_assertion_jtis", clientAssertionJtis);
+            m.put("kerberos_authenticators", kerberosAuthenticators);
             m.put("audit_events", auditEvents);
             return m;
         }
@@ -116,6 +120,9 @@ public class ExpiredRowsCleanup {
 
     @Inject
     ClientAssertionJtiRepository assertionJtis;
+
+    @Inject
+    UsedAuthenticatorRepository kerberosAuthenticators;
 
     @Inject
     AuditLog audit;
@@ -177,7 +184,8 @@ public class ExpiredRowsCleanup {
         int g = grants.purgeEmptyGrants(graceOver);
         // an assertion past exp (and the skew) is refused for that alone, so its jti need not be kept
         int j = assertionJtis.purgeExpired(now.minus(ClientAssertionVerifier.SKEW));
+        int k = kerberosAuthenticators.purgeExpired(now);
         int e = retentionSettings.auditRetention().map(keep -> auditEvents.purgeOlderThan(now.minus(keep))).orElse(0);
-        return new Purged(s, t, c, a, r, g, j, e);
+        return new Purged(s, t, c, a, r, g, j, k, e);
     }
 }

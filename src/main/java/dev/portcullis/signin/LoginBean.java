@@ -29,9 +29,9 @@ import java.util.Set;
  *
  * <p>With Windows integrated sign-in ({@code portcullis.kerberos.*}), the GET of the page without a Negotiate header
  * answers 401 with {@code WWW-Authenticate: Negotiate} and the form as its body; the browser's Kerberos token then
- * signs in with no form ({@code amr} {@code wia}), and a refused token shows the form without a new challenge. It is
- * not offered for {@code prompt=login}, nor when a live session fell short of {@code max_age}: the user is to type
- * their credentials.
+ * signs in with no form ({@code amr} {@code wia}), a replayed one gets a fresh challenge, and a refused token shows the
+ * form without a new challenge. It is not offered for {@code prompt=login}, nor when a live session fell short of
+ * {@code max_age}: the user is to type their credentials.
  */
 @Named("loginBean")
 @RequestScoped
@@ -76,13 +76,13 @@ public class LoginBean extends AuthorizationPage {
     private void negotiate(AuthorizationRequest r) {
         NegotiateHeader header = NegotiateHeader.parse(servletRequest().getHeader("Authorization"));
         if (header.kind() == NegotiateHeader.Kind.ABSENT || header.kind() == NegotiateHeader.Kind.OTHER_SCHEME) {
-            // the form is the body of the challenge: a browser without a ticket for this host shows it
-            servletResponse().setStatus(401);
-            servletResponse().setHeader("WWW-Authenticate", "Negotiate");
+            challenge();
             return;
         }
         KerberosSignInService.Result result = kerberos.signIn(header, r.client().clientId(), ip());
         switch (result.outcome()) {
+            // a used token: a browser answers a fresh challenge with a new one, a replayed header gets nothing else
+            case REPLAYED -> challenge();
             case SIGNED_IN -> {
                 result.responseToken().ifPresent(t -> servletResponse().setHeader("WWW-Authenticate",
                         "Negotiate " + Base64.getEncoder().encodeToString(t)));
@@ -102,6 +102,12 @@ public class LoginBean extends AuthorizationPage {
                 // TICKET_REFUSED: the form, with no new challenge (the browser has nothing better to offer)
             }
         }
+    }
+
+    /** 401 with {@code WWW-Authenticate: Negotiate}; the form is its body, which a browser without a ticket shows. */
+    private void challenge() {
+        servletResponse().setStatus(401);
+        servletResponse().setHeader("WWW-Authenticate", "Negotiate");
     }
 
     private boolean hasLiveSession() {

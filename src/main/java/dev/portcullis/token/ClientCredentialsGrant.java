@@ -51,7 +51,8 @@ public class ClientCredentialsGrant implements GrantHandler {
 
     /**
      * RFC 8707 2: each resource registered and one the client may use; the token is for them, its scope narrowed to
-     * theirs. Without {@code resource}: the one API all the scopes belong to, or Portcullis's own.
+     * theirs. Without {@code resource}: the one API all the scopes belong to; scopes of more than one API (also the
+     * client's, when it asks for no scope) are {@code invalid_scope}.
      */
     private ResourceIndicatorService.Selection resourcesAreAllowed(Client client, String scope, List<String> requested) {
         return resourceIndicators.forNewAuthorization(requested, Scopes.parse(scope), client.scopeSet());

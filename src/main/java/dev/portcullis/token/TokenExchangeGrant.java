@@ -36,9 +36,12 @@ import java.util.Set;
  * token reaches the backend of its audience and nobody else may exchange it. Any of these failing is
  * {@code invalid_request}, as RFC 8693 2.2.2 requires for a subject token that is invalid or unacceptable.</li>
  * <li>The target ({@code resource}, repeatable, and/or {@code audience}: registered API identifiers, at least one)
- * is an API the client may use (it holds one of its scopes), else {@code invalid_target}.</li>
- * <li>The scope is never wider than what the user authorized the subject token's grant for, within the requesting
- * client's scopes ({@code invalid_scope}), and is narrowed to the target's scopes.</li>
+ * is an API the client may use (it holds one of its scopes) and never Portcullis's own, else
+ * {@code invalid_target}.</li>
+ * <li>The scope never widens on its own ({@code invalid_scope}): it is within the {@code exchange_scopes} of the
+ * subject token's API (an administrator's decision on what that API's backend may obtain), within what the user
+ * authorized for the original grant, within the requesting client's scopes, and never a built-in (OpenID) scope;
+ * then it is narrowed to the target's scopes. Each link of a chain is bounded by its own API's decision.</li>
  * </ul>
  * The new token keeps the user as {@code sub}, names the requesting client in {@code client_id} and in RFC 8693's
  * {@code act} (with the subject token's own {@code act} nested inside), and expires at the latest with the subject
@@ -46,6 +49,12 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class TokenExchangeGrant implements GrantHandler {
+
+    /**
+     * Most exchanges in one chain: each nests one more actor in {@code act}, and ending a link walks the chain below
+     * it one link at a time ({@link TokenGrantRepository}).
+     */
+    static final int MAX_CHAIN = 10;
 
     /** RFC 8693 3: the token type of an OAuth access token, the one type this grant takes and issues. */
     public static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
@@ -81,15 +90,16 @@ public class TokenExchangeGrant implements GrantHandler {
         tokenTypesAreAccessTokens(p);
         Subject subject = subjectTokenIsActive(p.require("subject_token"));
         ApiDirectory apis = resourceIndicators.directory();
-        subjectTokenIsForClient(apis, subject, client);
-        User user = userIsEnabled(subject);
+        Set<String> exchangeable = subjectTokenIsForClient(apis, subject, client);
+        userIsEnabled(subject);
+        chainIsNotTooLong(subject.act());
         List<RegisteredApi> targets = targetsAreAllowed(apis, client, p.all("resource"), p.get("audience"));
-        Set<String> scopes = scopeIsWithinSubject(subject.grant(), client, p.get("scope"));
+        TokenGrant authorization = originalAuthorization(subject);
+        Set<String> scopes = scopeIsWithinDecisionAndConsent(exchangeable, authorization, client, targets,
+                p.get("scope"));
         AccessTokenAudience audience = apis.accessToken(targets, scopes, resourceIndicators.defaultSigningAlg());
-        List<String> groups = scopes.contains(Scopes.GROUPS) ? user.groups() : null;
-        return issuer.exchange(client, subject.grant(), grants.rootGrantOf(subject.grant().grantId()),
-                Scopes.format(scopes), audience, ApiDirectory.identifiers(targets), subject.token().expiresAt(),
-                groups, actor(client, subject.act()), ip);
+        return issuer.exchange(client, subject.grant(), subject.token().jti(), authorization.grantId(), audience,
+                ApiDirectory.identifiers(targets), subject.token().expiresAt(), actor(client, subject.act()), ip);
     }
 
     /** RFC 8693 2.1: the client authenticates; a public client cannot, whatever its registration says. */
@@ -146,26 +156,26 @@ public class TokenExchangeGrant implements GrantHandler {
 
     /**
      * The audience rule: the subject token's {@code aud} names a registered API whose backend is the requesting
-     * client. A token is sent to the API it is for; only that API's backend received it legitimately.
+     * client. A token is sent to the API it is for; only that API's backend received it legitimately. Returns what
+     * that API's {@code exchange_scopes} let its backend obtain.
      */
-    static void subjectTokenIsForClient(ApiDirectory apis, Subject subject, Client client) {
-        if (!apis.isAudienceOf(subject.token().audience(), client.clientId())) {
-            throw OAuthException.invalidRequest("subject_token was not issued for an API whose backend is this "
-                    + "client (backend_client_id)");
-        }
+    static Set<String> subjectTokenIsForClient(ApiDirectory apis, Subject subject, Client client) {
+        return apis.exchangeScopesOf(subject.token().audience(), client.clientId())
+                .orElseThrow(() -> OAuthException.invalidRequest("subject_token was not issued for an API whose "
+                        + "backend is this client (backend_client_id)"));
     }
 
     /** The user the token names still exists and is enabled, read fresh (disabling also revokes their tokens). */
-    User userIsEnabled(Subject subject) {
-        return users.findById(subject.token().userId()).filter(User::enabled)
+    void userIsEnabled(Subject subject) {
+        users.findById(subject.token().userId()).filter(User::enabled)
                 .orElseThrow(() -> OAuthException.invalidRequest("The user of subject_token no longer exists or is "
                         + "disabled"));
     }
 
     /**
      * RFC 8693 2.1 and RFC 8707: the APIs the new token is for, named by {@code resource} (repeatable) and/or
-     * {@code audience} (an API's identifier as its logical name), at least one; each registered and one the client
-     * holds a scope of.
+     * {@code audience} (an API's identifier as its logical name), at least one; each registered, one the client
+     * holds a scope of, and never Portcullis's own API: an exchanged token never reaches userinfo or /api/v1.
      */
     static List<RegisteredApi> targetsAreAllowed(ApiDirectory apis, Client client, List<String> resources,
                                                  Optional<String> audience) {
@@ -179,33 +189,79 @@ public class TokenExchangeGrant implements GrantHandler {
         if (named.isEmpty()) {
             throw OAuthException.invalidRequest("resource or audience is required: the API the new token is for");
         }
-        return apis.requested(named, client.scopeSet());
+        List<RegisteredApi> targets = apis.requested(named, client.scopeSet());
+        if (targets.contains(apis.own())) {
+            throw OAuthException.invalidTarget("Portcullis's own API is never the target of a token exchange");
+        }
+        return targets;
+    }
+
+    /** The user's original authorization the subject token descends from (itself, unless it was exchanged). */
+    TokenGrant originalAuthorization(Subject subject) {
+        return grants.originalAuthorizationOf(subject.grant().grantId())
+                .orElseThrow(() -> OAuthException.invalidRequest("subject_token is invalid, expired or revoked"));
     }
 
     /**
-     * The new token's scopes before narrowing to the target: those requested, each one the user authorized the
-     * subject token's grant for and the requesting client holds; none requested: all such scopes.
+     * The new token's scopes before narrowing to the targets: those requested, or else every allowed scope of a
+     * target. Allowed is what three parties agreed to: the administrator ({@code exchangeable}, the
+     * {@code exchange_scopes} of the subject token's API), the user (the scope of their original
+     * {@code authorization}) and the requesting client's registration; never a built-in scope, whatever they say.
      */
-    static Set<String> scopeIsWithinSubject(TokenGrant subjectGrant, Client client, Optional<String> requested) {
-        Set<String> allowed = new LinkedHashSet<>(Scopes.parse(subjectGrant.scope()));
+    static Set<String> scopeIsWithinDecisionAndConsent(Set<String> exchangeable, TokenGrant authorization,
+                                                       Client client, List<RegisteredApi> targets,
+                                                       Optional<String> requested) {
+        Set<String> allowed = new LinkedHashSet<>(exchangeable);
+        allowed.retainAll(Scopes.parse(authorization.scope()));
         allowed.retainAll(client.scopeSet());
+        allowed.removeIf(TokenExchangeGrant::isBuiltIn);
         if (requested.isEmpty()) {
-            if (allowed.isEmpty()) {
-                throw OAuthException.invalidScope("The client holds none of the scopes the user authorized");
+            Set<String> scopes = new LinkedHashSet<>();
+            for (String s : allowed) {
+                if (targets.stream().anyMatch(t -> t.scopes().contains(s))) {
+                    scopes.add(s);
+                }
             }
-            return allowed;
+            if (scopes.isEmpty()) {
+                throw OAuthException.invalidScope("Nothing of the target may be obtained: no scope is within the "
+                        + "exchange_scopes of the subject token's API, what the user authorized and the client's "
+                        + "scopes");
+            }
+            return scopes;
         }
         Set<String> scopes = Scopes.parse(requested.get());
         if (scopes.isEmpty()) {
             throw OAuthException.invalidScope("scope is empty");
         }
         for (String s : scopes) {
+            String shown = Scopes.isWellFormed(s) && s.length() <= 40 ? s : "?";
+            if (isBuiltIn(s)) {
+                throw OAuthException.invalidScope("Scope " + shown + " is Portcullis's own; a token exchange never "
+                        + "issues it");
+            }
             if (!allowed.contains(s)) {
-                throw OAuthException.invalidScope("Scope " + (Scopes.isWellFormed(s) && s.length() <= 40 ? s : "?")
-                        + " is wider than what the user authorized for the subject token or than the client's scopes");
+                throw OAuthException.invalidScope("Scope " + shown + " is outside the exchange_scopes of the subject "
+                        + "token's API, what the user authorized, or the client's scopes");
             }
         }
         return scopes;
+    }
+
+    /** OpenID Connect's and Portcullis's own API's scopes: never in an exchanged token. */
+    private static boolean isBuiltIn(String scope) {
+        return Scopes.isKnown(scope) || Scopes.OFFLINE_ACCESS.equals(scope);
+    }
+
+    /** The subject token was exchanged fewer than {@link #MAX_CHAIN} times ({@code act} nests one actor each). */
+    static void chainIsNotTooLong(Map<String, Object> act) {
+        int links = 0;
+        for (Object a = act; a instanceof Map<?, ?> m; a = m.get("act")) {
+            links++;
+        }
+        if (links >= MAX_CHAIN) {
+            throw OAuthException.invalidRequest("subject_token ends a chain of " + MAX_CHAIN + " exchanges, the most "
+                    + "one chain may have");
+        }
     }
 
     /** RFC 8693 4.1: the requesting client acts; an actor already named by the subject token acted before it. */

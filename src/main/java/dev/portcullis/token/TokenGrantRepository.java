@@ -45,45 +45,52 @@ public class TokenGrantRepository {
 
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
                            Set<String> amr, List<String> resources, String sid) {
-        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, sid, null);
+        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, sid, null, null);
     }
 
     /**
-     * A new grant; {@code sid} is the SSO session it was signed in by (null without one); {@code subjectGrantId} is,
-     * for the grant of an exchanged token, the grant of the user's original authorization that the chain of
-     * exchanges started from (null for every other grant).
+     * A new grant; {@code sid} is the SSO session it was signed in by (null without one). For the grant of an
+     * exchanged token, {@code subjectGrantId} is the grant of the user's original authorization that the chain of
+     * exchanges started from, and {@code subjectJti} the access token it was exchanged from; both null for every
+     * other grant.
      */
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                           Set<String> amr, List<String> resources, String sid, String subjectGrantId) {
+                           Set<String> amr, List<String> resources, String sid, String subjectGrantId,
+                           String subjectJti) {
         jdbc.requireTransaction();
         TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr, resources,
                 sid);
         jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at, "
-                + "amr, resources, sid, subject_grant_id) VALUES (?,?,?,?,?,?,NULL,?,?,?,?)", grantId, clientId,
-                userId, scope, g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(), Jdbc.words(amr),
-                resources.isEmpty() ? null : String.join(" ", resources), sid, subjectGrantId);
+                + "amr, resources, sid, subject_grant_id, subject_jti) VALUES (?,?,?,?,?,?,NULL,?,?,?,?,?)", grantId,
+                clientId, userId, scope, g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(),
+                Jdbc.words(amr), resources.isEmpty() ? null : String.join(" ", resources), sid, subjectGrantId,
+                subjectJti);
         return g;
     }
 
     /**
-     * The grant a chain of token exchanges started from: {@code grantId}'s own subject grant, or {@code grantId}
-     * itself when it was not made by an exchange.
+     * The user's original authorization that {@code grantId} descends from: the grant a chain of token exchanges
+     * started from ({@code subject_grant_id}), or {@code grantId} itself when it was not made by an exchange. Empty
+     * when it is gone.
      */
-    String rootGrantOf(String grantId) {
-        return jdbc.one("SELECT COALESCE(subject_grant_id, grant_id) AS root FROM token_grants WHERE grant_id = ?",
-                row -> row.string("root"), grantId).orElse(grantId);
+    Optional<TokenGrant> originalAuthorizationOf(String grantId) {
+        return jdbc.one("SELECT " + GRANT_COLUMNS + " FROM token_grants g WHERE g.grant_id = (SELECT "
+                + "COALESCE(subject_grant_id, grant_id) FROM token_grants WHERE grant_id = ?)", TokenGrantRepository::grant,
+                grantId);
     }
 
     /**
-     * Locks the grant's row until the caller's transaction ends and says whether it is live. A token exchange takes
-     * this lock on the grant its chain started from before it links a new grant to it, so that a concurrent
-     * revocation of that grant either comes first (and the exchange sees it) or waits and then revokes the new grant
-     * too ({@link #revokeGrants}).
+     * Locks the grant's row, then the row of its access token {@code jti}, until the caller's transaction ends, and
+     * says whether both are live. A token exchange takes these locks on its subject token before it links a new grant
+     * to it; a revocation updates grants before their tokens ({@link #revokeGrants}), in the same order, so that a
+     * concurrent revocation either comes first (and the exchange sees it) or waits and then finds the new grant.
      */
-    boolean lockIfLive(String grantId) {
+    boolean lockIfLive(String grantId, String jti) {
         jdbc.requireTransaction();
         return jdbc.one("SELECT revoked_at FROM token_grants WHERE grant_id = ? FOR UPDATE",
-                row -> row.nullableInstant("revoked_at") == null, grantId).orElse(false);
+                row -> row.nullableInstant("revoked_at") == null, grantId).orElse(false)
+                && jdbc.one("SELECT revoked_at FROM access_tokens WHERE jti = ? AND grant_id = ? FOR UPDATE",
+                        row -> row.nullableInstant("revoked_at") == null, jti, grantId).orElse(false);
     }
 
     void recordAccessToken(AccessTokenRecord r) {
@@ -171,13 +178,16 @@ public class TokenGrantRepository {
     }
 
     /**
-     * Revokes a single access token (RFC 7009 revocation of an access token); its grant and refresh token stay
-     * valid. Returns whether it was active. Added for the resource side (revocation endpoint).
+     * Revokes a single access token (RFC 7009 revocation of an access token) and whatever was exchanged from it down
+     * the chain (RFC 8693); its grant and refresh token stay valid. Returns whether it was active.
      */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public boolean revokeAccessToken(String jti) {
-        return jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL",
-                clock.instant().getEpochSecond(), jti) == 1;
+        Object now = clock.instant().getEpochSecond();
+        boolean revoked = jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE jti = ? AND revoked_at IS NULL",
+                now, jti) == 1;
+        revokeExchangedFrom("?", now, jti);
+        return revoked;
     }
 
     /**
@@ -245,26 +255,51 @@ public class TokenGrantRepository {
     }
 
     /**
-     * Revokes the grants that {@code condition} (a constant over token_grants) selects, and their access tokens, and
-     * after them the grants of the tokens exchanged from them (RFC 8693), whose tokens carry on their authorization.
-     * The selected grants go first: their UPDATE waits for an exchange holding the lock of {@link #lockIfLive}, so the
-     * statements after it see the grant that exchange committed. Returns the number of selected grants that were
+     * Revokes the grants that {@code condition} (a constant over token_grants) selects and their access tokens, the
+     * grants of the chains of exchanges they started ({@code subject_grant_id}) and, down every chain, the grants
+     * exchanged from any of their tokens ({@link #revokeExchangedFrom}): a chain ends with any of its links. Grants go
+     * before their tokens, in the lock order of {@link #lockIfLive}. Returns the number of selected grants that were
      * active (the exchanged ones not counted).
      */
     private int revokeGrants(String condition, String... params) {
+        Object now = clock.instant().getEpochSecond();
         Object[] withTime = new Object[params.length + 1];
-        withTime[0] = clock.instant().getEpochSecond();
+        withTime[0] = now;
         System.arraycopy(params, 0, withTime, 1, params.length);
-        jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND grant_id IN "
-                + "(SELECT grant_id FROM token_grants WHERE " + condition + ")", withTime);
         int revoked = jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE " + condition
                 + " AND revoked_at IS NULL", withTime);
-        String exchanged = "subject_grant_id IN (SELECT grant_id FROM token_grants WHERE " + condition + ")";
         jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND grant_id IN "
-                + "(SELECT grant_id FROM token_grants WHERE " + exchanged + ")", withTime);
-        jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE " + exchanged + " AND revoked_at IS NULL",
+                + "(SELECT grant_id FROM token_grants WHERE " + condition + ")", withTime);
+        String chains = "subject_grant_id IN (SELECT grant_id FROM token_grants WHERE " + condition + ")";
+        jdbc.update("UPDATE token_grants SET revoked_at = ? WHERE " + chains + " AND revoked_at IS NULL",
                 withTime);
+        jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND grant_id IN "
+                + "(SELECT grant_id FROM token_grants WHERE " + chains + ")", withTime);
+        revokeExchangedFrom("SELECT jti FROM access_tokens WHERE grant_id IN (SELECT grant_id FROM token_grants "
+                + "WHERE " + condition + ")", withTime);
         return revoked;
+    }
+
+    /**
+     * Revokes every grant exchanged, directly or further down a chain, from the access tokens that {@code tokens}
+     * (an SQL list of jtis, with {@code params} after the time) selects, and their tokens, one link of the chains at a
+     * time until a link has no grant (a chain is at most {@link TokenExchangeGrant#MAX_CHAIN} links). Each link is
+     * read after the one above it was locked, so an exchange that held a lock there has committed what the next read
+     * finds, and no exchange gets past a grant revoked here.
+     */
+    private void revokeExchangedFrom(String tokens, Object... timeAndParams) {
+        String above = tokens;
+        while (true) {
+            String link = "SELECT grant_id FROM token_grants WHERE subject_jti IN (" + above + ")";
+            // already revoked grants are counted (and keep their time): their links below are walked all the same
+            if (jdbc.update("UPDATE token_grants SET revoked_at = COALESCE(revoked_at, ?) WHERE subject_jti IN ("
+                    + above + ")", timeAndParams) == 0) {
+                return;
+            }
+            jdbc.update("UPDATE access_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND grant_id IN (" + link
+                    + ")", timeAndParams);
+            above = "SELECT jti FROM access_tokens WHERE grant_id IN (" + link + ")";
+        }
     }
 
     /** Deletes access-token records that expired before {@code expiredBefore}: their tokens fail on expiry anyway. */

@@ -121,29 +121,31 @@ public class TokenIssuer {
 
     /**
      * Issues the access token of a validated token exchange (RFC 8693): a grant of the requesting client for the
-     * subject token's user, with its sign-in ({@code subject}'s auth_time and amr), {@code scope} (what the user
-     * authorized, within this client's scopes) and {@code resources}, linked to {@code rootGrantId} so that revoking
-     * the user's original authorization revokes it too; one access token for {@code audience} that expires at the
-     * latest with the subject token ({@code notAfter}); the audit event. No refresh token, no ID token. The root grant
-     * is locked and must still be live ({@link TokenGrantRepository#lockIfLive}): a revocation racing this exchange ends the
-     * new token too.
+     * subject token's user, with its sign-in ({@code subject}'s auth_time and amr), the token's scope and
+     * {@code resources}, linked to the subject token {@code subjectJti} and to {@code rootGrantId}, so that revoking
+     * the subject token, any grant above it or the user's original authorization revokes it too; one access token
+     * for {@code audience} that expires at the latest with the subject token ({@code notAfter}); the audit event. No
+     * refresh token, no ID token, no {@code groups}: an exchanged token carries no OpenID scope. The subject token
+     * and its grant are locked and must still be live ({@link TokenGrantRepository#lockIfLive}): a revocation racing this
+     * exchange ends the new token too.
      */
     @Transactional
-    public TokenResponse exchange(Client client, TokenGrant subject, String rootGrantId, String scope,
+    public TokenResponse exchange(Client client, TokenGrant subject, String subjectJti, String rootGrantId,
                                   AccessTokenAudience audience, List<String> resources, Instant notAfter,
-                                  List<String> groups, Map<String, Object> act, String ip) {
-        if (!grants.lockIfLive(rootGrantId)) {
+                                  Map<String, Object> act, String ip) {
+        if (!grants.lockIfLive(subject.grantId(), subjectJti)) {
             throw OAuthException.invalidRequest("subject_token is invalid, expired or revoked");
         }
         Instant now = clock.instant();
-        TokenGrant grant = grants.createGrant(Secrets.newTimeOrderedId(), client.clientId(), subject.userId(), scope,
-                subject.authTime(), subject.amr(), resources, subject.sid(), rootGrantId);
+        TokenGrant grant = grants.createGrant(Secrets.newTimeOrderedId(), client.clientId(), subject.userId(),
+                audience.scope(), subject.authTime(), subject.amr(), resources, subject.sid(), rootGrantId,
+                subjectJti);
         Instant full = now.plus(tokenSettings.accessTokenTtl());
         Instant accessExpiry = full.isAfter(notAfter) ? notAfter : full;
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, subject.userId(),
                 client.clientId(), audience.scope(), subject.authTime(), now, accessExpiry, audience.audience(),
-                groups, alg(audience), act));
+                null, alg(audience), act));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), audience.scope(), now, accessExpiry,
                 accessToken));
         audit.success(AuditEvent.Type.TOKEN_EXCHANGED, client.clientId(), subject.userId(), ip, "grant "

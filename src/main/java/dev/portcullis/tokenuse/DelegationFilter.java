@@ -61,8 +61,16 @@ public class DelegationFilter implements ContainerRequestFilter {
         if (method == null) {
             return;
         }
-        String authorization = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        Optional<Delegable> delegable = delegable(method, resourceInfo.getResourceClass());
+        decide(method, resourceInfo.getResourceClass(), request.getHeaderString(HttpHeaders.AUTHORIZATION))
+                .ifPresent(verified -> request.setProperty(ACCESS_TOKEN, verified));
+    }
+
+    /**
+     * The decision on one call of {@code method}: the verified access token a {@link Delegable} method is called
+     * with, empty for any other method whose call passes on; a refused call throws {@link OAuthException}.
+     */
+    Optional<VerifiedAccessToken> decide(Method method, Class<?> resourceClass, String authorization) {
+        Optional<Delegable> delegable = delegable(method, resourceClass);
         if (delegable.isPresent()) {
             String token = BearerToken.fromHeader(authorization).orElseThrow(BearerToken::missing);
             VerifiedAccessToken verified = verifier.verify(token);
@@ -73,18 +81,18 @@ public class DelegationFilter implements ContainerRequestFilter {
             if (!verified.scopes().containsAll(Arrays.asList(required))) {
                 throw BearerToken.insufficientScope(String.join(" ", required));
             }
-            request.setProperty(ACCESS_TOKEN, verified);
-            return;
+            return Optional.of(verified);
         }
         Optional<String> token;
         try {
             token = BearerToken.fromHeader(authorization);
         } catch (OAuthException e) {
-            return; // not a token of ours; the application's own authentication answers
+            return Optional.empty(); // not a token of ours; the application's own authentication answers
         }
         if (token.isPresent() && verifier.check(token.get()).isPresent()) {
             throw BearerToken.notDelegable();
         }
+        return Optional.empty();
     }
 
     /**

@@ -25,7 +25,7 @@ import java.util.Optional;
  * 7009) or the flat JSON object the token endpoint also takes.
  * <ul>
  * <li>an access token: that token stops working at once, on every instance (its row is marked revoked; every
- * validation reads the row);</li>
+ * validation reads the row), and so does every token exchanged from it down a chain (RFC 8693);</li>
  * <li>a refresh token: its whole grant is revoked — every refresh token and access token of the family (RFC 7009
  * 2.1 "SHOULD also invalidate all access tokens based on the same authorization grant");</li>
  * <li>an unknown, expired or already revoked token: 200, nothing to do (RFC 7009 2.2);</li>

@@ -13,6 +13,12 @@ public final class TestUsers {
         return new User(userId, username, email, name, "$argon2id$not-a-real-hash", Instant.EPOCH);
     }
 
+    /** The user, disabled by an administrator. */
+    public static User disabled(User user) {
+        user.changeEnabled(false, Instant.EPOCH);
+        return user;
+    }
+
     /** A local user with the groups an administrator gave them. */
     public static User withGroups(User user, List<String> groups) {
         user.changeGroups(groups, Instant.EPOCH);

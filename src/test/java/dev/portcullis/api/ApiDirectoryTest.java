@@ -1,6 +1,7 @@
 package dev.portcullis.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -87,20 +88,66 @@ class ApiDirectoryTest {
                 scopes("signed.read"), "ES256").signingAlg());
     }
 
+    private static String invalidScope(Supplier<?> decision) {
+        OAuthException e = assertThrows(OAuthException.class, decision::get);
+        assertEquals(OAuthError.INVALID_SCOPE, e.error());
+        return e.description();
+    }
+
     @Test
     void withoutResourcesTheOneApiOfTheScopesIsTheAudience() {
         AccessTokenAudience one = apis.accessToken(List.of(), scopes("openid offline_access payroll.read"), "ES256");
         assertEquals(List.of(PAYROLL), one.audience());
         assertEquals("openid offline_access payroll.read", one.scope(), "not narrowed");
         assertEquals("RS256", apis.accessToken(List.of(), scopes("signed.read"), "ES256").signingAlg());
-        assertEquals(List.of(OWN), apis.accessToken(List.of(), scopes("openid profile payroll.read"), "ES256")
-                .audience());
-        assertEquals(List.of(OWN), apis.accessToken(List.of(), scopes("payroll.read ledger.read"), "ES256")
-                .audience());
         assertEquals(List.of(OWN), apis.accessToken(List.of(), scopes("openid"), "ES256").audience());
-        assertEquals(List.of(OWN), apis.accessToken(List.of(), scopes("read_user"), "ES256").audience());
-        assertEquals(List.of(OWN), apis.accessToken(List.of(), scopes("gone.read"), "ES256").audience(),
-                "a scope no API has any more");
+        assertEquals(List.of(OWN), apis.accessToken(List.of(), scopes("offline_access"), "ES256").audience());
+        AccessTokenAudience own = apis.accessToken(List.of(), scopes("openid profile read_user"), "ES256");
+        assertEquals(List.of(OWN), own.audience());
+        assertEquals("openid profile read_user", own.scope());
+        assertNull(own.signingAlg());
+    }
+
+    @Test
+    void withoutResourcesScopesOfMoreThanOneApiAreRefused() {
+        for (String mixed : List.of("openid profile payroll.read", "payroll.read ledger.read", "read_user ledger.read",
+                "payroll.write signed.read", "api payroll.read offline_access", "ledger.read email")) {
+            String why = invalidScope(() -> apis.accessToken(List.of(), scopes(mixed), "ES256"));
+            assertTrue(why.contains("more than one API") && why.contains("resource"), mixed + ": " + why);
+        }
+        assertTrue(invalidScope(() -> apis.accessToken(List.of(), scopes("openid gone.read"), "ES256"))
+                .contains("gone.read belongs to no API"), "a scope no API has any more is not guessed");
+        // with resources the scope is narrowed instead: nothing to refuse
+        assertEquals("payroll.read", apis.accessToken(apis.requested(List.of(PAYROLL), scopes("payroll.read")),
+                scopes("openid profile payroll.read ledger.read"), "ES256").scope());
+    }
+
+    @Test
+    void builtInScopesAloneNeedNoRegisteredApi() {
+        assertTrue(ApiDirectory.builtInOnly(scopes("openid profile email groups read_user api offline_access")));
+        assertTrue(ApiDirectory.builtInOnly(scopes("")));
+        assertFalse(ApiDirectory.builtInOnly(scopes("openid payroll.read")));
+        assertFalse(ApiDirectory.builtInOnly(scopes("gone.read")));
+    }
+
+    @Test
+    void theExchangeScopesAreThoseOfTheSubjectTokensApisTheClientIsTheBackendOf() {
+        ApiDirectory chain = new ApiDirectory(OWN, List.of(
+                new RegisteredApi(PAYROLL, Set.of("payroll.read"), null, "payroll-backend", Set.of("ledger.read")),
+                new RegisteredApi(LEDGER, Set.of("ledger.read"), null, "ledger-backend", Set.of()),
+                new RegisteredApi(SIGNED, Set.of("signed.read"), null, "payroll-backend", Set.of("signed2.read"))));
+        assertEquals(java.util.Optional.of(Set.of("ledger.read")), chain.exchangeScopesOf(List.of(PAYROLL),
+                "payroll-backend"));
+        assertEquals(java.util.Optional.of(Set.of("ledger.read", "signed2.read")), chain.exchangeScopesOf(
+                List.of(PAYROLL, SIGNED), "payroll-backend"), "every API of the token this client serves");
+        assertEquals(java.util.Optional.of(Set.of("ledger.read")), chain.exchangeScopesOf(List.of(PAYROLL, LEDGER),
+                "payroll-backend"), "not the decision on an API another client serves");
+        assertEquals(java.util.Optional.of(Set.of()), chain.exchangeScopesOf(List.of(LEDGER), "ledger-backend"),
+                "its backend, with nothing decided");
+        assertTrue(chain.exchangeScopesOf(List.of(LEDGER), "payroll-backend").isEmpty());
+        assertTrue(chain.exchangeScopesOf(List.of(OWN), "payroll-backend").isEmpty());
+        assertTrue(chain.exchangeScopesOf(List.of("https://unknown.example"), "payroll-backend").isEmpty());
+        assertTrue(chain.exchangeScopesOf(List.of(), "payroll-backend").isEmpty());
     }
 
     @Test

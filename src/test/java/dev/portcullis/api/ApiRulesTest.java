@@ -67,6 +67,28 @@ class ApiRulesTest {
     }
 
     @Test
+    void exchangeScopesAreOtherApisScopesNeverBuiltInOnes() {
+        Set<String> own = Set.of("orders.read");
+        Set<String> others = Set.of("payroll.read", "payroll.write", "ledger.read");
+        assertEquals(List.of("payroll.read", "ledger.read"), List.copyOf(ApiRules.exchangeScopes(
+                List.of("payroll.read", "ledger.read"), own, others)));
+        assertEquals(Set.of(), ApiRules.exchangeScopes(null, own, others), "absent: none");
+        assertEquals(Set.of(), ApiRules.exchangeScopes(List.of(), own, others));
+        for (String bad : List.of("openid", "profile", "email", "groups", "read_user", "api", "offline_access",
+                "orders.read", "unknown.read", "", "payroll read", "x".repeat(ApiRules.MAX_SCOPE + 1))) {
+            assertEquals("exchange_scopes", refusal(() -> ApiRules.exchangeScopes(List.of(bad), own, others)), bad);
+        }
+        assertEquals("exchange_scopes", refusal(() -> ApiRules.exchangeScopes(List.of("ledger.read", "ledger.read"),
+                own, others)));
+        java.util.List<String> many = java.util.stream.IntStream.rangeClosed(0, ApiRules.MAX_SCOPES)
+                .mapToObj(i -> "s" + i).toList();
+        assertEquals("exchange_scopes", refusal(() -> ApiRules.exchangeScopes(many, own, Set.copyOf(many))));
+        java.util.List<String> withNull = new java.util.ArrayList<>();
+        withNull.add(null);
+        assertEquals("exchange_scopes", refusal(() -> ApiRules.exchangeScopes(withNull, own, others)));
+    }
+
+    @Test
     void theSigningAlgorithmIsOneOfThreeOrTheDefault() {
         assertNull(ApiRules.signingAlg(null));
         assertEquals("PS256", ApiRules.signingAlg("PS256"));

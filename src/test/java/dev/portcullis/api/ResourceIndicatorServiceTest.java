@@ -66,6 +66,14 @@ class ResourceIndicatorServiceTest {
         assertEquals(List.of(PAYROLL), s.resources());
         assertEquals("payroll.write", s.token().scope());
 
+        OAuthException mixed = assertThrows(OAuthException.class, () -> indicators.forToken(List.of(), List.of(),
+                Scopes.parse("openid profile payroll.read"), Scopes.parse("openid profile payroll.read"),
+                Scopes.parse("openid profile payroll.read")));
+        assertEquals(OAuthError.INVALID_SCOPE, mixed.error(), "a code or refresh without resource, two APIs");
+        mixed = assertThrows(OAuthException.class, () -> indicators.forNewAuthorization(List.of(),
+                Scopes.parse("read_user payroll.write"), Scopes.parse("read_user payroll.write")));
+        assertEquals(OAuthError.INVALID_SCOPE, mixed.error(), "client credentials without resource, two APIs");
+
         table.rows.clear(); // deleted on another instance
         OAuthException e = assertThrows(OAuthException.class, () -> indicators.forToken(List.of(), List.of(PAYROLL),
                 Scopes.parse("payroll.read"), Scopes.parse("payroll.read"), Scopes.parse("payroll.read")));

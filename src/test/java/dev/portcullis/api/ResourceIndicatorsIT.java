@@ -208,9 +208,10 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
         assertEquals(List.of(payroll.identifier()), backendAccepts(onlyApi, payroll.identifier(), user.userId())
                 .getAudience(), "openid decides nothing");
 
-        String mixed = redeem(c, authorize(c, "openid profile " + payroll.read()).get("code")).jsonString("access_token");
-        assertEquals(List.of(ownApi()), backendAccepts(mixed, ownApi(), user.userId()).getAudience());
-        assertEquals("openid profile " + payroll.read(), claims(mixed).getStringClaim("scope"));
+        Map<String, String> mixed = authorize(c, "openid profile " + payroll.read());
+        assertEquals("invalid_scope", mixed.get("error"), "two APIs' scopes and no resource: " + mixed);
+        assertEquals("st-1", mixed.get("state"));
+        assertFalse(mixed.containsKey("code"));
 
         String own = redeem(c, authorize(c, "openid profile").get("code")).jsonString("access_token");
         assertEquals(List.of(ownApi()), aud(own));
@@ -220,6 +221,42 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
                 .jsonString("access_token");
         assertEquals(List.of(ownApi()), aud(named), "Portcullis's own API may be named as a resource");
         assertEquals("openid profile", claims(named).getStringClaim("scope"));
+    }
+
+    /**
+     * A code or a grant whose scope spans two APIs and names no resource (authorized before the rule, or with the
+     * resource left to the token request) gets no token without {@code resource}: never one API's aud with another
+     * API's scopes.
+     */
+    @Test
+    void withoutResourceATokenRequestOrRefreshSpanningTwoApisIsInvalidScope() throws Exception {
+        TestApi payroll = api(null);
+        Admin.TestClient c = client("openid profile " + payroll.read());
+        fixtures();
+        String scope = "openid profile " + payroll.read();
+        String code = dev.portcullis.testing.CodeFixture.issue(c.clientId(), user.userId(), REDIRECT, scope, null,
+                null);
+        Http.Res refused = redeem(c, code);
+        assertError(refused, 400, "invalid_scope");
+        assertTrue(refused.jsonString("error_description").contains("resource"), refused::toString);
+
+        Http.Res named = redeem(c, code, payroll.identifier());
+        assertEquals(200, named.status(), "a refused request does not use the code: " + named);
+        assertEquals(List.of(payroll.identifier()), backendAccepts(named.jsonString("access_token"),
+                payroll.identifier(), user.userId()).getAudience());
+        assertEquals(payroll.read(), named.jsonString("scope"));
+
+        String rt = named.jsonString("refresh_token");
+        assertError(refreshFor(c, rt), 400, "invalid_scope");
+        Http.Res own = tokenRequest(c, Map.of("grant_type", "refresh_token", "refresh_token", rt, "scope",
+                "openid profile"));
+        assertEquals(200, own.status(), "a refused refresh does not use the token: " + own);
+        assertEquals(List.of(ownApi()), backendAccepts(own.jsonString("access_token"), ownApi(), user.userId())
+                .getAudience());
+        assertEquals(200, http.get("/oauth/userinfo", "Authorization", "Bearer " + own.jsonString("access_token"))
+                .status());
+        Http.Res payrollOnly = refreshFor(c, own.jsonString("refresh_token"), payroll.identifier());
+        assertEquals(List.of(payroll.identifier()), aud(payrollOnly.jsonString("access_token")));
     }
 
     @Test
@@ -293,8 +330,13 @@ class ResourceIndicatorsIT extends TokenEndpointTestBase {
 
         assertEquals(List.of(payroll.identifier()), aud(clientCredentials(c, payroll.write()).jsonString(
                 "access_token")), "one API's scopes: that API");
-        assertEquals(List.of(ownApi()), aud(clientCredentials(c, null).jsonString("access_token")),
-                "several APIs' scopes: Portcullis's own audience, as before");
+        Http.Res mixed = clientCredentials(c, null);
+        assertError(mixed, 400, "invalid_scope");
+        assertTrue(mixed.jsonString("error_description").contains("more than one API"), mixed::toString);
+        assertError(clientCredentials(c, "read_user " + payroll.read()), 400, "invalid_scope");
+        Http.Res ownScope = clientCredentials(c, "read_user");
+        assertEquals(List.of(ownApi()), backendAccepts(ownScope.jsonString("access_token"), ownApi(), c.clientId())
+                .getAudience(), "Portcullis's own scopes alone: its own audience");
         Http.Res own = clientCredentials(c, null, ownApi());
         assertEquals("read_user", own.jsonString("scope"));
         assertEquals(List.of(ownApi()), aud(own.jsonString("access_token")));

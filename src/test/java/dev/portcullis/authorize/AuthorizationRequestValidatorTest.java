@@ -55,6 +55,26 @@ class AuthorizationRequestValidatorTest {
     }
 
     @Test
+    void withoutAResourceTheScopesOfTwoApisAreInvalidScopeAtTheClientsRedirectUri() {
+        Client both = TestClients.publicClient("openid profile payroll.read", "https://spa.example.com/cb");
+        java.util.function.Supplier<dev.portcullis.api.ApiDirectory> payroll = () ->
+                new dev.portcullis.api.ApiDirectory("https://issuer.example/api", List.of(
+                        new dev.portcullis.api.RegisteredApi("https://payroll.corp.example",
+                                java.util.Set.of("payroll.read"), null)));
+        java.util.function.Function<String, AuthorizationRequest> validate = query -> AuthorizationRequestValidator
+                .validate(ProtocolParameters.fromForm(query), id -> Optional.of(both), payroll, "ES256");
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate.apply(VALID.replace("scope=openid", "scope=openid+profile+payroll.read")));
+        assertEquals(OAuthError.INVALID_SCOPE, e.error().error());
+        assertEquals("s9", e.state());
+        assertEquals(List.of(), validate.apply(VALID.replace("scope=openid", "scope=openid+payroll.read"))
+                .resources(), "one API's scopes: that API");
+        assertEquals(List.of("https://payroll.corp.example"), validate.apply(VALID.replace("scope=openid",
+                "scope=openid+profile+payroll.read") + "&resource=https%3A%2F%2Fpayroll.corp.example").resources(),
+                "named, the token is narrowed to the resource");
+    }
+
+    @Test
     void unregisteredRedirectWinsOverEveryOtherError() {
         assertThrows(UnverifiedRequestException.class,
                 () -> validate("client_id=pub-1&redirect_uri=https%3A%2F%2Fevil.example%2Fcb&response_type=token"));

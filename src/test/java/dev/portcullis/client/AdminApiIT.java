@@ -678,7 +678,8 @@ class AdminApiIT extends ServerTestBase {
         assertEquals(200, r.status());
         for (String expected : List.of("/admin/users/{username}/grants/{client_id}", "/admin/users/{username}/unlock",
                 "/admin/sessions/{session_id}", "/admin/sessions", "application/merge-patch+json", "patch:",
-                "UserPatch", "ClientPatch", "SessionPage", "UserPage", "next_after", "Change a client application")) {
+                "UserPatch", "ClientPatch", "SessionPage", "UserPage", "next_after", "Change a client application",
+                "ApiPatch", "exchange_scopes")) {
             assertTrue(r.body().contains(expected), expected + " in " + r.body());
         }
     }

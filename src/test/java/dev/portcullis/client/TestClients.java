@@ -71,4 +71,9 @@ public final class TestClients {
         c.replaceSecretHash(Secrets.hash(current), until, Instant.EPOCH);
         return c;
     }
+
+    /** The event a disabling of {@code clientId} fires (its constructor is package-private). */
+    public static ClientAccessEnded accessEnded(String clientId) {
+        return new ClientAccessEnded(clientId);
+    }
 }

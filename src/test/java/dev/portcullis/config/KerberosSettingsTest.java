@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,6 +58,14 @@ class KerberosSettingsTest {
         return m;
     }
 
+    /** {@link #minimal} with a directory (realm filters need one). */
+    private Map<String, String> withDirectory(String... more) {
+        Map<String, String> m = minimal(more);
+        m.putAll(Map.of("portcullis.ldap.url", "ldap://dc.corp.example", "portcullis.ldap.allow-plaintext", "true",
+                "portcullis.ldap.user-base-dn", "cn=Users,dc=corp,dc=example"));
+        return m;
+    }
+
     private static ConfigurationException refused(String key, Map<String, String> values) {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(values));
         assertTrue(e.getMessage().contains(key + " ("), e::getMessage);
@@ -75,8 +82,10 @@ class KerberosSettingsTest {
         KerberosSettings s = load(minimal()).orElseThrow();
         assertEquals(keytab.toAbsolutePath(), s.keytab());
         assertEquals(SERVICE, s.principal());
-        assertEquals(Set.of("CORP.EXAMPLE"), s.realms());
+        assertEquals(List.of("CORP.EXAMPLE"), s.realms());
+        assertEquals("CORP.EXAMPLE", s.homeRealm());
         assertEquals("(|(userPrincipalName={0})(sAMAccountName={1})(uid={1}))", s.userFilter());
+        assertEquals(Map.of(), s.realmFilters());
         assertEquals(List.of(), s.networks());
         assertEquals(Optional.empty(), s.krb5Conf());
         assertTrue(s.offeredTo("203.0.113.9"));
@@ -90,7 +99,8 @@ class KerberosSettingsTest {
         KerberosSettings s = load(minimal("portcullis.kerberos.realms", " CORP.EXAMPLE  EU.CORP.EXAMPLE ",
                 "portcullis.kerberos.networks", "10.0.0.0/8, 192.168.1.0/24 2001:db8::/32",
                 "portcullis.kerberos.user-filter", "(&(objectClass=user)(userPrincipalName={0}))")).orElseThrow();
-        assertEquals(Set.of("CORP.EXAMPLE", "EU.CORP.EXAMPLE"), s.realms());
+        assertEquals(List.of("CORP.EXAMPLE", "EU.CORP.EXAMPLE"), s.realms());
+        assertEquals("CORP.EXAMPLE", s.homeRealm(), "the first listed");
         assertEquals("(&(objectClass=user)(userPrincipalName={0}))", s.userFilter());
         assertTrue(s.offeredTo("10.1.2.3"));
         assertTrue(s.offeredTo("192.168.1.200"));
@@ -134,10 +144,76 @@ class KerberosSettingsTest {
     }
 
     @Test
+    void loadWhenHomeRealmIsNotTheServicesThenTheFirstListedIsHome() {
+        KerberosSettings s = load(minimal("portcullis.kerberos.realms", "ACCOUNTS.CORP.EXAMPLE CORP.EXAMPLE"))
+                .orElseThrow();
+        assertEquals("ACCOUNTS.CORP.EXAMPLE", s.homeRealm());
+    }
+
+    @Test
+    void directoryFilterWhenHomeThenUserFilterWhenListedThenUpnOrItsOwnWhenNotListedThenNone() {
+        KerberosSettings s = load(withDirectory(
+                "portcullis.kerberos.realms", "CORP.EXAMPLE PARTNER.EXAMPLE MAPPED.EXAMPLE",
+                "portcullis.kerberos.realm-filters", "MAPPED.EXAMPLE=(&(objectClass=user)(sAMAccountName={1}))"))
+                .orElseThrow();
+        assertEquals(Optional.of(KerberosSettings.DEFAULT_USER_FILTER), s.directoryFilter("CORP.EXAMPLE"));
+        assertEquals(Optional.of("(userPrincipalName={0})"), s.directoryFilter("PARTNER.EXAMPLE"),
+                "another realm's default holds no short name");
+        assertEquals(Optional.of("(&(objectClass=user)(sAMAccountName={1}))"), s.directoryFilter("MAPPED.EXAMPLE"));
+        for (String notListed : List.of("corp.example", "Corp.Example", "OTHER.EXAMPLE", "CORP.EXAMPLE.", "",
+            "CORP")) {
+            assertEquals(Optional.empty(), s.directoryFilter(notListed), notListed);
+        }
+    }
+
+    @Test
+    void loadWhenRealmFiltersThenEachAWholeFilterWithSpacesAndCommas() {
+        KerberosSettings s = load(withDirectory(
+                "portcullis.kerberos.realms", "CORP.EXAMPLE A.EXAMPLE B.EXAMPLE",
+                "portcullis.kerberos.realm-filters", "  A.EXAMPLE=(&(objectClass=user)(memberOf=CN=Partner users,"
+                        + "OU=Groups,DC=corp,DC=example)(sAMAccountName={1}))\n\tB.EXAMPLE=(altSecurityIdentities="
+                        + "Kerberos:{0}) ")).orElseThrow();
+        assertEquals(Map.of("A.EXAMPLE", "(&(objectClass=user)(memberOf=CN=Partner users,OU=Groups,DC=corp,"
+                + "DC=example)(sAMAccountName={1}))", "B.EXAMPLE", "(altSecurityIdentities=Kerberos:{0})"),
+                s.realmFilters());
+    }
+
+    @Test
+    void loadWhenRealmFiltersMalformedOrForAnUnlistedOrTheHomeRealmThenRefused() {
+        Map<String, String> base = withDirectory(
+                "portcullis.kerberos.realms", "CORP.EXAMPLE PARTNER.EXAMPLE");
+        for (String bad : List.of("PARTNER.EXAMPLE", "PARTNER.EXAMPLE=", "PARTNER.EXAMPLE=uid={1}",
+            "PARTNER.EXAMPLE=(uid={1}", "PARTNER.EXAMPLE=(uid={1}))", "PARTNER.EXAMPLE=(uid={1})x",
+            "PARTNER.EXAMPLE=(objectClass=user)", "PARTNER.EXAMPLE=(uid={1})(cn={1})", "=(uid={1})",
+            "PARTNER.EXAMPLE =(uid={1})", "PARTNER.EXAMPLE=(uid={1}) PARTNER.EXAMPLE=(cn={1})",
+            "partner.example=(uid={1})", "OTHER.EXAMPLE=(uid={1})", "CORP.EXAMPLE=(uid={1})",
+            "PARTNER.EXAMPLE=(&(uid={1})(", "PARTNER.EXAMPLE=(uid={1}) (cn={1})", "PARTNER.EXAMPLE=(!!uid={1})")) {
+            Map<String, String> values = new HashMap<>(base);
+            values.put("portcullis.kerberos.realm-filters", bad);
+            refused("portcullis.kerberos.realm-filters", values);
+        }
+    }
+
+    @Test
+    void loadWhenRealmFiltersWithoutADirectoryThenRefused() {
+        ConfigurationException e = refused("portcullis.kerberos.realm-filters", minimal("portcullis.kerberos.realms",
+                "CORP.EXAMPLE PARTNER.EXAMPLE", "portcullis.kerberos.realm-filters", "PARTNER.EXAMPLE=(uid={1})"));
+        assertTrue(e.getMessage().contains("portcullis.ldap.url"), e::getMessage);
+    }
+
+    @Test
+    void loadWhenRealmsRepeatOrAreNotNamesThenRefused() {
+        refused("portcullis.kerberos.realms", minimal("portcullis.kerberos.realms", "CORP.EXAMPLE CORP.EXAMPLE"));
+        refused("portcullis.kerberos.realms", minimal("portcullis.kerberos.realms", "CORP.EXAMPLE=PARTNER.EXAMPLE"));
+        refused("portcullis.kerberos.realms", minimal("portcullis.kerberos.realms", "carol@CORP.EXAMPLE"));
+    }
+
+    @Test
     void loadWhenBadNetworkOrFilterOrKrb5ConfThenRefused() {
         refused("portcullis.kerberos.networks", minimal("portcullis.kerberos.networks", "10.0.0.0/33"));
         refused("portcullis.kerberos.user-filter", minimal("portcullis.kerberos.user-filter", "uid={1}"));
         refused("portcullis.kerberos.user-filter", minimal("portcullis.kerberos.user-filter", "(objectClass=user)"));
+        refused("portcullis.kerberos.user-filter", minimal("portcullis.kerberos.user-filter", "(uid={1})(cn={1})"));
         refused("portcullis.kerberos.krb5-conf", minimal("portcullis.kerberos.krb5-conf",
                 dir.resolve("no-krb5.conf").toString()));
     }

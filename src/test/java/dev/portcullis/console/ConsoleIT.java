@@ -141,17 +141,30 @@ class ConsoleIT extends OwnPagesTestBase {
                 .map(a -> (String) a.get("id")).findFirst().orElseThrow();
         browser.screenshot("console-api-created");
 
+        String ledgerScope = tag + "-ledger.read";
+        assertEquals(201, admin.post("/admin/apis", "{\"identifier\":\"https://" + tag + "-ledger.corp.example\","
+                + "\"name\":\"Ledger\",\"scopes\":[\"" + ledgerScope + "\"]}").status());
         browser.driver().findElement(By.cssSelector("#api-" + apiId + " a")).click();
+        WebElement exchange = browser.visible("edit:exchangeScopes");
+        exchange.sendKeys("openid");
+        browser.driver().findElement(By.id("edit:submit")).click();
+        assertTrue(browser.visible("message").getText().contains("Exchange scopes"), "a built-in scope is refused");
+        assertEquals(List.of(), admin.get("/admin/apis/" + apiId).json().get("exchange_scopes"));
         WebElement name = browser.visible("edit:name");
         name.clear();
         name.sendKeys("Payroll");
         new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("edit:signingAlg")))
                 .selectByValue("RS256");
+        exchange = browser.driver().findElement(By.id("edit:exchangeScopes"));
+        exchange.clear();
+        exchange.sendKeys(ledgerScope);
         browser.driver().findElement(By.id("edit:submit")).click();
         assertEquals("Saved.", browser.visible("done").getText());
+        assertEquals(ledgerScope, browser.visible("edit:exchangeScopes").getAttribute("value"));
         Http.Res shown = admin.get("/admin/apis/" + apiId);
         assertEquals("Payroll", shown.jsonString("name"));
         assertEquals("RS256", shown.jsonString("access_token_signing_alg"));
+        assertEquals(List.of(ledgerScope), shown.json().get("exchange_scopes"), "the backend's decision, saved");
 
         Admin.TestClient holder = admin.confidentialClient("openid " + tag + ".read", "https://app.example/cb");
         browser.driver().findElement(By.id("delete:submit")).click();

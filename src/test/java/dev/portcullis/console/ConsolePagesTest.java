@@ -54,6 +54,7 @@ class ConsolePagesTest {
                 new Refusal.NoSecret("c1"), new Refusal.KeyRotationInProgress(), new Refusal.OwnAccountDisabled("a"),
                 new Refusal.ApiIdentifierTaken("https://api.example"), new Refusal.NothingToWithdraw("c1", false),
                 new Refusal.ApiScopesInUse("https://api.example", List.of("a.read"), List.of("c1")),
+                new Refusal.ApiScopesExchanged("https://api.example", List.of("a.read"), List.of("https://b.example")),
                 new Refusal.NotJson()));
         Arrays.stream(Refusal.PasswordProblem.values()).forEach(p -> all.add(new Refusal.PasswordRefused(p, "x")));
         Arrays.stream(Refusal.BuiltInChange.values()).forEach(c -> all.add(new Refusal.BuiltInClient("c1", c)));

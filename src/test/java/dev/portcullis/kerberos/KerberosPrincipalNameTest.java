@@ -18,6 +18,7 @@ class KerberosPrincipalNameTest {
     void parseWhenNotAUserPrincipalThenEmpty() {
         for (String p : new String[] {null, "", "carol", "@CORP.EXAMPLE", "carol@", "carol@A@B",
             "HTTP/host@CORP.EXAMPLE", "carol/admin@CORP.EXAMPLE", "ca\\@rol@CORP.EXAMPLE", "ca\nrol@CORP.EXAMPLE",
+            "carol\\@corp.example@CORP.EXAMPLE", "carol@corp.example@CORP.EXAMPLE", "carol\\/admin@CORP.EXAMPLE",
             "a".repeat(300) + "@CORP.EXAMPLE"}) {
             assertEquals(Optional.empty(), KerberosPrincipalName.parse(p), String.valueOf(p));
         }

@@ -39,12 +39,15 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Windows integrated sign-in end to end with real parts: an MIT KDC ({@link TestKdc}, realm
- * {@value TestKdc#REALM}, service {@code HTTP/localhost}), the Active Directory-shaped test directory (carol enabled,
- * dave disabled), a Portcullis of its own started with {@code portcullis.kerberos.*}, and Debian's curl
- * ({@code --negotiate}) and headless Chromium ({@code --auth-server-allowlist}, {@code KRB5CCNAME}) as browsers.
- * The KDC principals carol and dave exist in the directory; zed does not. On a full server run the class starts a
- * second server of that kind ({@link ClassServer#startOwn}): the KDC and its keytab exist only once the class runs.
+ * Windows integrated sign-in end to end with real parts: an MIT KDC ({@link TestKdc}, home realm
+ * {@value TestKdc#REALM}, service {@code HTTP/localhost}, partner realms {@value TestKdc#OTHER_REALM} and
+ * {@value TestKdc#PARTNER_REALM} with cross-realm keys), the Active Directory-shaped test directory (carol enabled,
+ * dave disabled, and paula, whose {@code altSecurityIdentities} names the partner realm's carol), a Portcullis of its
+ * own started with {@code portcullis.kerberos.*} (the default user filter; {@value TestKdc#PARTNER_REALM} with a realm
+ * filter of its own), and Debian's curl ({@code --negotiate}) and headless Chromium ({@code --auth-server-allowlist},
+ * {@code KRB5CCNAME}) as browsers. The KDC principals carol and dave exist in the directory; zed does not. On a full
+ * server run the class starts a second server of that kind ({@link ClassServer#startOwn}): the KDC and its keytab
+ * exist only once the class runs.
  */
 class KerberosSignInIT {
 
@@ -55,6 +58,9 @@ class KerberosSignInIT {
     /** Chromium answers Negotiate challenges of these hosts only. */
     private static final String NEGOTIATE_WITH_LOCALHOST = "--auth-server-allowlist=localhost";
     private static final String DISABLED = "Your directory account is disabled";
+    /** The directory entry that {@value TestKdc#PARTNER_REALM}'s carol is mapped to (not the home realm's carol). */
+    private static final String PAULA_GUID = "00000000-0000-0000-0000-000000000004";
+    private static final String PARTNER_FILTER = "(&(objectClass=user)(altSecurityIdentities=Kerberos:{0}))";
 
     private static TestKdc kdc;
     private static TestDirectory ad;
@@ -65,6 +71,8 @@ class KerberosSignInIT {
     private static Path dave;
     private static Path zed;
     private static Path otherRealmCarol;
+    private static Path partnerRealmCarol;
+    private static Path carolWithAnInstance;
 
     @BeforeAll
     static void start() {
@@ -76,10 +84,24 @@ class KerberosSignInIT {
         carol = kdc.kinit("carol", KERBEROS_PASSWORD);
         dave = kdc.kinit("dave", KERBEROS_PASSWORD);
         zed = kdc.kinit("zed", KERBEROS_PASSWORD);
-        // carol of the other realm: a cross-realm ticket for HTTP/localhost, of a realm the server does not accept
+        kdc.addUser("carol/admin", KERBEROS_PASSWORD);
+        carolWithAnInstance = kdc.kinit("carol/admin", KERBEROS_PASSWORD);
+        // carol of each partner realm: cross-realm tickets for HTTP/localhost, other people than the home realm's carol
         kdc.addUser(TestKdc.OTHER_REALM, "carol", KERBEROS_PASSWORD);
         otherRealmCarol = kdc.kinit(TestKdc.OTHER_REALM, "carol", KERBEROS_PASSWORD);
+        kdc.addUser(TestKdc.PARTNER_REALM, "carol", KERBEROS_PASSWORD);
+        partnerRealmCarol = kdc.kinit(TestKdc.PARTNER_REALM, "carol", KERBEROS_PASSWORD);
         ad = TestDirectory.activeDirectory();
+        ad.add("""
+                dn: cn=Paula Partner,cn=Users,{base}
+                objectClass: user
+                cn: Paula Partner
+                sAMAccountName: paula
+                altSecurityIdentities: Kerberos:carol@%s
+                objectGUID:: AAAAAAAAAAAAAAAAAAAABA==
+                displayName: Paula Partner
+                userAccountControl: 512
+                """.formatted(TestKdc.PARTNER_REALM));
         List<String> properties = new ArrayList<>(List.of(
                 "-Dportcullis.ldap.url=ldaps://127.0.0.1:" + ad.ldapsPort,
                 "-Dportcullis.ldap.ca-file=" + TestDirectory.CA_FILE,
@@ -92,7 +114,9 @@ class KerberosSignInIT {
                 "-Dportcullis.kerberos.keytab=" + kdc.keytab,
                 "-Dportcullis.kerberos.principal=" + TestKdc.SERVICE,
                 "-Dportcullis.kerberos.krb5-conf=" + kdc.krb5Conf,
-                "-Dportcullis.kerberos.user-filter=(&(objectClass=user)(sAMAccountName={1}))"));
+                "-Dportcullis.kerberos.realms=" + TestKdc.REALM + " " + TestKdc.OTHER_REALM + " "
+                        + TestKdc.PARTNER_REALM,
+                "-Dportcullis.kerberos.realm-filters=" + TestKdc.PARTNER_REALM + "=" + PARTNER_FILTER));
         properties.addAll(ad.serviceAccount());
         server = ClassServer.startOwn(properties.toArray(String[]::new));
         admin = new Admin(server.http(), System.getProperty("portcullis.test.admin-token"));
@@ -179,6 +203,13 @@ class KerberosSignInIT {
 
     private static long audited(String detail) {
         return Db.count("SELECT COUNT(*) FROM audit_events WHERE detail = ?", detail);
+    }
+
+    /** The login page with a message and no way on: no Location, no session. */
+    private static void assertThePageSaying(String message, Curl r) {
+        assertEquals(200, r.status(), r::toString);
+        assertNull(r.header("Location"), r::toString);
+        assertTrue(r.body().contains(message), r::body);
     }
 
     private static void assertTheForm(Curl r) {
@@ -277,25 +308,65 @@ class KerberosSignInIT {
     @Test
     void aDisabledDirectoryUserOrAnUnknownPrincipalIsRefusedWithThePage() throws Exception {
         Curl disabled = curl(dave, loginUrl(client), "localhost");
-        assertEquals(200, disabled.status(), disabled::toString);
-        assertNull(disabled.header("Location"));
-        assertTrue(disabled.body().contains(DISABLED), disabled::body);
+        assertThePageSaying(DISABLED, disabled);
         Curl unknown = curl(zed, loginUrl(client), "localhost");
-        assertEquals(200, unknown.status(), unknown::toString);
-        assertNull(unknown.header("Location"));
-        assertTrue(unknown.body().contains(REFUSED), unknown::body);
+        assertThePageSaying(REFUSED, unknown);
         assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE detail = ?",
                 "kerberos: principal zed@" + TestKdc.REALM + ": user refused"));
     }
 
     @Test
-    void aPrincipalOfAnotherRealmIsRefusedEvenWithTheNameOfADirectoryUser() throws Exception {
+    void aPartnerRealmsCarolIsNotTheHomeRealmsCarolThroughTheDefaultFilter() throws Exception {
+        // OTHER.TEST is accepted and has no filter of its own: its principals are looked up by their whole name
         Curl r = curl(otherRealmCarol, loginUrl(client), "localhost");
-        assertEquals(200, r.status(), r::toString);
-        assertNull(r.header("Location"));
-        assertTrue(r.body().contains(REFUSED), r::body);
+        assertThePageSaying(REFUSED, r);
         assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE detail = ?",
-                "kerberos: principal carol@" + TestKdc.OTHER_REALM + " is not of an accepted realm"));
+                "kerberos: principal carol@" + TestKdc.OTHER_REALM + ": user refused"));
+    }
+
+    @Test
+    void aPartnerRealmWithARealmFilterMapsToTheEntryItsFilterFinds() throws Exception {
+        Curl r = curl(partnerRealmCarol, loginUrl(client), "localhost");
+        assertEquals(303, r.status(), r::toString);
+        assertTrue(r.header("Location").startsWith(client.redirectUri() + "?"), r::toString);
+        JWTClaimsSet id = idTokenOf(client, Http.query(r.header("Location")).get("code"));
+        assertEquals(PAULA_GUID, id.getSubject(), "the entry that names carol@PARTNER.TEST, not the home carol");
+        assertEquals("paula", id.getStringClaim("preferred_username"));
+        assertEquals(List.of("wia"), id.getStringListClaim("amr"));
+        assertEquals(1, audited("kerberos: carol@" + TestKdc.PARTNER_REALM));
+    }
+
+    @Test
+    void aPrincipalWithAnInstanceIsNotTheUserOfItsFirstName() throws Exception {
+        Curl r = curl(carolWithAnInstance, loginUrl(client), "localhost");
+        assertThePageSaying(REFUSED, r);
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE detail LIKE ?",
+                "kerberos: principal carol/admin@" + TestKdc.REALM + " is not a user principal%"));
+    }
+
+    @Test
+    void theSameNegotiateHeaderTwiceThenTheSecondGetsAFreshChallengeAndNoSession() {
+        String authorization = kdc.negotiateHeader(carol, "localhost");
+        String url = loginUrl(client);
+        Http.Res first = server.http().get(url, "Authorization", authorization);
+        assertEquals(303, first.status(), first::toString);
+        assertTrue(first.header("Location").startsWith(client.redirectUri() + "?code="), first::toString);
+        assertTrue(String.valueOf(first.raw().headers().allValues("Set-Cookie")).contains("portcullis_session="),
+                first::toString);
+        long replays = audited("kerberos: ticket refused: its authenticator was used before (a replay)");
+
+        Http.Res again = server.http().get(url, "Authorization", authorization);
+        assertEquals(401, again.status(), again::toString);
+        assertEquals("Negotiate", again.header("WWW-Authenticate"), "a fresh challenge: the browser makes a new token");
+        assertNull(again.header("Location"), again::toString);
+        assertTrue(again.body().contains("id=\"login:username\""), again::body);
+        assertFalse(String.valueOf(again.raw().headers().allValues("Set-Cookie")).contains("portcullis_session="),
+                again::toString);
+        assertEquals(replays + 1, audited("kerberos: ticket refused: its authenticator was used before (a replay)"));
+        // what is kept is the hash of the authenticator, never the token
+        byte[] token = NegotiateHeader.parse(authorization).token();
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM kerberos_authenticators WHERE authenticator_hash = ?",
+                KerberosAuthenticator.replayKey(token).orElseThrow()));
     }
 
     @Test

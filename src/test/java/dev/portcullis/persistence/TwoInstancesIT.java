@@ -1,6 +1,7 @@
 package dev.portcullis.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,13 +9,23 @@ import com.nimbusds.jose.JWSObject;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ItEnvironment;
 import dev.portcullis.testing.PayaraProcess;
+import dev.portcullis.testing.TestKdc;
 import dev.portcullis.testing.UserAgent;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * load balancer without sticky sessions. One browser (one cookie jar) alternates between them: authorize at 1, sign-in
  * page from 2, credentials to 1, consent page from 2, consent to 1, token at 2, refresh at 1, userinfo at 2, revoke
  * at 1, refusal at 2, a client secret rotated at 1 and honoured at 2, logout confirmation from 1, confirmed at 2, and
- * 1 then knows no session.
+ * 1 then knows no session. And Windows integrated sign-in on two instances without a directory: a Negotiate token is
+ * used once across both, and only the home realm's principals are local users.
  */
 @Tag("postgres-only")
 class TwoInstancesIT {
@@ -134,6 +146,86 @@ class TwoInstancesIT {
                     client.redirectUri(), "response_type", "code", "scope", "openid", "state", "s3"));
             assertEquals(302, again.status(), again::toString);
             assertTrue(again.header("Location").contains("/login.xhtml"), again::toString);
+        }
+    }
+
+    @Test
+    void aNegotiateTokenSignsInOnOneInstanceOnlyAndOnlyTheHomeRealmHasLocalUsers() throws Exception {
+        try (TestKdc kdc = TestKdc.start()) {
+            // one name in three realms: the home realm's is a local user, the partners' are other people
+            String name = "carol" + Long.toHexString(System.nanoTime());
+            String password = "a kerberos password";
+            for (String realm : List.of(TestKdc.REALM, TestKdc.PARTNER_REALM, TestKdc.OTHER_REALM)) {
+                kdc.addUser(realm, name, password);
+            }
+            String[] kerberos = {"-Dportcullis.kerberos.keytab=" + kdc.keytab,
+                "-Dportcullis.kerberos.principal=" + TestKdc.SERVICE, "-Dportcullis.kerberos.krb5-conf=" + kdc.krb5Conf,
+                "-Dportcullis.kerberos.realms=" + TestKdc.REALM + " " + TestKdc.PARTNER_REALM};
+            int portOne = ItEnvironment.freePort();
+            String issuer = "http://localhost:" + portOne;
+            List<String> twoSettings = new ArrayList<>(List.of(kerberos));
+            twoSettings.add("-Dportcullis.issuer=" + issuer);
+            try (PayaraProcess one = PayaraProcess.start(portOne, kerberos);
+                 PayaraProcess two = PayaraProcess.start(twoSettings.toArray(String[]::new))) {
+                Admin admin = new Admin(one.http(), System.getProperty("portcullis.test.admin-token"));
+                Http.Res created = admin.post("/admin/users", "{\"username\":" + Http.q(name)
+                        + ",\"password\":\"a local password 1\"}");
+                assertEquals(201, created.status(), created::toString);
+                Admin.TestClient client = admin.client(true, "openid", true, "https://rp.example.com/cb");
+                Http.Res authorize = one.http().get("/oauth/authorize?" + Http.form(Map.of("client_id",
+                        client.clientId(), "redirect_uri", client.redirectUri(), "response_type", "code", "scope",
+                        "openid", "state", "k")));
+                String loginPage = path(authorize.header("Location"));
+
+                // the same token at both instances at once: one signs in, the other sees a replay
+                String header = kdc.negotiateHeader(kdc.kinit(name, password), "localhost");
+                CyclicBarrier together = new CyclicBarrier(2);
+                ExecutorService pool = Executors.newFixedThreadPool(2);
+                List<Http.Res> answers = new ArrayList<>();
+                try {
+                    for (Future<Http.Res> f : pool.invokeAll(List.of(one, two).stream().<Callable<Http.Res>>map(
+                            instance -> () -> {
+                                together.await(30, TimeUnit.SECONDS);
+                                return instance.http().get(loginPage, "Authorization", header);
+                            }).toList(), 120, TimeUnit.SECONDS)) {
+                        answers.add(f.get());
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                List<Integer> statuses = answers.stream().map(Http.Res::status).sorted().toList();
+                assertEquals(List.of(303, 401), statuses, answers::toString);
+                Http.Res signedIn = answers.stream().filter(r -> r.status() == 303).findFirst().orElseThrow();
+                Http.Res replayed = answers.stream().filter(r -> r.status() == 401).findFirst().orElseThrow();
+                assertEquals("Negotiate", replayed.header("WWW-Authenticate"), replayed::toString);
+                assertFalse(String.valueOf(replayed.raw().headers().allValues("Set-Cookie"))
+                        .contains("portcullis_session="), replayed::toString);
+                // the winner signed in the local user of the home realm
+                String code = Http.query(signedIn.header("Location")).get("code");
+                Http.Res tokens = two.http().postJson("/oauth/token", client.codeExchangeJson(code));
+                assertEquals(200, tokens.status(), tokens::toString);
+                assertEquals(created.jsonString("user_id"), SignedJWT.parse(tokens.jsonString("id_token"))
+                        .getJWTClaimsSet().getSubject());
+                // and the token stays used on both
+                for (PayaraProcess instance : List.of(one, two)) {
+                    assertEquals(401, instance.http().get(loginPage, "Authorization", header).status());
+                }
+
+                // the partner realm's principal of the same name is not the local user, nor one of an unlisted realm
+                Http.Res partner = one.http().get(loginPage, "Authorization",
+                        kdc.negotiateHeader(kdc.kinit(TestKdc.PARTNER_REALM, name, password), "localhost"));
+                assertEquals(200, partner.status(), partner::toString);
+                assertTrue(partner.body().contains("Your Windows sign-in is not accepted"), partner::body);
+                Http.Res other = two.http().get(loginPage, "Authorization",
+                        kdc.negotiateHeader(kdc.kinit(TestKdc.OTHER_REALM, name, password), "localhost"));
+                assertEquals(200, other.status(), other::toString);
+                assertTrue(other.body().contains("Your Windows sign-in is not accepted"), other::body);
+                assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE detail = ?", "kerberos: principal "
+                        + name + "@" + TestKdc.PARTNER_REALM + " is not of the home realm " + TestKdc.REALM
+                        + ", the only realm of local users"));
+                assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE detail = ?", "kerberos: principal "
+                        + name + "@" + TestKdc.OTHER_REALM + " is not of an accepted realm"));
+            }
         }
     }
 

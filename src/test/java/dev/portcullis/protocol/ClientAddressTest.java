@@ -32,7 +32,8 @@ class ClientAddressTest {
                 "several header lines are one list");
         assertEquals("10.9.9.9", resolve("10.0.0.1", List.of(), List.of("10.9.9.9, 10.1.1.1")),
                 "only proxies: the farthest");
-        assertEquals("10.0.0.1", resolve("10.0.0.1", List.of(), List.of()), "a proxy's own request");
+        assertEquals("unknown", resolve("10.0.0.1", List.of(), List.of()),
+                "no header: never the proxy's own address, which everyone behind it shares");
         assertEquals("198.51.100.7", resolve("10.0.0.1", List.of(), List.of("198.51.100.7:5123")));
     }
 
@@ -47,31 +48,58 @@ class ClientAddressTest {
     }
 
     @Test
-    void obfuscatedOrMalformedHeadersFallBackToThePeer() {
+    void obfuscatedOrMalformedHeadersAreAnUnknownClientNeverTheProxy() {
         for (String bad : List.of("for=_hidden", "for=unknown", "for=192.0.2.60, for=_hidden", "for=\"192.0.2.60",
                 "proto=https", "for=", "for=192.0.2.60;for=192.0.2.61", "for=\"[2001:db8::1\"", "for=host.example",
                 "for=\"192.0.2.60\"x", "for=999.1.1.1", "for=[2001:db8::1]x", "garbage", ",,")) {
-            assertEquals("10.0.0.1", resolve("10.0.0.1", List.of(bad), List.of()), bad);
+            assertEquals("unknown", resolve("10.0.0.1", List.of(bad), List.of()), bad);
         }
         for (String bad : List.of("", "198.51.100.7,", "unknown", "example.com", "1.2.3.4 5.6.7.8", "::ffff:zz")) {
-            assertEquals("10.0.0.1", resolve("10.0.0.1", List.of(), List.of(bad)), bad);
+            assertEquals("unknown", resolve("10.0.0.1", List.of(), List.of(bad)), bad);
         }
-        assertEquals("10.0.0.1", resolve("10.0.0.1", List.of(), List.of("1.1.1.1,".repeat(40) + "1.1.1.1")),
+        assertEquals("unknown", resolve("10.0.0.1", List.of(), List.of("1.1.1.1,".repeat(40) + "1.1.1.1")),
                 "more hops than any real chain");
     }
 
     @Test
-    void bothHeadersMustAgree() {
+    void bothHeadersMustNameTheSameClient() {
         assertEquals("198.51.100.7", resolve("10.0.0.1", List.of("for=198.51.100.7"), List.of("198.51.100.7")));
-        assertEquals("10.0.0.1", resolve("10.0.0.1", List.of("for=192.0.2.1"), List.of("198.51.100.7")),
-                "one of them was written by the client");
+        assertEquals("198.51.100.7", resolve("10.0.0.1", List.of("for=\"198.51.100.7:4711\""),
+                List.of("198.51.100.7")), "the same address, one with a port");
+        assertEquals("2001:db8:1:0:0:0:0:5", resolve("10.0.0.1", List.of("for=\"[2001:db8:1::5]\""),
+                List.of("2001:db8:1:0:0:0:0:5")), "the same IPv6 address, spelled two ways");
+        assertEquals("198.51.100.7", resolve("10.0.0.1", List.of("for=1.2.3.4, for=198.51.100.7, for=10.1.1.1"),
+                List.of("5.6.7.8, 198.51.100.7, 10.1.1.1")), "they differ only where the client wrote them");
+    }
+
+    @Test
+    void bothHeadersNamingDifferentClientsAreAnUnknownClientNeverTheProxy() {
+        // the proxy wrote one of them and the client the other; nothing says which, so neither is believed
+        for (List<String> contradiction : List.of(
+                List.of("for=192.0.2.1", "198.51.100.7"),
+                List.of("for=198.51.100.7", "192.0.2.1"),
+                List.of("for=\"[2001:db8:1::5]\"", "198.51.100.7"),
+                List.of("for=198.51.100.7, for=203.0.113.9", "198.51.100.7"),
+                List.of("for=198.51.100.7", "198.51.100.7, 203.0.113.9"),
+                List.of("for=198.51.100.7", "10.1.1.1"),
+                List.of("for=10.1.1.1", "10.9.9.9"),
+                List.of("for=_hidden", "198.51.100.7"),
+                List.of("for=198.51.100.7", "garbage"))) {
+            assertEquals("unknown", resolve("10.0.0.1", List.of(contradiction.get(0)), List.of(contradiction.get(1))),
+                    contradiction::toString);
+        }
+        assertEquals("unknown", resolve("2001:db8:ffff::1", List.of("for=192.0.2.1"), List.of("198.51.100.7")),
+                "an IPv6 proxy too");
+        assertEquals("203.0.113.9", resolve("203.0.113.9", List.of("for=192.0.2.1"), List.of("198.51.100.7")),
+                "not from a trusted proxy: the headers are not read at all");
     }
 
     @Test
     void ipv6PeersAndRanges() {
         assertEquals("2001:db8:1:0:0:0:0:5", resolve("2001:db8:ffff:1::2", List.of(), List.of("2001:db8:1::5")));
-        assertEquals("2001:db8:ffff:1::2", resolve("2001:db8:ffff:1::2%eth0", List.of(), List.of()).replace(
-                "2001:db8:ffff:1::2", "2001:db8:ffff:1::2"));
+        assertEquals("2001:db8:5::2", resolve("2001:db8:5::2%eth0", List.of(), List.of()), "the zone is dropped");
+        assertEquals("198.51.100.7", resolve("2001:db8:ffff:1::2%eth0", List.of(), List.of("198.51.100.7")),
+                "a trusted proxy with a zone");
         assertEquals("::1", resolve("[::1]", List.of(), List.of("198.51.100.7")));
     }
 

@@ -41,6 +41,8 @@ class SignInThrottlingIT {
     private static PayaraProcess server;
     private static Admin admin;
     private static Admin.TestClient client;
+    private static String othersAccessToken;
+    private static String othersRefreshToken;
     private static final List<ForwardingProxy> proxies = new ArrayList<>();
 
     @BeforeAll
@@ -51,6 +53,14 @@ class SignInThrottlingIT {
         admin = new Admin(server.http(), System.getProperty("portcullis.test.admin-token"));
         assertEquals(200, server.http().get("/health/ready").status(), server::output);
         client = admin.confidentialClient("openid profile", "https://app.example.com/cb");
+        // tokens of another user, to show the token and userinfo endpoints answer during the burst; signed in before
+        // any test slows an address down (this browser connects from 127.0.0.1 itself, with no header: "unknown")
+        Admin.TestUser other = admin.user(PASSWORD);
+        Map<String, String> code = new UserAgent(server.base).authorizeAndGetRedirectParams(client, other, Map.of());
+        Http.Res tokens = server.http().postJson("/oauth/token", client.codeExchangeJson(code.get("code")));
+        assertEquals(200, tokens.status(), tokens::toString);
+        othersAccessToken = tokens.jsonString("access_token");
+        othersRefreshToken = tokens.jsonString("refresh_token");
     }
 
     @AfterAll
@@ -60,7 +70,7 @@ class SignInThrottlingIT {
             server.close();
         }
         // the database is shared with the classes that run next: counters set under this class's strict limits
-        // (127.0.0.1 slowed down after 3 failures) would make their servers refuse sign-ins from 127.0.0.1
+        // (an address slowed down after 3 failures) would make their servers refuse sign-ins from it
         Db.update("DELETE FROM login_throttle");
     }
 
@@ -119,6 +129,51 @@ class SignInThrottlingIT {
     }
 
     @Test
+    void contradictoryForwardedHeadersMakeAnUnknownClientNeverTheProxysAddress() {
+        // the proxy appends X-Forwarded-For; the attacker adds a Forwarded header that names someone else. One of
+        // the two is the client's own writing, so the client is unknown: a counter of its own, never 127.0.0.1,
+        // the proxy's address that everyone behind it shares
+        UserAgent attacker = browserAt("198.51.100.66");
+        List<Admin.TestUser> refused = new ArrayList<>();
+        List<String> answers = new ArrayList<>();
+        boolean slowed = false;
+        // a wait of 1 s may be over before the next attempt on a busy machine; the delay doubles each time
+        for (int i = 1; i <= 12 && !slowed; i++) {
+            Admin.TestUser account = admin.user(PASSWORD); // one failure per account: only the address counts up
+            Http.Res page = loginPage(attacker);
+            Map<String, String> f = UserAgent.formFields(page.body(), "login");
+            f.put("login:username", account.username());
+            f.put("login:password", "guess");
+            f.put("login:submit", "Sign in");
+            Http.Res r = attacker.submit(page.body(), "login", f, "Forwarded", "for=203.0.113." + i);
+            assertEquals(200, r.status(), r::toString);
+            slowed = r.body().contains(WAIT);
+            answers.add(slowed ? "wait" : r.body().contains(INVALID) ? "invalid" : r.body());
+            if (!slowed) {
+                refused.add(account);
+            }
+        }
+        assertTrue(slowed, () -> "the unknown client is slowed down like any address: " + answers);
+        assertEquals(List.of("invalid", "invalid", "invalid"), answers.subList(0, 3), "3 failures before the delay");
+        for (Admin.TestUser account : refused) {
+            List<Map<String, Object>> failures = audit("SIGN_IN_FAILURE", account.username());
+            assertEquals(1, failures.size(), () -> String.valueOf(failures));
+            assertEquals("unknown", failures.get(0).get("ip"), "neither header is believed, nor is the proxy");
+        }
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM login_throttle WHERE throttle_key IN ('ip:127.0.0.1', "
+                + "'ip:198.51.100.66') OR throttle_key LIKE 'ip:203.0.113.%'"));
+
+        // the attacker's own address and everyone else behind the proxy are not slowed by it
+        for (String address : List.of("198.51.100.66", "198.51.100.67")) {
+            Admin.TestUser u = admin.user(PASSWORD);
+            UserAgent ua = browserAt(address);
+            Http.Res ok = ua.signIn(loginPage(ua), u.username(), u.password());
+            assertEquals(303, ok.status(), () -> address + ": " + ok.body());
+            assertEquals(address, audit("SIGN_IN_SUCCESS", u.userId()).get(0).get("ip"));
+        }
+    }
+
+    @Test
     void theAccountLockIsPerAccountAndASuccessClearsTheCounter() {
         Admin.TestUser locked = admin.user(PASSWORD);
         Admin.TestUser neighbour = admin.user(PASSWORD);
@@ -160,19 +215,14 @@ class SignInThrottlingIT {
     @Test
     void aBurstOfConcurrentGuessesVerifiesAtMostMaxFailuresPasswords() throws Exception {
         Admin.TestUser victim = admin.user(PASSWORD);
-        // tokens of another user, to show the token and userinfo endpoints answer during the burst
-        Admin.TestUser other = admin.user(PASSWORD);
-        Map<String, String> code = new UserAgent(server.base).authorizeAndGetRedirectParams(client, other, Map.of());
-        Http.Res tokens = server.http().postJson("/oauth/token", client.codeExchangeJson(code.get("code")));
-        assertEquals(200, tokens.status(), tokens::toString);
-        String accessToken = tokens.jsonString("access_token");
-        String refreshToken = tokens.jsonString("refresh_token");
 
         int burst = 50;
         List<UserAgent> browsers = new ArrayList<>();
         List<Http.Res> pages = new ArrayList<>();
-        for (int i = 0; i < burst; i++) { // each guess with its own valid CSRF pair
-            UserAgent ua = new UserAgent(server.base);
+        ForwardingProxy attackersProxy = new ForwardingProxy("http://127.0.0.1:" + server.port, "198.51.100.50");
+        proxies.add(attackersProxy);
+        for (int i = 0; i < burst; i++) { // each guess with its own valid CSRF pair, from one attacker's machine
+            UserAgent ua = new UserAgent(attackersProxy.base);
             browsers.add(ua);
             pages.add(loginPage(ua));
         }
@@ -192,14 +242,15 @@ class SignInThrottlingIT {
         for (int i = 0; i < 3; i++) {
             tasks.add(() -> {
                 start.await();
-                return "userinfo " + server.http().get("/oauth/userinfo", "Authorization", "Bearer " + accessToken)
-                        .status();
+                return "userinfo " + server.http().get("/oauth/userinfo", "Authorization", "Bearer "
+                        + othersAccessToken).status();
             });
         }
         tasks.add(() -> {
             start.await();
             Http.Res r = server.http().postForm("/oauth/token", Map.of("grant_type", "refresh_token",
-                    "refresh_token", refreshToken, "client_id", client.clientId(), "client_secret", client.secret()));
+                    "refresh_token", othersRefreshToken, "client_id", client.clientId(), "client_secret",
+                    client.secret()));
             return "token " + r.status();
         });
         ExecutorService pool = Executors.newFixedThreadPool(tasks.size());

@@ -87,7 +87,8 @@ public final class Db {
      * nobody's request, so a test that compares every row lets rows leave these tables while it ran.
      */
     public static final Set<String> PURGED_TABLES = Set.of("sso_sessions", "login_throttle", "second_factor_throttle",
-            "authorization_codes", "access_tokens", "refresh_tokens", "token_grants", "client_assertion_jtis");
+            "authorization_codes", "access_tokens", "refresh_tokens", "token_grants", "client_assertion_jtis",
+            "kerberos_authenticators");
 
     /** The newest audit event's id (0 when there is none): where a test's own events begin. */
     public static long lastAuditEvent() {

@@ -9,6 +9,7 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldif.LDIFException;
 import com.unboundid.util.ssl.KeyStoreKeyManager;
 import com.unboundid.util.ssl.SSLUtil;
 import com.unboundid.util.ssl.cert.ManageCertificates;
@@ -265,6 +266,15 @@ public final class TestDirectory implements AutoCloseable {
         synchronized (binds) {
             return binds.subList(from, binds.size()).stream()
                     .filter(dn -> !dn.equalsIgnoreCase(SERVICE_DN + "," + baseDn)).toList();
+        }
+    }
+
+    /** Adds one entry, written as LDIF ({@code {base}} for the base DN). */
+    public void add(String ldif) {
+        try {
+            server.add(ldif.replace("{base}", baseDn).strip().split("\n"));
+        } catch (LDAPException | LDIFException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.portcullis.testing;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -11,7 +12,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -20,15 +23,18 @@ import java.util.stream.Stream;
  * directory, realm {@value #REALM} on a free loopback port, a database made with {@code kdb5_util}, principals added
  * with {@code kadmin.local}, {@code krb5kdc -n} as a child process. The service principal is {@code HTTP/localhost}
  * (what curl and Chromium ask for at {@code http://localhost:port}, with host canonicalisation off); users get
- * tickets with {@code kinit} into file ticket caches. The same KDC serves a second realm, {@value #OTHER_REALM}, that
- * trusts nothing but is trusted by {@value #REALM} (a cross-realm key), so its users get tickets for
- * {@code HTTP/localhost} too. No system service or file outside the directory is used.
+ * tickets with {@code kinit} into file ticket caches. The same KDC serves two more realms, {@value #OTHER_REALM} and
+ * {@value #PARTNER_REALM}, that trust nothing but are trusted by {@value #REALM} (a cross-realm key each), so their
+ * users get tickets for {@code HTTP/localhost} too: partner forests. No system service or file outside the directory
+ * is used.
  */
 public final class TestKdc implements AutoCloseable {
 
     public static final String REALM = "PORTCULLIS.TEST";
     /** A second realm whose users reach {@value #REALM}'s services through a cross-realm key (krbtgt/REALM@OTHER). */
     public static final String OTHER_REALM = "OTHER.TEST";
+    /** A third realm, trusted by {@value #REALM} as {@value #OTHER_REALM} is. */
+    public static final String PARTNER_REALM = "PARTNER.TEST";
     public static final String SERVICE = "HTTP/localhost@" + REALM;
     private static final String MASTER_PASSWORD = "test kdc master key";
 
@@ -62,6 +68,9 @@ public final class TestKdc implements AutoCloseable {
                      %3$s = {
                       kdc = 127.0.0.1:%2$d
                      }
+                     %4$s = {
+                      kdc = 127.0.0.1:%2$d
+                     }
                     [domain_realm]
                      localhost = %1$s
                      .test = %1$s
@@ -69,39 +78,44 @@ public final class TestKdc implements AutoCloseable {
                      %3$s = {
                       %1$s = .
                      }
-                    """.formatted(REALM, port, OTHER_REALM));
+                     %4$s = {
+                      %1$s = .
+                     }
+                    """.formatted(REALM, port, OTHER_REALM, PARTNER_REALM));
+            StringBuilder realms = new StringBuilder();
+            for (String realm : List.of(REALM, OTHER_REALM, PARTNER_REALM)) {
+                String db = dir.resolve(realm.toLowerCase(Locale.ROOT)).toString();
+                realms.append("""
+                         %s = {
+                          database_name = %s-principal
+                          key_stash_file = %s-stash
+                          acl_file = %s/kadm5.acl
+                          max_life = 10h
+                          supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
+                         }
+                        """.formatted(realm, db, db, dir));
+            }
             Files.writeString(kdcConf, """
                     [kdcdefaults]
-                     kdc_listen = 127.0.0.1:%2$d
-                     kdc_tcp_listen = 127.0.0.1:%2$d
+                     kdc_listen = 127.0.0.1:%1$d
+                     kdc_tcp_listen = 127.0.0.1:%1$d
                     [realms]
-                     %1$s = {
-                      database_name = %3$s/principal
-                      key_stash_file = %3$s/stash
-                      acl_file = %3$s/kadm5.acl
-                      max_life = 10h
-                      supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
-                     }
-                     %4$s = {
-                      database_name = %3$s/other-principal
-                      key_stash_file = %3$s/other-stash
-                      acl_file = %3$s/kadm5.acl
-                      max_life = 10h
-                      supported_enctypes = aes256-cts-hmac-sha1-96:normal aes128-cts-hmac-sha1-96:normal
-                     }
-                    [logging]
+                    %2$s[logging]
                      kdc = FILE:%3$s/kdc.log
-                    """.formatted(REALM, port, dir, OTHER_REALM));
+                    """.formatted(port, realms, dir));
             Files.writeString(dir.resolve("kadm5.acl"), "");
             run(List.of("kdb5_util", "create", "-s", "-P", MASTER_PASSWORD, "-r", REALM), null);
-            run(List.of("kdb5_util", "create", "-s", "-P", MASTER_PASSWORD, "-r", OTHER_REALM), null);
             kadmin(REALM, "addprinc -randkey " + SERVICE);
             kadmin(REALM, "ktadd -k " + keytab + " " + SERVICE);
-            // the cross-realm key: the same password (so the same key) in both realms' databases
-            String crossRealm = "addprinc -pw \"cross-realm key of the tests\" krbtgt/" + REALM + "@" + OTHER_REALM;
-            kadmin(REALM, crossRealm);
-            kadmin(OTHER_REALM, crossRealm);
-            ProcessBuilder pb = new ProcessBuilder("krb5kdc", "-n", "-r", REALM, "-r", OTHER_REALM)
+            for (String trusted : List.of(OTHER_REALM, PARTNER_REALM)) {
+                run(List.of("kdb5_util", "create", "-s", "-P", MASTER_PASSWORD, "-r", trusted), null);
+                // the cross-realm key: the same password (so the same key) in both realms' databases
+                String crossRealm = "addprinc -pw \"cross-realm key of the tests\" krbtgt/" + REALM + "@" + trusted;
+                kadmin(REALM, crossRealm);
+                kadmin(trusted, crossRealm);
+            }
+            ProcessBuilder pb = new ProcessBuilder("krb5kdc", "-n", "-r", REALM, "-r", OTHER_REALM, "-r",
+                    PARTNER_REALM)
                     .redirectErrorStream(true)
                     .redirectOutput(dir.resolve("krb5kdc.out").toFile()).directory(dir.toFile());
             environment(pb);
@@ -122,7 +136,7 @@ public final class TestKdc implements AutoCloseable {
         addUser(REALM, name, password);
     }
 
-    /** Adds {@code name@realm} (this KDC's {@link #REALM} or {@link #OTHER_REALM}) with a password. */
+    /** Adds {@code name@realm} (one of this KDC's realms) with a password. */
     public void addUser(String realm, String name, String password) {
         kadmin(realm, "addprinc -pw \"" + password + "\" " + name + "@" + realm);
     }
@@ -139,10 +153,58 @@ public final class TestKdc implements AutoCloseable {
 
     /** Gets a ticket-granting ticket for {@code name@realm} into a new file ticket cache; returns its path. */
     public Path kinit(String realm, String name, String password) {
-        Path cache = dir.resolve("cc-" + name + "-" + System.nanoTime());
+        Path cache = dir.resolve("cc-" + name.replace('/', '_') + "-" + System.nanoTime());
         Map<String, String> env = Map.of("KRB5CCNAME", "FILE:" + cache);
         run(List.of("kinit", name + "@" + realm), password + "\n", env);
         return cache;
+    }
+
+    /**
+     * The {@code Authorization} header curl sends with the ticket cache {@code cache} to {@code host} (the service
+     * {@code HTTP/host}): a loopback server of this method's answers curl's first request with
+     * {@code 401 Negotiate} and keeps the header of the second, so a test can send it where and as often as it likes.
+     */
+    public String negotiateHeader(Path cache, String host) {
+        List<String> captured = new CopyOnWriteArrayList<>();
+        HttpServer challenger;
+        try {
+            challenger = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        challenger.createContext("/", exchange -> {
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            if (authorization == null) {
+                exchange.getResponseHeaders().add("WWW-Authenticate", "Negotiate");
+                exchange.sendResponseHeaders(401, -1);
+            } else {
+                captured.add(authorization);
+                exchange.sendResponseHeaders(204, -1);
+            }
+            exchange.close();
+        });
+        challenger.start();
+        try {
+            int port = challenger.getAddress().getPort();
+            ProcessBuilder pb = new ProcessBuilder("curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                    "--negotiate", "-u", ":", "--max-time", "60", "--resolve", host + ":" + port + ":127.0.0.1",
+                    "http://" + host + ":" + port + "/").redirectErrorStream(true);
+            pb.environment().putAll(clientEnvironment(cache));
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(90, TimeUnit.SECONDS) || !out.equals("204") || captured.size() != 1) {
+                throw new IllegalStateException("curl answered " + out + " with " + captured.size()
+                        + " Negotiate headers; KDC log: " + log());
+            }
+            return captured.get(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            challenger.stop(0);
+        }
     }
 
     /** The environment a Kerberos client of this KDC runs with (KRB5_CONFIG, KRB5CCNAME of {@code cache}). */

@@ -107,6 +107,37 @@ class AccessTokenVerifierTest {
         return token;
     }
 
+    /** A valid token of {@code audience} (for {@link #aTokenForAnotherApiIsRefusedByPortcullisOwnChecksOnly}). */
+    private String mintFor(String jti, java.util.List<String> audience) {
+        Instant now = clock.instant();
+        TokenGrant grant = new TokenGrant("grant-" + jti, "client-1", "user-1", "openid read_user", now, now,
+                Set.of("pwd"), java.util.List.of(), null);
+        String token = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user",
+                now, now.minusSeconds(1), now.plusSeconds(600), audience, null, null));
+        rows.byJti.put(jti, new TokenGrantRepository.AccessTokenStatus(new AccessTokenRecord(jti, grant.grantId(), "read_user",
+                now, now.plusSeconds(600), token), grant));
+        return token;
+    }
+
+    @Test
+    void aTokenForAnotherApiIsRefusedByPortcullisOwnChecksOnly() {
+        String own = TOKENS.accessTokenAudience();
+        String payroll = mintFor("jti-payroll", java.util.List.of("https://payroll.corp.example"));
+        assertTrue(verifier.check(payroll).isEmpty(), "userinfo and /api/v1 refuse it");
+        OAuthException e = assertThrows(OAuthException.class, () -> verifier.verify(payroll));
+        assertEquals(OAuthError.INVALID_TOKEN, e.error());
+        assertEquals(java.util.List.of("https://payroll.corp.example"),
+                verifier.checkAnyAudience(payroll).orElseThrow().audience(), "introspection and revocation find it");
+        String both = mintFor("jti-both", java.util.List.of("https://payroll.corp.example", own));
+        assertEquals("jti-both", verifier.verify(both).jti(), "Portcullis's own API among its audiences");
+        assertEquals("jti-own", verifier.verify(mintFor("jti-own", java.util.List.of(own))).jti());
+        for (String lookalike : java.util.List.of(own + "/", own.toUpperCase(java.util.Locale.ROOT), own + "x",
+                own.substring(0, own.length() - 1))) {
+            assertTrue(verifier.check(mintFor("jti-" + lookalike.length() + lookalike.hashCode(),
+                    java.util.List.of(lookalike))).isEmpty(), lookalike);
+        }
+    }
+
     /** A record written before V2 (no token hash): the verifier falls back to the signature. */
     private void forgetHash(String jti) {
         TokenGrantRepository.AccessTokenStatus s = rows.byJti.get(jti);

@@ -67,10 +67,14 @@ class ClientCredentialsGrantIT extends TokenEndpointTestBase {
         backend.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(new JOSEObjectType("at+jwt")));
         backend.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(JWSAlgorithm.RS256, JWSAlgorithm.ES256,
                 JWSAlgorithm.PS256, JWSAlgorithm.EdDSA), new ImmutableJWKSet<>(jwks())));
-        String aud = (String) claims(r.jsonString("access_token")).getAudience().get(0);
-        backend.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(aud, new JWTClaimsSet.Builder()
+        // the expected values come from the configuration and the registration, never from the token under test
+        String ownApi = BASE + "/api";
+        backend.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(ownApi, new JWTClaimsSet.Builder()
                 .issuer(BASE).subject(c[0]).claim("client_id", c[0]).build(), Set.of("exp", "iat", "jti", "scope")));
         JWTClaimsSet claims = backend.process(r.jsonString("access_token"), null);
+        assertEquals(List.of(ownApi), claims.getAudience(), "Portcullis's own API alone");
+        assertEquals(3600L, ((Number) r.json().get("expires_in")).longValue(), "portcullis.access-token.ttl");
+        assertEquals(3600, (claims.getExpirationTime().getTime() - claims.getIssueTime().getTime()) / 1000);
         assertNull(claims.getClaim("auth_time"));
         assertEquals("read_user api", claims.getStringClaim("scope"));
         assertEquals(1, Db.count("SELECT COUNT(*) FROM token_grants WHERE client_id = ? AND user_id IS NULL", c[0]));

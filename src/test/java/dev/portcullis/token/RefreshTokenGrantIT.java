@@ -229,6 +229,13 @@ class RefreshTokenGrantIT extends TokenEndpointTestBase {
         String expiredSession = Secrets.newSecret();
         Db.update("INSERT INTO sso_sessions (session_hash, user_id, auth_time, created_at, last_seen_at, expires_at) "
                 + "VALUES (?,?,?,?,?,?)", expiredSession, user.userId(), twoDaysAgo, twoDaysAgo, twoDaysAgo, anHourAgo);
+        // a Kerberos authenticator past its time, and one still remembered
+        String oldAuthenticator = Secrets.hash(Secrets.newSecret());
+        String keptAuthenticator = Secrets.hash(Secrets.newSecret());
+        Db.update("INSERT INTO kerberos_authenticators (authenticator_hash, expires_at) VALUES (?,?)",
+                oldAuthenticator, now - 60);
+        Db.update("INSERT INTO kerberos_authenticators (authenticator_hash, expires_at) VALUES (?,?)",
+                keptAuthenticator, now + 3_000);
 
         assertEquals(401, http.postJson("/admin/purge", "").status(), "admin only");
         Http.Res purged = admin.post("/admin/purge", "");
@@ -236,7 +243,8 @@ class RefreshTokenGrantIT extends TokenEndpointTestBase {
         // counts per table; the rows themselves are checked below (the scheduled run may have taken some of them)
         Map<?, ?> counts = (Map<?, ?>) purged.json().get("purged");
         assertEquals(Set.of("sso_sessions", "throttle_counters", "authorization_codes", "access_tokens",
-                "refresh_tokens", "token_grants", "client_assertion_jtis", "audit_events"), counts.keySet(),
+                "refresh_tokens", "token_grants", "client_assertion_jtis", "kerberos_authenticators", "audit_events"),
+                counts.keySet(),
                 purged::toString);
         assertEquals(counts.values().stream().mapToInt(n -> ((Number) n).intValue()).sum(),
                 ((Number) purged.json().get("total")).intValue(), purged::toString);
@@ -256,6 +264,10 @@ class RefreshTokenGrantIT extends TokenEndpointTestBase {
         assertEquals(0, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_id = ?", oldEvent));
         assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_id = ?", keptEvent));
         assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE session_hash = ?", expiredSession));
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM kerberos_authenticators WHERE authenticator_hash = ?",
+                oldAuthenticator));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM kerberos_authenticators WHERE authenticator_hash = ?",
+                keptAuthenticator));
         assertTrue(Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'EXPIRED_ROWS_PURGED' "
                 + "AND subject = 'admin' AND detail LIKE 'sso_sessions=%'") >= 1, "the purge is audited");
 

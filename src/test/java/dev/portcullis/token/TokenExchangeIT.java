@@ -38,10 +38,15 @@ class TokenExchangeIT extends TokenEndpointTestBase {
     private static final String EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
     private static final String AT = "urn:ietf:params:oauth:token-type:access_token";
 
-    /** Three APIs, the frontend, the backends of orders and payroll, and a user, all new for one test. */
+    /**
+     * Three APIs, the frontend, the backends of orders and payroll, and a user, all new for one test. The
+     * administrator decided that orders' backend may obtain payroll's read scope, and payroll's backend both ledger
+     * scopes; the user authorized ledger's read scope only.
+     */
     private record Chain(String orders, String payroll, String ledger, String ordersScope, String payrollRead,
-                         String payrollWrite, String ledgerScope, Admin.TestClient frontend,
-                         Admin.TestClient ordersBackend, Admin.TestClient payrollBackend, Admin.TestUser user) {
+                         String payrollWrite, String ledgerScope, String ledgerWrite, Admin.TestClient frontend,
+                         Admin.TestClient ordersBackend, Admin.TestClient payrollBackend, Admin.TestUser user,
+                         String ordersId, String payrollId, String ledgerId) {
     }
 
     private String api(String identifier, String... scopes) {
@@ -52,6 +57,7 @@ class TokenExchangeIT extends TokenEndpointTestBase {
         Http.Res r = admin.post("/admin/apis", "{\"identifier\":" + Http.q(identifier) + ",\"name\":\"API\","
                 + "\"scopes\":[" + list + "]}");
         assertEquals(201, r.status(), r::toString);
+        assertEquals(List.of(), r.json().get("exchange_scopes"), "none unless decided");
         return r.jsonString("id");
     }
 
@@ -73,6 +79,15 @@ class TokenExchangeIT extends TokenEndpointTestBase {
         assertEquals(backend.clientId(), r.jsonString("backend_client_id"));
     }
 
+    /** The administrator's decision: what the backend of {@code apiId} may obtain by exchanging its tokens. */
+    private Http.Res exchangeScopes(String apiId, String... scopes) {
+        StringBuilder list = new StringBuilder();
+        for (String s : scopes) {
+            list.append(list.length() == 0 ? "" : ",").append(Http.q(s));
+        }
+        return admin.patch("/admin/apis/" + apiId, "{\"exchange_scopes\":[" + list + "]}");
+    }
+
     private Chain chain() {
         String n = Long.toHexString(System.nanoTime());
         String orders = "https://orders-" + n + ".corp.example";
@@ -80,28 +95,47 @@ class TokenExchangeIT extends TokenEndpointTestBase {
         String ledger = "https://ledger-" + n + ".corp.example";
         String ordersId = api(orders, "orders-" + n + ".read");
         String payrollId = api(payroll, "payroll-" + n + ".read", "payroll-" + n + ".write");
-        api(ledger, "ledger-" + n + ".read");
-        Admin.TestClient frontend = client("openid orders-" + n + ".read payroll-" + n + ".read ledger-" + n
+        String ledgerId = api(ledger, "ledger-" + n + ".read", "ledger-" + n + ".write");
+        Admin.TestClient frontend = client("openid profile orders-" + n + ".read payroll-" + n + ".read ledger-" + n
                 + ".read groups", "authorization_code", "refresh_token");
-        Admin.TestClient ordersBackend = client("orders-" + n + ".read payroll-" + n + ".read payroll-" + n
-                + ".write ledger-" + n + ".read", EXCHANGE);
-        Admin.TestClient payrollBackend = client("payroll-" + n + ".read ledger-" + n + ".read", EXCHANGE);
+        // the orders backend's registration is broad (even openid profile): the APIs' decisions bound it
+        Admin.TestClient ordersBackend = client("openid profile orders-" + n + ".read payroll-" + n + ".read payroll-"
+                + n + ".write ledger-" + n + ".read", EXCHANGE);
+        Admin.TestClient payrollBackend = client("payroll-" + n + ".read ledger-" + n + ".read ledger-" + n
+                + ".write", EXCHANGE);
         backendOf(ordersId, ordersBackend);
         backendOf(payrollId, payrollBackend);
+        Http.Res decided = exchangeScopes(ordersId, "payroll-" + n + ".read");
+        assertEquals(200, decided.status(), decided::toString);
+        assertEquals(List.of("payroll-" + n + ".read"), decided.json().get("exchange_scopes"));
+        assertEquals(200, exchangeScopes(payrollId, "ledger-" + n + ".read", "ledger-" + n + ".write").status());
         return new Chain(orders, payroll, ledger, "orders-" + n + ".read", "payroll-" + n + ".read",
-                "payroll-" + n + ".write", "ledger-" + n + ".read", frontend, ordersBackend, payrollBackend,
-                admin.user("correct horse battery"));
+                "payroll-" + n + ".write", "ledger-" + n + ".read", "ledger-" + n + ".write", frontend, ordersBackend,
+                payrollBackend, admin.user("correct horse battery"), ordersId, payrollId, ledgerId);
     }
 
     /** The frontend redeems a code the user authorized for every API, asking for a token for {@code resource}. */
     private String frontendToken(Chain c, String resource) {
-        String code = CodeFixture.issue(c.frontend().clientId(), c.user().userId(), REDIRECT, "openid "
+        String code = CodeFixture.issue(c.frontend().clientId(), c.user().userId(), REDIRECT, "openid profile "
                 + c.ordersScope() + " " + c.payrollRead() + " " + c.ledgerScope(), null, null);
         Http.Res r = http.post("/oauth/token", "application/x-www-form-urlencoded", Http.form(Map.of("grant_type",
                 "authorization_code", "code", code, "redirect_uri", REDIRECT)) + "&resource=" + Http.enc(resource),
                 "Authorization", basic(c.frontend()));
         assertEquals(200, r.status(), r::toString);
         return r.jsonString("access_token");
+    }
+
+    /** The three tokens of a chain: the user's for orders, orders' backend's for payroll, payroll's for ledger. */
+    private record Links(String subject, String payroll, String ledger) {
+    }
+
+    private Links links(Chain c) {
+        String subject = frontendToken(c, c.orders());
+        Http.Res payroll = exchange(c.ordersBackend(), subject, "resource", c.payroll());
+        assertEquals(200, payroll.status(), payroll::toString);
+        Http.Res ledger = exchange(c.payrollBackend(), payroll.jsonString("access_token"), "resource", c.ledger());
+        assertEquals(200, ledger.status(), ledger::toString);
+        return new Links(subject, payroll.jsonString("access_token"), ledger.jsonString("access_token"));
     }
 
     /** A token exchange by {@code backend}: {@code extra} pairs added to the usual parameters, null removes one. */
@@ -192,18 +226,75 @@ class TokenExchangeIT extends TokenEndpointTestBase {
     @Test
     void revokingTheUsersOriginalAuthorizationEndsTheExchangedTokens() throws Exception {
         Chain c = chain();
-        String subject = frontendToken(c, c.orders());
-        String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll()).jsonString("access_token");
-        String ledgerToken = exchange(c.payrollBackend(), payrollToken, "resource", c.ledger())
-                .jsonString("access_token");
-        assertEquals(true, introspect(c.payrollBackend(), ledgerToken).get("active"));
+        Links links = links(c);
+        assertEquals(true, introspect(c.payrollBackend(), links.ledger()).get("active"));
 
         Http.Res withdrawn = admin.delete("/admin/users/" + c.user().username() + "/grants/"
                 + c.frontend().clientId());
         assertEquals(204, withdrawn.status(), withdrawn::toString);
-        assertEquals(false, introspect(c.ordersBackend(), payrollToken).get("active"));
-        assertEquals(false, introspect(c.payrollBackend(), ledgerToken).get("active"));
-        assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()), 400, "invalid_request");
+        assertEquals(false, introspect(c.ordersBackend(), links.payroll()).get("active"));
+        assertEquals(false, introspect(c.payrollBackend(), links.ledger()).get("active"));
+        assertError(exchange(c.payrollBackend(), links.payroll(), "resource", c.ledger()), 400, "invalid_request");
+    }
+
+    /** Issue 47, fault 3: revoking (RFC 7009) a token that was exchanged further ends what was exchanged from it. */
+    @Test
+    void revokingAnExchangedTokenEndsTheTokensExchangedFromIt() throws Exception {
+        Chain c = chain();
+        Links links = links(c);
+        Http.Res revoked = http.postForm("/oauth/revoke", Map.of("token", links.payroll()), "Authorization",
+                basic(c.ordersBackend()));
+        assertEquals(200, revoked.status(), revoked::toString);
+        assertEquals(false, introspect(c.payrollBackend(), links.ledger()).get("active"), "exchanged from it");
+        assertEquals(true, introspect(c.frontend(), links.subject()).get("active"), "the link above stays");
+        assertError(exchange(c.payrollBackend(), links.payroll(), "resource", c.ledger()), 400, "invalid_request");
+        assertEquals(true, introspect(c.ordersBackend(), exchange(c.ordersBackend(), links.subject(), "resource",
+                c.payroll()).jsonString("access_token")).get("active"), "the user's token exchanges as before");
+    }
+
+    /** Issue 47, fault 3: disabling or deleting the client of a link in the middle ends the links below it. */
+    @Test
+    void disablingOrDeletingTheClientOfAMiddleLinkEndsTheLinksBelowIt() throws Exception {
+        for (boolean delete : new boolean[] {false, true}) {
+            Chain c = chain();
+            Links links = links(c);
+            assertEquals(true, introspect(c.payrollBackend(), links.ledger()).get("active"));
+            Http.Res ended = delete ? admin.delete("/admin/clients/" + c.ordersBackend().clientId())
+                    : admin.patch("/admin/clients/" + c.ordersBackend().clientId(), "{\"enabled\":false}");
+            assertEquals(delete ? 204 : 200, ended.status(), ended::toString);
+            assertEquals(false, introspect(c.payrollBackend(), links.ledger()).get("active"),
+                    (delete ? "deleted" : "disabled") + ": the link below ends");
+            assertEquals(false, introspect(c.frontend(), links.payroll()).get("active"));
+            assertEquals(true, introspect(c.frontend(), links.subject()).get("active"), "the link above stays");
+            assertError(exchange(c.payrollBackend(), links.payroll(), "resource", c.ledger()), 400, "invalid_request");
+        }
+    }
+
+    /**
+     * Exchanges from a token in the middle of a chain racing the disabling of that token's client: whatever the
+     * order, no token exchanged from it stays active, and no request fails with a server error (a lock taken in the
+     * wrong order would deadlock).
+     */
+    @Test
+    void anExchangeRacingTheEndOfTheLinkAboveItEndsWithIt() throws Exception {
+        Chain c = chain();
+        String subject = frontendToken(c, c.orders());
+        String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll()).jsonString("access_token");
+        java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
+        List<Http.Res> results = race(12, () -> turn.getAndIncrement() == 5
+                ? admin.patch("/admin/clients/" + c.ordersBackend().clientId(), "{\"enabled\":false}")
+                : exchange(c.payrollBackend(), payrollToken, "resource", c.ledger()));
+        for (Http.Res r : results) {
+            assertTrue(r.status() == 200 || r.status() == 400, r::toString);
+            if (r.status() == 400) {
+                assertEquals("invalid_request", r.jsonString("error"), r::toString);
+            } else if (r.jsonString("access_token") != null) {
+                assertEquals(false, introspect(c.payrollBackend(), r.jsonString("access_token")).get("active"),
+                        "exchanged before the disabling committed: revoked with it");
+            }
+        }
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM token_grants WHERE client_id = ? AND revoked_at IS NULL",
+                c.payrollBackend().clientId()), "no grant below the disabled link is live");
     }
 
     @Test
@@ -275,6 +366,98 @@ class TokenExchangeIT extends TokenEndpointTestBase {
         Http.Res narrowed = exchange(c.ordersBackend(), subject, "resource", c.payroll(), "scope", c.payrollRead());
         assertEquals(200, narrowed.status(), narrowed::toString);
         assertEquals(c.payrollRead(), narrowed.jsonString("scope"));
+    }
+
+    /**
+     * Issue 47, fault 2: a token the frontend narrowed to orders is not exchanged for what the orders API's decision
+     * does not name (though the user authorized it and the backend's registration holds it), nor for OpenID scopes at
+     * Portcullis's own audience (which would read userinfo); each link is bounded by its own API's decision and by
+     * what the user authorized.
+     */
+    @Test
+    void anExchangeNeverWidensBeyondItsApisDecisionOrTheUsersAuthorization() throws Exception {
+        Chain c = chain();
+        String subject = frontendToken(c, c.orders());
+        Http.Res ledger = exchange(c.ordersBackend(), subject, "resource", c.ledger());
+        assertError(ledger, 400, "invalid_scope");
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.ledger(), "scope", c.ledgerScope()), 400,
+                "invalid_scope");
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.payroll(), "scope", c.payrollRead() + " "
+                + c.ledgerScope()), 400, "invalid_scope");
+        for (String[] own : List.of(new String[] {"resource", BASE + "/api", "scope", "openid profile"},
+                new String[] {"resource", BASE + "/api"}, new String[] {"audience", BASE + "/api"})) {
+            Http.Res r = exchange(c.ordersBackend(), subject, own);
+            assertError(r, 400, "invalid_target");
+            assertTrue(r.jsonString("error_description").contains("own API"), r::toString);
+        }
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.payroll(), "scope", "openid " + c.payrollRead()),
+                400, "invalid_scope");
+        assertEquals(0, issuedTo(c.ordersBackend()), "nothing issued");
+
+        String payrollToken = exchange(c.ordersBackend(), subject, "resource", c.payroll()).jsonString("access_token");
+        assertEquals(401, http.get("/oauth/userinfo", "Authorization", "Bearer " + payrollToken).status());
+        // payroll's decision names ledger's write scope, the user did not authorize it
+        assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.ledger(), "scope", c.ledgerWrite()), 400,
+                "invalid_scope");
+        Http.Res link = exchange(c.payrollBackend(), payrollToken, "resource", c.ledger());
+        assertEquals(200, link.status(), link::toString);
+        assertEquals(c.ledgerScope(), link.jsonString("scope"), "both bounds: the decision and the authorization");
+        // payroll's backend may not turn its token back into more payroll
+        assertError(exchange(c.payrollBackend(), payrollToken, "resource", c.payroll()), 400, "invalid_scope");
+
+        // the decision withdrawn: the orders backend obtains nothing any more
+        Http.Res withdrawn = admin.patch("/admin/apis/" + c.ordersId(), "{\"exchange_scopes\":null}");
+        assertEquals(200, withdrawn.status(), withdrawn::toString);
+        assertEquals(List.of(), withdrawn.json().get("exchange_scopes"));
+        assertError(exchange(c.ordersBackend(), subject, "resource", c.payroll()), 400, "invalid_scope");
+        assertEquals(1, issuedTo(c.ordersBackend()));
+    }
+
+    /**
+     * exchange_scopes in the admin API: read and written (merge patch), validated, audited (the OpenAPI document
+     * describes it: {@code AdminApiIT}, where the server has MicroProfile OpenAPI).
+     */
+    @Test
+    void theDecisionIsAnApiFieldThatIsValidatedAuditedAndDescribed() {
+        Chain c = chain();
+        Http.Res shown = admin.get("/admin/apis/" + c.payrollId());
+        assertEquals(List.of(c.ledgerScope(), c.ledgerWrite()), shown.json().get("exchange_scopes"));
+        Http.Res renamed = admin.patch("/admin/apis/" + c.payrollId(), "{\"name\":\"Payroll\"}");
+        assertEquals(List.of(c.ledgerScope(), c.ledgerWrite()), renamed.json().get("exchange_scopes"),
+                "a merge patch without the field keeps it");
+        for (String bad : List.of("[\"openid\"]", "[\"profile\"]", "[\"offline_access\"]",
+                "[" + Http.q(c.payrollRead()) + "]", "[\"unknown.read\"]", "\"" + c.ledgerScope() + "\"",
+                "[" + Http.q(c.ledgerScope()) + "," + Http.q(c.ledgerScope()) + "]", "[1]")) {
+            Http.Res r = admin.patch("/admin/apis/" + c.payrollId(), "{\"exchange_scopes\":" + bad + "}");
+            assertEquals(400, r.status(), bad + ": " + r);
+            assertEquals("invalid_request", r.jsonString("error"), r::toString);
+            assertTrue(r.jsonString("error_description").contains("exchange_scopes"), r::toString);
+        }
+        assertEquals(List.of(c.ledgerScope(), c.ledgerWrite()), admin.get("/admin/apis/" + c.payrollId()).json()
+                .get("exchange_scopes"), "a refused patch changes nothing");
+        String archive = "https://archive-" + Long.toHexString(System.nanoTime()) + ".corp.example";
+        String archiveScope = "archive-" + Long.toHexString(System.nanoTime()) + ".read";
+        Http.Res registered = admin.post("/admin/apis", "{\"identifier\":" + Http.q(archive) + ",\"name\":\"Archive\","
+                + "\"scopes\":[" + Http.q(archiveScope) + "],\"exchange_scopes\":[" + Http.q(c.payrollRead()) + "]}");
+        assertEquals(201, registered.status(), registered::toString);
+        assertEquals(List.of(c.payrollRead()), registered.json().get("exchange_scopes"));
+        String archiveId = registered.jsonString("id");
+        assertEquals(200, exchangeScopes(c.ordersId(), c.payrollRead(), archiveScope).status());
+
+        // a scope another API's decision names is neither removed nor deleted behind its back
+        Http.Res removing = admin.patch("/admin/apis/" + archiveId, "{\"scopes\":[\"archive-other.read\"]}");
+        assertEquals(409, removing.status(), removing::toString);
+        assertTrue(removing.jsonString("error_description").contains(c.orders()), removing::toString);
+        Http.Res deleting = admin.delete("/admin/apis/" + archiveId);
+        assertEquals(409, deleting.status(), deleting::toString);
+        assertEquals("conflict", deleting.jsonString("error"));
+        assertEquals(200, exchangeScopes(c.ordersId(), c.payrollRead()).status());
+        assertEquals(204, admin.delete("/admin/apis/" + archiveId).status(), "no longer named: deleted");
+
+        assertTrue(Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'API_UPDATED' AND detail LIKE ? "
+                + "AND detail LIKE '%exchange_scopes%'", c.orders() + "%") >= 2, "each decision audited");
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'API_CREATED' AND detail LIKE ?",
+                archive + "%exchange scopes " + c.payrollRead() + "%"));
     }
 
     @Test

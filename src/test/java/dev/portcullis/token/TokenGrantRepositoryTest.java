@@ -141,11 +141,15 @@ class TokenGrantRepositoryTest {
     void revokingTheOriginalGrantRevokesTheGrantsExchangedFromIt() {
         TokenGrant root = grant("g1", "c1");
         accessToken(root, "j1");
-        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1"), "j2");
-        accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1"), "j3");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"),
+                "j2");
+        accessToken(grants.createGrant("g3", "c1", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"),
+                "j3");
         accessToken(grant("g4", "c2"), "j4");
-        assertEquals("g1", grants.rootGrantOf("g1"));
-        assertEquals("g1", grants.rootGrantOf("g2"), "an exchanged grant names the grant its chain started from");
+        assertEquals(root, grants.originalAuthorizationOf("g1").orElseThrow());
+        assertEquals(root, grants.originalAuthorizationOf("g2").orElseThrow(),
+                "an exchanged grant names the grant its chain started from");
+        assertTrue(grants.originalAuthorizationOf("no-such-grant").isEmpty());
         assertTrue(grants.revokeGrant("g1"), "counts the grant itself only");
         for (String jti : List.of("j1", "j2", "j3")) {
             assertFalse(grants.accessTokenStatus(jti).orElseThrow().isActive(NOW), jti);
@@ -157,19 +161,101 @@ class TokenGrantRepositoryTest {
     @Test
     void revokingTheClientOfTheOriginalGrantRevokesTheExchangedGrantsOfOtherClients() {
         accessToken(grant("g1", "c1"), "j1");
-        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1"), "j2");
+        accessToken(grants.createGrant("g2", "c2", "u1", "openid", NOW, Set.of("pwd"), List.of(), null, "g1", "j1"),
+                "j2");
         assertEquals(1, grants.revokeGrantsOf("u1", "c1"));
         assertFalse(grants.accessTokenStatus("j2").orElseThrow().isActive(NOW));
     }
 
+    /** Three links: the user's grant g1 (c1, token j1), g2 of c2 exchanged from j1 (token j2), g3 of c3 from j2. */
+    private void chain() {
+        db.jdbc.update("INSERT INTO clients (client_id, client_name, confidential, redirect_uris, "
+                + "post_logout_redirect_uris, scopes, skip_consent, created_at, updated_at) "
+                + "VALUES ('c3', 'c3', TRUE, 'https://a/cb', '', 'openid', FALSE, 0, 0)");
+        accessToken(grant("g1", "c1"), "j1");
+        accessToken(grants.createGrant("g2", "c2", "u1", "payroll.read", NOW, Set.of("pwd"), List.of(), null, "g1",
+                "j1"), "j2");
+        accessToken(grants.createGrant("g3", "c3", "u1", "ledger.read", NOW, Set.of("pwd"), List.of(), null, "g1",
+                "j2"), "j3");
+    }
+
+    private boolean active(String jti) {
+        return grants.accessTokenStatus(jti).filter(s -> s.isActive(NOW)).isPresent();
+    }
+
     @Test
-    void anExchangeLocksTheRootGrantOnlyWhileItIsLive() {
-        grant("g1", "c1");
-        assertTrue(grants.lockIfLive("g1"));
-        assertFalse(grants.lockIfLive("no-such-grant"));
+    void revokingAnExchangedTokenEndsWhatWasExchangedFromIt() {
+        chain();
+        accessToken(grants.createGrant("g2b", "c2", "u1", "payroll.read", NOW, Set.of("pwd"), List.of(), null, "g1",
+                "j1"), "j2b");
+        assertTrue(grants.revokeAccessToken("j2"));
+        assertFalse(active("j2"));
+        assertFalse(active("j3"), "exchanged from j2");
+        assertTrue(grants.accessTokenStatus("j3").orElseThrow().grant().isRevoked());
+        assertTrue(active("j1"), "the link above stays");
+        assertTrue(active("j2b"), "a sibling exchanged from j1 stays");
+        assertFalse(grants.revokeAccessToken("j2"), "already revoked");
+    }
+
+    @Test
+    void revokingTheGrantOfAMiddleLinkEndsTheLinksBelowIt() {
+        chain();
+        assertEquals(1, grants.revokeGrantsOf("u1", "c2"), "the backend's grant, as its client's disabling does");
+        assertFalse(active("j2"));
+        assertFalse(active("j3"));
+        assertTrue(active("j1"));
+    }
+
+    @Test
+    void disablingTheClientOfAMiddleLinkEndsTheLinksBelowIt() {
+        chain();
+        dev.portcullis.client.ClientAccessEnded event = dev.portcullis.client.TestClients.accessEnded("c2");
+        grants.clientAccessEnded(event);
+        assertEquals("1 token grant revoked", event.consequences(), "the exchanged grants below are not counted");
+        assertFalse(active("j2"));
+        assertFalse(active("j3"));
+        assertTrue(active("j1"));
+    }
+
+    @Test
+    void aChainOfAnyLengthEndsBelowTheRevokedLink() {
+        chain();
+        String previous = "j3";
+        int last = TokenExchangeGrant.MAX_CHAIN + 1; // g2 to g11: the longest chain of exchanges
+        for (int i = 4; i <= last; i++) {
+            accessToken(grants.createGrant("g" + i, i % 2 == 0 ? "c2" : "c3", "u1", "ledger.read", NOW, Set.of("pwd"),
+                    List.of(), null, "g1", previous), "j" + i);
+            previous = "j" + i;
+        }
+        assertTrue(grants.revokeGrant("g3"));
+        for (int i = 3; i <= last; i++) {
+            assertFalse(active("j" + i), "j" + i);
+        }
+        assertTrue(active("j1") && active("j2"));
+    }
+
+    @Test
+    void deletingTheClientOfAMiddleLinkDeletesTheLinksBelowIt() {
+        chain();
+        db.jdbc.update("DELETE FROM clients WHERE client_id = 'c2'");
+        assertTrue(grants.accessTokenStatus("j2").isEmpty());
+        assertTrue(grants.accessTokenStatus("j3").isEmpty(), "exchanged from a token of the deleted client");
+        assertTrue(active("j1"));
+    }
+
+    @Test
+    void anExchangeLocksItsSubjectTokenAndItsGrantOnlyWhileBothAreLive() {
+        chain();
+        assertTrue(grants.lockIfLive("g1", "j1"));
+        assertFalse(grants.lockIfLive("g1", "j2"), "a token of another grant");
+        assertFalse(grants.lockIfLive("no-such-grant", "j1"));
+        assertFalse(grants.lockIfLive("g1", "no-such-token"));
+        grants.revokeAccessToken("j2");
+        assertFalse(grants.lockIfLive("g2", "j2"), "a revoked token is not exchanged from");
         grants.revokeGrant("g1");
-        assertFalse(grants.lockIfLive("g1"), "a revoked grant is not exchanged from");
+        assertFalse(grants.lockIfLive("g1", "j1"), "nor a token of a revoked grant");
         db.inTransaction = false;
-        assertThrows(IllegalStateException.class, () -> grants.lockIfLive("g1"), "the lock lasts the transaction");
+        assertThrows(IllegalStateException.class, () -> grants.lockIfLive("g1", "j1"),
+                "the lock lasts the transaction");
     }
 }
