@@ -1,6 +1,7 @@
 package dev.portcullis;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -8,6 +9,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.TryCatchBlock;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -15,10 +18,13 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.protocol.ErrorBody;
+import dev.portcullis.protocol.OAuthException;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EntityManager;
 import java.util.Collection;
@@ -45,7 +51,7 @@ class ArchitectureTest {
         "dev.portcullis.api..", "dev.portcullis.audit..",
         "dev.portcullis.authorize..", "dev.portcullis.client..", "dev.portcullis.consent..", "dev.portcullis.demo..",
         "dev.portcullis.directory..", "dev.portcullis.discovery..", "dev.portcullis.health..", "dev.portcullis.jose..",
-        "dev.portcullis.kerberos..", "dev.portcullis.mfa..", "dev.portcullis.resource..", "dev.portcullis.retention..", "dev.portcullis.session..",
+        "dev.portcullis.kerberos..", "dev.portcullis.mfa..", "dev.portcullis.tokenuse..", "dev.portcullis.retention..", "dev.portcullis.session..",
         "dev.portcullis.signin..", "dev.portcullis.token..", "dev.portcullis.accountpage..", "dev.portcullis.console.."};
 
     @ArchTest
@@ -150,31 +156,49 @@ class ArchitectureTest {
             .orShould().callMethod(AuditLog.class, "failure", AuditEvent.Type.class, String.class, String.class,
                     String.class, String.class);
 
+    /**
+     * One way to refuse outside the protocol endpoints: the admin API's resources, {@code /api/v1} and the console
+     * throw an {@code admin.Refusal} (one mapper answers it); none throws the protocol's {@code OAuthException} or
+     * builds an error body of its own.
+     */
+    @ArchTest
+    static final ArchRule theAdminSideRefusesWithRefusal = noClasses().that().haveSimpleNameEndingWith("AdminResource")
+            .or().haveSimpleName("MeResource").or().resideInAPackage("dev.portcullis.console..")
+            .should().dependOnClassesThat().areAssignableTo(OAuthException.class)
+            .orShould().dependOnClassesThat().haveFullyQualifiedName(ErrorBody.class.getName());
+
+    /** The console answers a refusal in one place, its form post; no page catches one itself. */
+    @ArchTest
+    static final ArchRule onlyTheConsoleFormCatchesRefusals = codeUnits().that().areDeclaredInClassesThat()
+            .resideInAPackage("dev.portcullis.console..").and().areDeclaredInClassesThat()
+            .doNotHaveFullyQualifiedName("dev.portcullis.console.ConsoleForm")
+            .should(notCatch(Refusal.class));
+
     /** Hot-path tables: plain records, one plain-JDBC owner each ({@link TableOwnersTest} checks the SQL). */
     static final Map<String, String> JDBC_TABLE_OWNERS = Map.ofEntries(
-            Map.entry("authorization_codes", "dev.portcullis.authorize.AuthorizationCodes"),
-            Map.entry("token_grants", "dev.portcullis.token.TokenGrants"),
-            Map.entry("access_tokens", "dev.portcullis.token.TokenGrants"),
-            Map.entry("refresh_tokens", "dev.portcullis.token.TokenGrants"),
-            Map.entry("sso_sessions", "dev.portcullis.session.SsoSessions"),
-            Map.entry("logout_deliveries", "dev.portcullis.session.LogoutDeliveries"),
-            Map.entry("audit_events", "dev.portcullis.audit.AuditLog"),
-            Map.entry("login_throttle", "dev.portcullis.account.SignInThrottle"),
-            Map.entry("second_factor_throttle", "dev.portcullis.account.SecondFactorThrottle"),
-            Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactors"),
-            Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactors"),
-            Map.entry("webauthn_credentials", "dev.portcullis.mfa.Passkeys"),
-            Map.entry("webauthn_challenges", "dev.portcullis.mfa.Passkeys"),
-            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtis"),
-            Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticators"));
+            Map.entry("authorization_codes", "dev.portcullis.authorize.AuthorizationCodeRepository"),
+            Map.entry("token_grants", "dev.portcullis.token.TokenGrantRepository"),
+            Map.entry("access_tokens", "dev.portcullis.token.TokenGrantRepository"),
+            Map.entry("refresh_tokens", "dev.portcullis.token.TokenGrantRepository"),
+            Map.entry("sso_sessions", "dev.portcullis.session.SsoSessionRepository"),
+            Map.entry("logout_deliveries", "dev.portcullis.session.LogoutDeliveryRepository"),
+            Map.entry("audit_events", "dev.portcullis.audit.AuditEventRepository"),
+            Map.entry("login_throttle", "dev.portcullis.account.ThrottleCounterRepository"),
+            Map.entry("second_factor_throttle", "dev.portcullis.account.ThrottleCounterRepository"),
+            Map.entry("totp_factors", "dev.portcullis.mfa.SecondFactorRepository"),
+            Map.entry("recovery_codes", "dev.portcullis.mfa.SecondFactorRepository"),
+            Map.entry("webauthn_credentials", "dev.portcullis.mfa.PasskeyRepository"),
+            Map.entry("webauthn_challenges", "dev.portcullis.mfa.PasskeyRepository"),
+            Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtiRepository"),
+            Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticatorRepository"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(
             "apis", "dev.portcullis.api.ApiRepository",
             "clients", "dev.portcullis.client.ClientRepository",
             "users", "dev.portcullis.account.UserRepository",
-            "consents", "dev.portcullis.consent.Consents",
-            "signing_keys", "dev.portcullis.jose.SigningKeyStore");
+            "consents", "dev.portcullis.consent.ConsentRepository",
+            "signing_keys", "dev.portcullis.jose.SigningKeyRepository");
 
     @ArchTest
     static final ArchRule noClassUsesJdbcAndJpa = classes()
@@ -207,6 +231,20 @@ class ArchitectureTest {
         names.addAll(b);
         return DescribedPredicate.describe("are one of " + names,
                 c -> names.contains(c.getName()) || names.contains(c.getName().replaceFirst("\\$.*", "")));
+    }
+
+    private static ArchCondition<JavaCodeUnit> notCatch(Class<? extends Throwable> type) {
+        return new ArchCondition<>("not catch " + type.getName()) {
+            @Override
+            public void check(JavaCodeUnit unit, ConditionEvents events) {
+                for (TryCatchBlock block : unit.getTryCatchBlocks()) {
+                    if (block.getCaughtThrowables().stream().anyMatch(t -> t.isAssignableTo(type))) {
+                        events.add(SimpleConditionEvent.violated(unit, unit.getFullName() + " catches "
+                                + type.getSimpleName()));
+                    }
+                }
+            }
+        };
     }
 
     private static ArchCondition<JavaClass> notDependOnBoth(String one, String other) {

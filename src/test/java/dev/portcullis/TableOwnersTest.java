@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The table → owner list of {@link ArchitectureTest} against the sources: it names every table the migrations
- * create, SQL naming a hot-path table appears in its owner class only (and none names an aggregate's table, which
- * only JPQL reaches), and the persistence unit lists exactly the entity classes.
+ * create, each owner is named ...Repository, SQL naming a hot-path table appears in its owner class only (and none
+ * names an aggregate's table, which only JPQL reaches), and the persistence unit lists exactly the entity classes.
  */
 class TableOwnersTest {
 
@@ -42,6 +42,15 @@ class TableOwnersTest {
         Set<String> owned = new TreeSet<>(ArchitectureTest.JDBC_TABLE_OWNERS.keySet());
         owned.addAll(ArchitectureTest.JPA_TABLE_OWNERS.keySet());
         assertEquals(created, owned);
+    }
+
+    /** One name for one role: a table's owner is its repository, whatever its access technology. */
+    @Test
+    void everyOwnerIsNamedRepository() {
+        Set<String> owners = new TreeSet<>(ArchitectureTest.JDBC_TABLE_OWNERS.values());
+        owners.addAll(ArchitectureTest.JPA_TABLE_OWNERS.values());
+        owners.removeIf(owner -> owner.endsWith("Repository"));
+        assertEquals(Set.of(), owners);
     }
 
     @Test

@@ -1,10 +1,9 @@
 package dev.portcullis.access;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonSupport;
-import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
 import dev.portcullis.session.SsoSession;
 import jakarta.enterprise.context.RequestScoped;
@@ -40,7 +39,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class SessionAdminResource {
 
     @Inject
-    AccessAdministration access;
+    AccessService access;
 
     @Inject
     ClientAddress clientAddress;
@@ -62,11 +61,11 @@ public class SessionAdminResource {
                          String after) {
         int max = Paging.limit(limit, 500);
         if (after != null && (after.length() > 64 || !after.chars().allMatch(SessionAdminResource::idCharacter))) {
-            throw OAuthException.invalidRequest("after: must be a session id (next_after of the previous page)");
+            throw Refusal.invalid("after", "must be a session id (next_after of the previous page)");
         }
-        List<AccessAdministration.SessionView> page = access.sessions(username, after, max).orElse(null);
+        List<AccessService.SessionView> page = access.sessions(username, after, max).orElse(null);
         if (page == null) {
-            return noSuchUser();
+            throw Refusal.notFound(Refusal.Thing.USER);
         }
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         page.forEach(v -> a.add(describe(v)));
@@ -86,12 +85,12 @@ public class SessionAdminResource {
     public Response endAllOf(@Parameter(description = "a username", required = true) @QueryParam("user")
                              String username) {
         if (username == null || username.isEmpty()) {
-            throw OAuthException.invalidRequest("user: the username whose sessions to end is required");
+            throw Refusal.invalid("user", "the username whose sessions to end is required");
         }
         return access.endSessionsOf(username, actor())
                 .map(n -> Response.ok(JsonSupport.JSON.createObjectBuilder().add("ended", n).build().toString())
                         .build())
-                .orElseGet(SessionAdminResource::noSuchUser);
+                .orElseThrow(() -> Refusal.notFound(Refusal.Thing.USER));
     }
 
     @DELETE
@@ -100,11 +99,13 @@ public class SessionAdminResource {
     @APIResponse(responseCode = "204", description = "Ended")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response end(@PathParam("session_id") String sessionId) {
-        return access.endSession(sessionId, actor()) ? Response.noContent().build()
-                : ErrorBody.response(404, "not_found", "No such session");
+        if (!access.endSession(sessionId, actor())) {
+            throw Refusal.notFound(Refusal.Thing.SESSION);
+        }
+        return Response.noContent().build();
     }
 
-    private static JsonObjectBuilder describe(AccessAdministration.SessionView v) {
+    private static JsonObjectBuilder describe(AccessService.SessionView v) {
         SsoSession s = v.session();
         JsonArrayBuilder served = JsonSupport.JSON.createArrayBuilder();
         for (String c : s.clients()) {
@@ -138,9 +139,5 @@ public class SessionAdminResource {
 
     private Actor actor() {
         return Actor.adminToken(clientAddress.of(request));
-    }
-
-    private static Response noSuchUser() {
-        return ErrorBody.response(404, "not_found", "No such user");
     }
 }

@@ -1,8 +1,8 @@
 package dev.portcullis.access;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonSupport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -34,7 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class UserGrantAdminResource {
 
     @Inject
-    AccessAdministration access;
+    AccessService access;
 
     @Inject
     ClientAddress clientAddress;
@@ -51,7 +51,7 @@ public class UserGrantAdminResource {
     public Response list(@PathParam("username") String username) {
         return access.grants(username).map(grants -> {
             JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
-            for (UserAuthorizations.Authorization g : grants) {
+            for (AuthorizedApplicationService.Authorization g : grants) {
                 JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder().add("client_id", g.clientId())
                         .add("client_name", g.clientName()).add("granted_at", g.grantedAt().getEpochSecond());
                 if (g.scope() != null) {
@@ -60,7 +60,7 @@ public class UserGrantAdminResource {
                 a.add(b);
             }
             return Response.ok(JsonSupport.JSON.createObjectBuilder().add("grants", a).build().toString()).build();
-        }).orElseGet(() -> notFound("No such user"));
+        }).orElseThrow(() -> Refusal.notFound(Refusal.Thing.USER));
     }
 
     @DELETE
@@ -73,12 +73,8 @@ public class UserGrantAdminResource {
     public Response revoke(@PathParam("username") String username, @PathParam("client_id") String clientId) {
         return switch (access.withdrawGrant(username, clientId, Actor.adminToken(clientAddress.of(request)))) {
             case WITHDRAWN -> Response.noContent().build();
-            case NO_SUCH_USER -> notFound("No such user");
-            case NOTHING_TO_WITHDRAW -> notFound("The user has not authorized this client");
+            case NO_SUCH_USER -> throw Refusal.notFound(Refusal.Thing.USER);
+            case NOTHING_TO_WITHDRAW -> throw new Refusal(new Refusal.NothingToWithdraw(clientId, false));
         };
-    }
-
-    private static Response notFound(String description) {
-        return ErrorBody.response(404, "not_found", description);
     }
 }

@@ -1,9 +1,9 @@
 package dev.portcullis.account;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.directory.Directory;
 import dev.portcullis.directory.DirectoryEntry;
 import dev.portcullis.directory.DirectoryUnavailableException;
@@ -24,7 +24,7 @@ import java.util.Optional;
  *
  * <p>With a directory ({@code portcullis.ldap.url}), a name that belongs to a local user is checked locally (unless
  * {@code portcullis.ldap.local-users=false}); any other name is looked up in the directory, and a user it
- * authenticates gets (or updates) their row through {@link UserService#syncDirectoryUser}, so the rest of the
+ * authenticates gets (or updates) their row through {@link DirectorySyncService#syncDirectoryUser}, so the rest of the
  * system sees them as any user.
  *
  * <p>The account counter is the account's, not the spelling's ({@link #throttleName}): a typed name that resolves to
@@ -40,7 +40,13 @@ public class SignInService {
     SignInThrottle throttle;
 
     @Inject
-    UserService users;
+    UserLookupService users;
+
+    @Inject
+    CredentialService credentials;
+
+    @Inject
+    DirectorySyncService directoryUsers;
 
     @Inject
     UserRepository userRows;
@@ -124,7 +130,7 @@ public class SignInService {
         throttle.recordSuccess(counted);
         String stored = user.get().passwordHash();
         if (!user.get().fromDirectory() && hasher.needsRehash(stored)) {
-            users.replaceOutdatedHash(user.get().username(), stored, hasher.hash(password));
+            credentials.replaceOutdatedHash(user.get().username(), stored, hasher.hash(password));
         }
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.get().userId(), ip, null);
         return new Result(Outcome.SIGNED_IN, user);
@@ -133,33 +139,33 @@ public class SignInService {
     /**
      * A user's change of their own local password, as {@code actor} (the user on their account page): the new password
      * typed twice and valid, then the current one checked as a sign-in at {@code clientId} (throttled and audited like
-     * one), then the change ({@link UserService#changeOwnPassword}: sessions and token families end, audited as
+     * one), then the change ({@link CredentialService#changeOwnPassword}: sessions and token families end, audited as
      * {@code USER_PASSWORD_CHANGED}). False when the user no longer exists.
      *
-     * @throws ChangeRefused with the {@link ChangeRefused.PasswordProblem} when anything is refused (nothing changed)
+     * @throws Refusal with the {@link Refusal.PasswordProblem} when anything is refused (nothing changed)
      */
     public boolean changeOwnPassword(User user, String current, String fresh, String repeat, String clientId,
                                      Actor actor) {
         if (user.fromDirectory()) {
-            throw refused(ChangeRefused.PasswordProblem.DIRECTORY_USER,
+            throw refused(Refusal.PasswordProblem.DIRECTORY_USER,
                     user.username() + " is a directory user; the password is changed in the directory");
         }
         if (fresh == null || !fresh.equals(repeat)) {
-            throw refused(ChangeRefused.PasswordProblem.MISMATCH, "the two new passwords differ");
+            throw refused(Refusal.PasswordProblem.MISMATCH, "the two new passwords differ");
         }
-        UserService.checkPassword(fresh);
+        CredentialService.checkPassword(fresh);
         Outcome check = signIn(user.username(), current, clientId, actor.ip()).outcome();
         if (check != Outcome.SIGNED_IN) {
             throw check == Outcome.INVALID
-                    ? refused(ChangeRefused.PasswordProblem.CURRENT_WRONG, "the current password is not right")
-                    : refused(ChangeRefused.PasswordProblem.CURRENT_NOT_CHECKED,
+                    ? refused(Refusal.PasswordProblem.CURRENT_WRONG, "the current password is not right")
+                    : refused(Refusal.PasswordProblem.CURRENT_NOT_CHECKED,
                             "the current password cannot be checked now; try again later");
         }
-        return users.changeOwnPassword(user.username(), fresh, clientId, actor).isPresent();
+        return credentials.changeOwnPassword(user.username(), fresh, clientId, actor).isPresent();
     }
 
-    private static ChangeRefused refused(ChangeRefused.PasswordProblem problem, String why) {
-        return new ChangeRefused(new ChangeRefused.PasswordRefused(problem, why));
+    private static Refusal refused(Refusal.PasswordProblem problem, String why) {
+        return new Refusal(new Refusal.PasswordRefused(problem, why));
     }
 
     /**
@@ -201,7 +207,7 @@ public class SignInService {
             return true;
         }
         try {
-            return directory.findEnabled(userId).flatMap(users::syncDirectoryUser).isPresent();
+            return directory.findEnabled(userId).flatMap(directoryUsers::syncDirectoryUser).isPresent();
         } catch (DirectoryUnavailableException down) {
             return whenDown;
         }
@@ -211,14 +217,14 @@ public class SignInService {
      * The re-check of a live SSO session's user, at the authorization endpoint and on the pages that use the session
      * ({@link #stillAllowed}: at most once per {@code recheck-interval}, the row's claims, groups and admin membership
      * taken from the entry, an outage lets the session go on). When the directory refuses the entry, every session,
-     * code and token family of the user ends ({@link UserService#endDirectoryAccess}, audited) and the answer is
+     * code and token family of the user ends ({@link DirectorySyncService#endDirectoryAccess}, audited) and the answer is
      * false: the browser must sign in again.
      */
     public boolean sessionStillAllowed(String userId, String ip) {
         if (stillAllowed(userId)) {
             return true;
         }
-        users.endDirectoryAccess(userId, ip);
+        directoryUsers.endDirectoryAccess(userId, ip);
         return false;
     }
 
@@ -245,7 +251,7 @@ public class SignInService {
     /** The password check: locally for a local user's name, else in the directory when there is one. */
     private Result check(String name, String password) {
         if (checkedLocally(name)) {
-            return users.checkCredentials(name, password).map(u -> new Result(Outcome.SIGNED_IN, Optional.of(u)))
+            return credentials.checkCredentials(name, password).map(u -> new Result(Outcome.SIGNED_IN, Optional.of(u)))
                     .orElseGet(() -> new Result(Outcome.INVALID, Optional.empty()));
         }
         Directory.Authentication a = directory.authenticate(name, password);
@@ -263,9 +269,9 @@ public class SignInService {
     /** The user's row; a second try finds the row that a parallel first sign-in of the same user inserted. */
     private Optional<User> directoryRow(DirectoryEntry entry) {
         try {
-            return users.syncDirectoryUser(entry);
+            return directoryUsers.syncDirectoryUser(entry);
         } catch (PersistenceException raced) {
-            return users.syncDirectoryUser(entry);
+            return directoryUsers.syncDirectoryUser(entry);
         }
     }
 

@@ -2,19 +2,18 @@ package dev.portcullis.account;
 
 import dev.portcullis.config.ThrottleSettings;
 import dev.portcullis.crypto.Secrets;
-import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.ClientAddress;
+import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Applies {@link ThrottlePolicy} to sign-in, with counters in the database (table login_throttle) so every instance
- * sees the same numbers. The one owner of login_throttle, in plain JDBC; a row is a {@link ThrottlePolicy.Counter}
- * under its key ("user:name" or "ip:address"). Two counters:
+ * Applies {@link ThrottlePolicy} to sign-in, with counters in the database (table login_throttle, owned by
+ * {@link ThrottleCounterRepository}) so every instance sees the same numbers; a row is a
+ * {@link ThrottlePolicy.Counter} under its key ("user:name" or "ip:address"). Two counters:
  *
  * <ul>
  *   <li>per account name (whether or not the account exists, so the answer never reveals that): an attempt is
@@ -33,10 +32,10 @@ public class SignInThrottle {
     /** Compare-and-set rounds before a reservation gives up (and refuses, as a wait) under extreme contention. */
     static final int MAX_ROUNDS = 20;
 
-    private static final ThrottleTable TABLE = new ThrottleTable("login_throttle", "throttle_key");
+    private static final ThrottleCounterRepository.Table TABLE = ThrottleCounterRepository.Table.LOGIN;
 
     @Inject
-    Jdbc jdbc;
+    ThrottleCounterRepository counters;
 
     @Inject
     ThrottleSettings throttleSettings;
@@ -128,7 +127,7 @@ public class SignInThrottle {
 
     /** Deletes the account's counter, ending a lock or slowdown at once; whether there was one. */
     public boolean clear(String username) {
-        return jdbc.update("DELETE FROM login_throttle WHERE throttle_key = ?", accountKey(username)) == 1;
+        return counters.delete(TABLE, accountKey(username));
     }
 
     /**
@@ -137,8 +136,7 @@ public class SignInThrottle {
      */
     public int purgeStale() {
         long now = now();
-        return jdbc.deleteInChunks(TABLE.table(), TABLE.keyColumn(), ThrottleTable.STALE, now,
-                ThrottleTable.staleBefore(now, throttleSettings));
+        return counters.purgeStale(TABLE, now, staleBefore(now, throttleSettings));
     }
 
     private long now() {
@@ -146,32 +144,16 @@ public class SignInThrottle {
     }
 
     private Optional<ThrottlePolicy.Counter> read(String key) {
-        return jdbc.one(TABLE.select(), SignInThrottle::counter, key);
+        return counters.read(TABLE, key);
     }
 
-    /**
-     * Replaces the counter {@code expected} (null: no row) by {@code next} (null: no row) in one conditional
-     * statement; false when another attempt changed the row first. A counter's failures and window start identify
-     * it: every change either counts one more failure or starts a new window.
-     */
     private boolean compareAndSet(String key, ThrottlePolicy.Counter expected, ThrottlePolicy.Counter next) {
-        if (expected == null) {
-            // false when another attempt inserted the key first (it may be cleared again already)
-            return jdbc.insertUnlessTaken(TABLE.insert(), key, next.failures(), next.firstFailureAt(),
-                    next.lockedUntil());
-        }
-        if (next == null) {
-            return jdbc.update("DELETE FROM login_throttle WHERE throttle_key = ? AND failures = ? "
-                    + "AND first_failure_at = ?", key, expected.failures(), expected.firstFailureAt()) == 1;
-        }
-        return jdbc.update("UPDATE login_throttle SET failures = ?, first_failure_at = ?, locked_until = ? "
-                + "WHERE throttle_key = ? AND failures = ? AND first_failure_at = ?", next.failures(),
-                next.firstFailureAt(), next.lockedUntil(), key, expected.failures(), expected.firstFailureAt()) == 1;
+        return counters.compareAndSet(TABLE, key, expected, next);
     }
 
-    static ThrottlePolicy.Counter counter(Jdbc.Row row) throws SQLException {
-        return new ThrottlePolicy.Counter((int) row.longValue("failures"), row.longValue("first_failure_at"),
-                row.nullableLong("locked_until"));
+    /** The end of the window of a counter that is stale at {@code now}: neither counting nor locking. */
+    static long staleBefore(long now, ThrottleSettings settings) {
+        return now - Math.max(settings.failureWindow().getSeconds(), settings.lockout().getSeconds());
     }
 
     ThrottlePolicy.Limits accountLimits() {
@@ -196,7 +178,7 @@ public class SignInThrottle {
      */
     static String accountKey(String username) {
         String u = username == null ? "" : username.strip().toLowerCase(Locale.ROOT);
-        return UserService.isWellFormedUsername(u) || u.isEmpty() ? "user:" + u : "user:#" + Secrets.hash(u);
+        return Username.isWellFormed(u) || u.isEmpty() ? "user:" + u : "user:#" + Secrets.hash(u);
     }
 
     static String ipKey(String ip) {

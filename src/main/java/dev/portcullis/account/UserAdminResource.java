@@ -1,12 +1,12 @@
 package dev.portcullis.account;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
-import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
+import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -48,7 +48,13 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class UserAdminResource {
 
     @Inject
-    UserService service;
+    UserAdminService service;
+
+    @Inject
+    UserLookupService users;
+
+    @Inject
+    CredentialService credentials;
 
     @Inject
     ClientAddress clientAddress;
@@ -71,10 +77,10 @@ public class UserAdminResource {
                        @Parameter(description = "next_after of the previous page") @QueryParam("after") String after) {
         int max = Paging.limit(limit, 500);
         String from = after == null ? "" : after.toLowerCase(java.util.Locale.ROOT);
-        if (!from.isEmpty() && !UserService.isWellFormedUsername(from)) {
-            throw OAuthException.invalidRequest("after: must be a username (next_after of the previous page)");
+        if (!from.isEmpty() && !Username.isWellFormed(from)) {
+            throw Refusal.invalid("after", "must be a username (next_after of the previous page)");
         }
-        List<User> page = service.search(q, from, max);
+        List<User> page = users.search(q, from, max);
         JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
         page.forEach(u -> a.add(describe(u)));
         JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder().add("users", a);
@@ -100,19 +106,19 @@ public class UserAdminResource {
     public Response patch(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         if (json.isNull("enabled")) {
-            throw OAuthException.invalidRequest("enabled: cannot be removed (null)");
+            throw Refusal.invalid("enabled", "cannot be removed (null)");
         }
         Set<String> roles = null;
         if (json.has("roles")) {
             roles = new TreeSet<>(json.stringList("roles", 20, 50).orElse(List.of()));
         }
         List<String> groups = json.has("groups") ? groups(json).orElse(List.of()) : null;
-        UserService.UserPatch patch = UserService.UserPatch.patch().email(json.removableString("email", 1000))
+        UserAdminService.UserPatch patch = UserAdminService.UserPatch.patch().email(json.removableString("email", 1000))
                 .name(json.removableString("name", 1000)).enabled(json.bool("enabled").orElse(null)).roles(roles)
                 .groups(groups).build();
         return service.update(username, patch, actor())
                 .map(u -> Response.ok(describe(u).build().toString()).build())
-                .orElseGet(UserAdminResource::notFound);
+                .orElseThrow(UserAdminResource::notFound);
     }
 
     @POST
@@ -122,7 +128,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "204", description = "Unlocked (or was not throttled)")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response unlock(@PathParam("username") String username) {
-        return service.unlock(username, actor()) ? Response.noContent().build() : notFound();
+        return noContentIf(service.unlock(username, actor()));
     }
 
     @POST
@@ -134,7 +140,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response create(String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("username", "password", "email", "name", "groups"));
-        User u = service.create(new UserService.NewUser(
+        User u = service.create(new UserAdminService.NewUser(
                 json.requiredString("username", 1000),
                 json.string("password", 100_000).orElse(null),
                 json.string("email", 1000).orElse(null),
@@ -150,9 +156,9 @@ public class UserAdminResource {
     @APIResponse(responseCode = "200", content = @Content(schema = @Schema(ref = "User")))
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response get(@PathParam("username") String username) {
-        return service.findByUsername(username)
+        return users.findByUsername(username)
                 .map(u -> Response.ok(describe(u).build().toString()).build())
-                .orElseGet(UserAdminResource::notFound);
+                .orElseThrow(UserAdminResource::notFound);
     }
 
     @DELETE
@@ -161,10 +167,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("username") String username) {
-        if (!service.delete(username, actor())) {
-            return notFound();
-        }
-        return Response.noContent().build();
+        return noContentIf(service.delete(username, actor()));
     }
 
     @PUT
@@ -177,10 +180,7 @@ public class UserAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response setPassword(@PathParam("username") String username, String body) {
         JsonObjects json = JsonObjects.parse(body, Set.of("password"));
-        if (!service.setPassword(username, json.string("password", 100_000).orElse(null), actor())) {
-            return notFound();
-        }
-        return Response.noContent().build();
+        return noContentIf(credentials.setPassword(username, json.string("password", 100_000).orElse(null), actor()));
     }
 
     /** The array's shape only, bounded for parsing; the service checks the names and their number. */
@@ -215,7 +215,15 @@ public class UserAdminResource {
         return Actor.adminToken(clientAddress.of(request));
     }
 
-    private static Response notFound() {
-        return ErrorBody.response(404, "not_found", "No such user");
+    /** 204 when the user was there, else 404. */
+    private static Response noContentIf(boolean found) {
+        if (!found) {
+            throw notFound();
+        }
+        return Response.noContent().build();
+    }
+
+    private static Refusal notFound() {
+        return Refusal.notFound(Refusal.Thing.USER);
     }
 }

@@ -1,6 +1,7 @@
 package dev.portcullis.account;
 
 import dev.portcullis.persistence.Jpa;
+import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -107,7 +108,7 @@ public class UserRepository {
 
     private Optional<TypedQuery<User>> byUsername(String username, String queryName) {
         String u = username == null ? null : username.toLowerCase(Locale.ROOT);
-        if (!UserService.isWellFormedUsername(u)) {
+        if (!Username.isWellFormed(u)) {
             return Optional.empty(); // no account has it; and a NUL would fail the query on PostgreSQL
         }
         return Optional.of(em.createNamedQuery(queryName, User.class).setParameter("u", u));

@@ -1,21 +1,21 @@
 package dev.portcullis.accountpage;
 
-import dev.portcullis.access.AccessAdministration;
-import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.access.AccessService;
+import dev.portcullis.access.AuthorizedApplicationService;
 import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
+import dev.portcullis.admin.Refusal;
+import dev.portcullis.audit.Actor;
 import dev.portcullis.client.Scopes;
-import dev.portcullis.access.UserAuthorizations;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.SessionSettings;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.signin.OwnPage;
 import dev.portcullis.signin.SignedInUser;
 import dev.portcullis.token.TokenGrant;
-import dev.portcullis.token.TokenGrants;
+import dev.portcullis.token.TokenGrantRepository;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -49,15 +49,15 @@ public class AccountPage {
     private static final String WHERE = "on the account page";
 
     /** The message of each refused password change. */
-    private static final Map<ChangeRefused.PasswordProblem, String> PASSWORD_MESSAGES = Map.of(
-            ChangeRefused.PasswordProblem.LENGTH, "account.password.length",
-            ChangeRefused.PasswordProblem.DIRECTORY_USER, "account.password.notLocal",
-            ChangeRefused.PasswordProblem.MISMATCH, "account.password.mismatch",
-            ChangeRefused.PasswordProblem.CURRENT_WRONG, "account.password.wrong",
-            ChangeRefused.PasswordProblem.CURRENT_NOT_CHECKED, "login.wait");
+    private static final Map<Refusal.PasswordProblem, String> PASSWORD_MESSAGES = Map.of(
+            Refusal.PasswordProblem.LENGTH, "account.password.length",
+            Refusal.PasswordProblem.DIRECTORY_USER, "account.password.notLocal",
+            Refusal.PasswordProblem.MISMATCH, "account.password.mismatch",
+            Refusal.PasswordProblem.CURRENT_WRONG, "account.password.wrong",
+            Refusal.PasswordProblem.CURRENT_NOT_CHECKED, "login.wait");
 
     /** The sessions the page lists: those the service ends on the user's behalf. */
-    private static final int MAX_SESSIONS = AccessAdministration.MAX_OWN_SESSIONS;
+    private static final int MAX_SESSIONS = AccessService.MAX_OWN_SESSIONS;
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
@@ -66,19 +66,19 @@ public class AccountPage {
     SignedInUser signedIn;
 
     @Inject
-    UserAuthorizations authorizations;
+    AuthorizedApplicationService authorizations;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     SignInService signIn;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
-    AccessAdministration access;
+    AccessService access;
 
     @Inject
     IssuerSettings issuer;
@@ -190,12 +190,12 @@ public class AccountPage {
         try {
             signIn.changeOwnPassword(user, current, fresh, repeat, OwnPage.ACCOUNT.clientId(),
                     actor.get().within(WHERE));
-        } catch (ChangeRefused e) {
-            return failed(PASSWORD_MESSAGES.get(((ChangeRefused.PasswordRefused) e.reason()).problem()));
+        } catch (Refusal e) {
+            return failed(PASSWORD_MESSAGES.get(((Refusal.PasswordRefused) e.reason()).problem()));
         }
         HttpServletResponse res = signedIn.response();
         // the new session keeps the factors of the one it replaces: the user proved their password just now
-        SsoSessions.Started started = sessions.replace(signedIn.getSession(), OwnPage.ACCOUNT.clientId(), ip());
+        SsoSessionRepository.Started started = sessions.replace(signedIn.getSession(), OwnPage.ACCOUNT.clientId(), ip());
         BrowserCookies.set(res, BrowserCookies.SESSION, started.cookieValue(), sessionSettings.maxTtl(),
                 issuer.isHttps());
         BrowserCookies.rotateCsrf(res, issuer.isHttps());

@@ -2,9 +2,9 @@ package dev.portcullis.accountpage;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.config.IssuerSettings;
-import dev.portcullis.mfa.FactorChanges;
-import dev.portcullis.mfa.Passkeys;
-import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.mfa.FactorChangeService;
+import dev.portcullis.mfa.PasskeyService;
+import dev.portcullis.mfa.SecondFactorService;
 import dev.portcullis.mfa.TotpEnrolmentDisplay;
 import dev.portcullis.signin.OwnPage;
 import dev.portcullis.signin.SignedInUser;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
 /**
  * Backing bean of {@code /account/security.xhtml}: the signed-in user ({@link SignedInUser}) sets up an
  * authenticator app (QR code, first code, recovery codes shown once) or removes it with a current code, and
- * registers, lists and deletes passkeys. Adding or removing needs a recent step-up ({@link FactorChanges}): until
+ * registers, lists and deletes passkeys. Adding or removing needs a recent step-up ({@link FactorChangeService}): until
  * then the page asks for a second factor (or, for a user without one, the password) instead of showing the set-up,
  * and the actions answer 403 on their own. What the page shows is decided from the database on GET and POST alike,
  * so the stateless view decodes the form it rendered.
@@ -39,7 +39,7 @@ public class AccountSecurityBean {
     SignedInUser signedIn;
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @Inject
     ClientAddress clientAddress;
@@ -51,10 +51,10 @@ public class AccountSecurityBean {
     IssuerSettings issuer;
 
     @Inject
-    FactorChanges changes;
+    FactorChangeService changes;
 
     @Inject
-    Passkeys passkeys;
+    PasskeyService passkeys;
 
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
             .withZone(ZoneOffset.UTC);
@@ -62,11 +62,11 @@ public class AccountSecurityBean {
     private String code;
     private String stepUpCode;
     private String password;
-    private FactorChanges.StepUp stepUp;
-    private Passkeys.Ceremony stepUpCeremony;
+    private FactorChangeService.StepUp stepUp;
+    private PasskeyService.Ceremony stepUpCeremony;
     private String passkeyName;
-    private List<Passkeys.Passkey> passkeyList;
-    private Passkeys.Ceremony registration;
+    private List<PasskeyService.Passkey> passkeyList;
+    private PasskeyService.Ceremony registration;
     private final Supplier<TotpEnrolmentDisplay> enrolment = TotpEnrolmentDisplay.pending(() -> isEnrolling()
             ? factors.pendingTotp(signedIn.getUserId(), signedIn.getSession().sessionHash()) : Optional.empty(),
             () -> issuer.issuer(), () -> signedIn.getUser().username());
@@ -83,7 +83,7 @@ public class AccountSecurityBean {
             return stepUpNeeded();
         }
         Optional<List<String>> codes = changes.confirmTotp(signedIn.getUser(), signedIn.getSession(), takeCode(),
-                FactorChanges.Where.ACCOUNT_PAGE, clientAddress.of(request));
+                FactorChangeService.Where.ACCOUNT_PAGE, clientAddress.of(request));
         if (codes.isEmpty()) {
             messageKey = "factor.invalid";
         } else {
@@ -98,9 +98,9 @@ public class AccountSecurityBean {
         if (signedIn.authorizedActor().isEmpty()) {
             return refused();
         }
-        SecondFactors.Outcome outcome = changes.removeTotp(signedIn.getUser(), signedIn.getSession(), takeCode(),
+        SecondFactorService.Outcome outcome = changes.removeTotp(signedIn.getUser(), signedIn.getSession(), takeCode(),
                 OwnPage.ACCOUNT.clientId(), clientAddress.of(request));
-        if (outcome == SecondFactors.Outcome.ACCEPTED) {
+        if (outcome == SecondFactorService.Outcome.ACCEPTED) {
             hasTotp = false;
             messageKey = "security.removed";
         } else {
@@ -130,8 +130,8 @@ public class AccountSecurityBean {
     }
 
     /** After a step-up: the page again (now with the set-up), or why not, with {@code refusedStatus}. */
-    private String steppedUp(SecondFactors.Outcome outcome, int refusedStatus) {
-        if (outcome == SecondFactors.Outcome.ACCEPTED) {
+    private String steppedUp(SecondFactorService.Outcome outcome, int refusedStatus) {
+        if (outcome == SecondFactorService.Outcome.ACCEPTED) {
             signedIn.redirect("/account/security.xhtml");
         } else {
             codeRefused(outcome);
@@ -158,7 +158,7 @@ public class AccountSecurityBean {
         return null;
     }
 
-    private void codeRefused(SecondFactors.Outcome outcome) {
+    private void codeRefused(SecondFactorService.Outcome outcome) {
         messageKey = switch (outcome) {
             case WAIT -> "login.wait";
             case LOCKED -> "login.locked";
@@ -180,7 +180,7 @@ public class AccountSecurityBean {
             return stepUpNeeded();
         }
         if (changes.registerPasskey(signedIn.getUser(), signedIn.getSession(), name, request.getParameter("passkey"),
-                FactorChanges.Where.ACCOUNT_PAGE, clientAddress.of(request))) {
+                FactorChangeService.Where.ACCOUNT_PAGE, clientAddress.of(request))) {
             signedIn.redirect("/account/security.xhtml?added=passkey");
         } else {
             messageKey = "passkey.invalid";
@@ -209,7 +209,7 @@ public class AccountSecurityBean {
     }
 
     /** What the session must give before it may add or remove a factor (looked up once per request). */
-    public FactorChanges.StepUp getStepUp() {
+    public FactorChangeService.StepUp getStepUp() {
         if (stepUp == null) {
             stepUp = changes.stepUpNeeded(signedIn.getUser(), signedIn.getSession());
         }
@@ -218,23 +218,23 @@ public class AccountSecurityBean {
 
     /** Whether factors may be added or removed now: the session stepped up recently. */
     public boolean isMayChange() {
-        return getStepUp() == FactorChanges.StepUp.NONE;
+        return getStepUp() == FactorChangeService.StepUp.NONE;
     }
 
     /** Whether the page asks for the password (a user without any factor who has not re-entered it recently). */
     public boolean isStepUpWithPassword() {
-        return recoveryCodes == null && getStepUp() == FactorChanges.StepUp.PASSWORD;
+        return recoveryCodes == null && getStepUp() == FactorChangeService.StepUp.PASSWORD;
     }
 
     /** Whether the page asks for a second factor (a user who has one and has not given it recently). */
     public boolean isStepUpWithFactor() {
-        return recoveryCodes == null && getStepUp() == FactorChanges.StepUp.SECOND_FACTOR;
+        return recoveryCodes == null && getStepUp() == FactorChangeService.StepUp.SECOND_FACTOR;
     }
 
     /** The passkey ceremony of the step-up: an assertion by one of the user's passkeys, bound to this session. */
-    public Passkeys.Ceremony getStepUpCeremony() {
+    public PasskeyService.Ceremony getStepUpCeremony() {
         if (stepUpCeremony == null) {
-            stepUpCeremony = passkeys.begin(Passkeys.Purpose.FACTOR, signedIn.getSession().sessionHash(),
+            stepUpCeremony = passkeys.begin(PasskeyService.Purpose.FACTOR, signedIn.getSession().sessionHash(),
                     signedIn.getUserId());
         }
         return stepUpCeremony;
@@ -253,7 +253,7 @@ public class AccountSecurityBean {
     }
 
     /** The user's passkeys, oldest first. */
-    public List<Passkeys.Passkey> getPasskeys() {
+    public List<PasskeyService.Passkey> getPasskeys() {
         if (passkeyList == null) {
             passkeyList = passkeys.list(signedIn.getUserId());
         }
@@ -266,13 +266,13 @@ public class AccountSecurityBean {
 
     /** Whether another passkey may be registered now (the step-up given, fewer than the limit). */
     public boolean isMayAddPasskey() {
-        return isMayChange() && getPasskeys().size() < Passkeys.MAX_PER_USER;
+        return isMayChange() && getPasskeys().size() < PasskeyService.MAX_PER_USER;
     }
 
     /** The registration ceremony of this page view: a fresh challenge bound to this session (after the step-up). */
-    public Passkeys.Ceremony getRegistration() {
+    public PasskeyService.Ceremony getRegistration() {
         if (registration == null && isMayChange()) {
-            registration = passkeys.begin(Passkeys.Purpose.REGISTER, signedIn.getSession().sessionHash(),
+            registration = passkeys.begin(PasskeyService.Purpose.REGISTER, signedIn.getSession().sessionHash(),
                     signedIn.getUserId());
         }
         return registration;

@@ -1,11 +1,10 @@
 package dev.portcullis.api;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
-import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -90,7 +89,7 @@ public class ApiAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response get(@PathParam("id") String id) {
         return service.find(id).map(api -> Response.ok(describe(api).build().toString()).build())
-                .orElseGet(ApiAdminResource::notFound);
+                .orElseThrow(ApiAdminResource::notFound);
     }
 
     @PATCH
@@ -110,7 +109,7 @@ public class ApiAdminResource {
         JsonObjects json = JsonObjects.parse(body, FIELDS);
         for (String field : List.of("identifier", "name", "scopes")) {
             if (json.has(field) && json.isNull(field)) {
-                throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
+                throw Refusal.invalid(field, "cannot be removed (null)");
             }
         }
         ApiService.ApiPatch patch = new ApiService.ApiPatch(json.string("identifier", 1000).orElse(null),
@@ -123,7 +122,7 @@ public class ApiAdminResource {
                         : json.stringList("exchange_scopes", 100, 200).orElse(null));
         return service.update(id, patch, actor())
                 .map(api -> Response.ok(describe(api).build().toString()).build())
-                .orElseGet(ApiAdminResource::notFound);
+                .orElseThrow(ApiAdminResource::notFound);
     }
 
     @DELETE
@@ -136,7 +135,10 @@ public class ApiAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("id") String id) {
-        return service.delete(id, actor()) ? Response.noContent().build() : notFound();
+        if (!service.delete(id, actor())) {
+            throw notFound();
+        }
+        return Response.noContent().build();
     }
 
     static JsonObjectBuilder describe(Api api) {
@@ -161,7 +163,7 @@ public class ApiAdminResource {
         return Actor.adminToken(clientAddress.of(request));
     }
 
-    private static Response notFound() {
-        return ErrorBody.response(404, "not_found", "No such API");
+    private static Refusal notFound() {
+        return Refusal.notFound(Refusal.Thing.API);
     }
 }

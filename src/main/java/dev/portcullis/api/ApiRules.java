@@ -1,6 +1,6 @@
 package dev.portcullis.api;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.client.Scopes;
 import java.net.InetAddress;
 import java.net.URI;
@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * What a registered API may look like, checked by {@link ApiService} before anything is written: pure functions that
- * either return the value as it is stored or throw {@link ChangeRefused} naming the admin API's field.
+ * either return the value as it is stored or throw {@link Refusal} naming the admin API's field.
  */
 public final class ApiRules {
 
@@ -35,19 +35,19 @@ public final class ApiRules {
      */
     public static String identifier(String raw) {
         if (raw == null || raw.isEmpty() || raw.length() > MAX_IDENTIFIER) {
-            throw ChangeRefused.invalid("identifier", "must be 1 to " + MAX_IDENTIFIER + " characters");
+            throw Refusal.invalid("identifier", "must be 1 to " + MAX_IDENTIFIER + " characters");
         }
         if (!isResourceUri(raw)) {
-            throw ChangeRefused.invalid("identifier", "must be an absolute https URI without fragment (http only on "
+            throw Refusal.invalid("identifier", "must be an absolute https URI without fragment (http only on "
                     + "a loopback host), such as https://payroll-api.corp.example");
         }
         URI uri = URI.create(raw);
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !(scheme.equals("http") && isLoopback(uri.getHost()))) {
-            throw ChangeRefused.invalid("identifier", "must use https (http only on a loopback host)");
+            throw Refusal.invalid("identifier", "must use https (http only on a loopback host)");
         }
         if (uri.getUserInfo() != null) {
-            throw ChangeRefused.invalid("identifier", "must not contain user information");
+            throw Refusal.invalid("identifier", "must not contain user information");
         }
         return raw;
     }
@@ -97,7 +97,7 @@ public final class ApiRules {
     public static String name(String raw) {
         String name = raw == null ? "" : raw.strip();
         if (name.isEmpty() || name.length() > MAX_NAME) {
-            throw ChangeRefused.invalid("name", "must be 1 to " + MAX_NAME + " characters");
+            throw Refusal.invalid("name", "must be 1 to " + MAX_NAME + " characters");
         }
         return name;
     }
@@ -108,25 +108,25 @@ public final class ApiRules {
      */
     public static Set<String> scopes(Collection<String> raw, Set<String> takenByOtherApis) {
         if (raw == null || raw.isEmpty()) {
-            throw ChangeRefused.invalid("scopes", "at least one scope is required");
+            throw Refusal.invalid("scopes", "at least one scope is required");
         }
         if (raw.size() > MAX_SCOPES) {
-            throw ChangeRefused.invalid("scopes", "at most " + MAX_SCOPES + " scopes");
+            throw Refusal.invalid("scopes", "at most " + MAX_SCOPES + " scopes");
         }
         Set<String> scopes = new LinkedHashSet<>();
         for (String s : raw) {
             if (s == null || s.isEmpty() || s.length() > MAX_SCOPE || !Scopes.isWellFormed(s)) {
-                throw ChangeRefused.invalid("scopes", "each scope must be 1 to " + MAX_SCOPE + " characters of "
+                throw Refusal.invalid("scopes", "each scope must be 1 to " + MAX_SCOPE + " characters of "
                         + "RFC 6749 3.3 syntax (printable ASCII without space, '\"' and '\\')");
             }
             if (Scopes.isKnown(s) || s.equals(Scopes.OFFLINE_ACCESS)) {
-                throw ChangeRefused.invalid("scopes", "'" + s + "' is a built-in scope of Portcullis");
+                throw Refusal.invalid("scopes", "'" + s + "' is a built-in scope of Portcullis");
             }
             if (takenByOtherApis.contains(s)) {
-                throw ChangeRefused.invalid("scopes", "'" + s + "' belongs to another API");
+                throw Refusal.invalid("scopes", "'" + s + "' belongs to another API");
             }
             if (!scopes.add(s)) {
-                throw ChangeRefused.invalid("scopes", "lists '" + s + "' twice");
+                throw Refusal.invalid("scopes", "lists '" + s + "' twice");
             }
         }
         return scopes;
@@ -144,26 +144,26 @@ public final class ApiRules {
             return Set.of();
         }
         if (raw.size() > MAX_SCOPES) {
-            throw ChangeRefused.invalid("exchange_scopes", "at most " + MAX_SCOPES + " scopes");
+            throw Refusal.invalid("exchange_scopes", "at most " + MAX_SCOPES + " scopes");
         }
         Set<String> scopes = new LinkedHashSet<>();
         for (String s : raw) {
             if (s == null || s.isEmpty() || s.length() > MAX_SCOPE || !Scopes.isWellFormed(s)) {
-                throw ChangeRefused.invalid("exchange_scopes", "each must be a scope of another registered API");
+                throw Refusal.invalid("exchange_scopes", "each must be a scope of another registered API");
             }
             if (Scopes.isKnown(s) || s.equals(Scopes.OFFLINE_ACCESS)) {
-                throw ChangeRefused.invalid("exchange_scopes", "'" + s + "' is a scope of Portcullis's own API, "
+                throw Refusal.invalid("exchange_scopes", "'" + s + "' is a scope of Portcullis's own API, "
                         + "which a token exchange never issues");
             }
             if (ownScopes.contains(s)) {
-                throw ChangeRefused.invalid("exchange_scopes", "'" + s + "' is this API's own scope; name scopes of "
+                throw Refusal.invalid("exchange_scopes", "'" + s + "' is this API's own scope; name scopes of "
                         + "the APIs its backend calls");
             }
             if (!scopesOfOtherApis.contains(s)) {
-                throw ChangeRefused.invalid("exchange_scopes", "'" + s + "' is no scope of a registered API");
+                throw Refusal.invalid("exchange_scopes", "'" + s + "' is no scope of a registered API");
             }
             if (!scopes.add(s)) {
-                throw ChangeRefused.invalid("exchange_scopes", "lists '" + s + "' twice");
+                throw Refusal.invalid("exchange_scopes", "lists '" + s + "' twice");
             }
         }
         return scopes;
@@ -175,7 +175,7 @@ public final class ApiRules {
             return null;
         }
         if (!SIGNING_ALGS.contains(raw)) {
-            throw ChangeRefused.invalid("access_token_signing_alg", "must be one of " + String.join(", ", SIGNING_ALGS)
+            throw Refusal.invalid("access_token_signing_alg", "must be one of " + String.join(", ", SIGNING_ALGS)
                     + ", or null for portcullis.access-token.signing-alg");
         }
         return raw;

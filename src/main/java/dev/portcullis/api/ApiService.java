@@ -1,9 +1,9 @@
 package dev.portcullis.api;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.client.RegisteredApiScopes;
@@ -25,7 +25,7 @@ import java.util.Set;
 
 /**
  * Registration and administration of APIs: each change is validated ({@link ApiRules}), audited as the actor's and
- * committed by one method, or refused with {@link ChangeRefused} before anything is written. Scopes that clients hold
+ * committed by one method, or refused with {@link Refusal} before anything is written. Scopes that clients hold
  * are never taken away behind their back: deleting an API, or removing scopes from it, is refused (409) while a
  * client holds one of the scopes concerned.
  */
@@ -82,7 +82,7 @@ public class ApiService implements RegisteredApiScopes {
     /**
      * Registers an API as {@code actor}'s change, audited as {@code API_CREATED}.
      *
-     * @throws ChangeRefused when a value is not valid or the identifier is taken (nothing registered)
+     * @throws Refusal when a value is not valid or the identifier is taken (nothing registered)
      */
     public Api register(Registration r, Actor actor) {
         String identifier = ApiRules.identifier(r.identifier());
@@ -102,7 +102,7 @@ public class ApiService implements RegisteredApiScopes {
         try {
             apis.add(api);
         } catch (PersistenceException e) {
-            throw new ChangeRefused(new ChangeRefused.ApiIdentifierTaken(identifier)); // a concurrent registration
+            throw new Refusal(new Refusal.ApiIdentifierTaken(identifier)); // a concurrent registration
         }
         audit.change(AuditEvent.Type.API_CREATED, actor, null, api.apiId(), identifier + ", scopes "
                 + String.join(" ", scopes) + (backend == null ? "" : ", backend client " + backend)
@@ -115,7 +115,7 @@ public class ApiService implements RegisteredApiScopes {
      * Applies a merge patch as {@code actor}'s change, audited as {@code API_UPDATED}; every value is validated as at
      * registration. Empty when there is no such API.
      *
-     * @throws ChangeRefused when a value is not valid, or scopes that clients hold would be removed
+     * @throws Refusal when a value is not valid, or scopes that clients hold would be removed
      */
     public Optional<Api> update(String apiId, ApiPatch p, Actor actor) {
         Api api = apis.findForChange(apiId).orElse(null);
@@ -151,7 +151,7 @@ public class ApiService implements RegisteredApiScopes {
         try {
             apis.flush();
         } catch (PersistenceException e) {
-            throw new ChangeRefused(new ChangeRefused.ApiIdentifierTaken(identifier));
+            throw new Refusal(new Refusal.ApiIdentifierTaken(identifier));
         }
         audit.change(AuditEvent.Type.API_UPDATED, actor, null, apiId, identifier + ": "
                 + (changed.isEmpty() ? "no change" : String.join(", ", changed))
@@ -164,7 +164,7 @@ public class ApiService implements RegisteredApiScopes {
      * valid until they expire (it is their audience that checks them); grants that named it can no longer be
      * refreshed for it. False when there is no such API.
      *
-     * @throws ChangeRefused while a client holds one of its scopes (409)
+     * @throws Refusal while a client holds one of its scopes (409)
      */
     public boolean delete(String apiId, Actor actor) {
         Api api = apis.findForChange(apiId).orElse(null);
@@ -211,19 +211,19 @@ public class ApiService implements RegisteredApiScopes {
      */
     private String backendClient(String clientId) {
         if (clients.find(clientId).filter(Client::confidential).isEmpty()) {
-            throw ChangeRefused.invalid("backend_client_id", "names no registered confidential client");
+            throw Refusal.invalid("backend_client_id", "names no registered confidential client");
         }
         return clientId;
     }
 
     private void identifierIsFree(String identifier, String apiId) {
         if (identifier.equals(tokenSettings.accessTokenAudience())) {
-            throw ChangeRefused.invalid("identifier", "is Portcullis's own API (portcullis.access-token.audience), "
+            throw Refusal.invalid("identifier", "is Portcullis's own API (portcullis.access-token.audience), "
                     + "whose scopes are the built-in ones");
         }
         for (Api a : apis.all()) {
             if (a.identifier().equals(identifier) && !a.apiId().equals(apiId)) {
-                throw new ChangeRefused(new ChangeRefused.ApiIdentifierTaken(identifier));
+                throw new Refusal(new Refusal.ApiIdentifierTaken(identifier));
             }
         }
     }
@@ -249,7 +249,7 @@ public class ApiService implements RegisteredApiScopes {
             }
         }
         if (!holders.isEmpty()) {
-            throw new ChangeRefused(new ChangeRefused.ApiScopesInUse(identifier, List.copyOf(held),
+            throw new Refusal(new Refusal.ApiScopesInUse(identifier, List.copyOf(held),
                     holders.size() > 10 ? List.copyOf(holders.subList(0, 10)) : holders));
         }
     }
@@ -273,7 +273,7 @@ public class ApiService implements RegisteredApiScopes {
             }
         }
         if (!namers.isEmpty()) {
-            throw new ChangeRefused(new ChangeRefused.ApiScopesExchanged(identifier, List.copyOf(named),
+            throw new Refusal(new Refusal.ApiScopesExchanged(identifier, List.copyOf(named),
                     namers.size() > 10 ? List.copyOf(namers.subList(0, 10)) : namers));
         }
     }

@@ -10,7 +10,7 @@ import dev.portcullis.audit.AuditAdminResource;
 import dev.portcullis.client.ClientAdminResource;
 import dev.portcullis.jose.SigningKeyAdminResource;
 import dev.portcullis.mfa.FactorAdminResource;
-import dev.portcullis.resource.DelegationFilter;
+import dev.portcullis.tokenuse.DelegationFilter;
 import dev.portcullis.retention.PurgeAdminResource;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;

@@ -1,7 +1,7 @@
 package dev.portcullis.app;
 
-import dev.portcullis.resource.DelegationFilter;
-import dev.portcullis.resource.MeResource;
+import dev.portcullis.tokenuse.DelegationFilter;
+import dev.portcullis.tokenuse.MeResource;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
 import java.util.Map;
@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * The service's own API under {@code /api} ({@code /api/v1/...}), called with access tokens. Every resource method
- * here declares whether it is delegable ({@code resource.Delegable} / {@code resource.NotDelegable}), enforced by
+ * here declares whether it is delegable ({@code tokenuse.Delegable} / {@code tokenuse.NotDelegable}), enforced by
  * {@link DelegationFilter}.
  */
 @ApplicationPath("api")

@@ -2,8 +2,8 @@ package dev.portcullis.app;
 
 import dev.portcullis.authorize.AuthorizationEndpoint;
 import dev.portcullis.discovery.JwksResource;
-import dev.portcullis.resource.IntrospectionEndpoint;
-import dev.portcullis.resource.RevocationEndpoint;
+import dev.portcullis.tokenuse.IntrospectionEndpoint;
+import dev.portcullis.tokenuse.RevocationEndpoint;
 import dev.portcullis.session.LogoutEndpoint;
 import dev.portcullis.token.TokenEndpoint;
 import jakarta.ws.rs.ApplicationPath;

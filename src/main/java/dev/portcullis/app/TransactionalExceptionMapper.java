@@ -1,6 +1,6 @@
 package dev.portcullis.app;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.transaction.TransactionalException;
@@ -25,8 +25,8 @@ public class TransactionalExceptionMapper implements ExceptionMapper<Transaction
         if (e.getCause() instanceof OAuthException oauth) {
             return new OAuthExceptionMapper().toResponse(oauth);
         }
-        if (e.getCause() instanceof ChangeRefused refused) {
-            return new ChangeRefusedMapper().toResponse(refused);
+        if (e.getCause() instanceof Refusal refused) {
+            return new RefusalMapper().toResponse(refused);
         }
         return UnexpectedExceptionMapper.respond(e, request);
     }

@@ -3,7 +3,7 @@ package dev.portcullis.app;
 import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
-import dev.portcullis.resource.UserInfoEndpoint;
+import dev.portcullis.tokenuse.UserInfoEndpoint;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;

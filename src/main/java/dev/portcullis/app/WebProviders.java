@@ -13,7 +13,7 @@ public final class WebProviders {
     private WebProviders() {
     }
 
-    public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, ChangeRefusedMapper.class,
+    public static final Set<Class<?>> COMMON = Set.of(OAuthExceptionMapper.class, RefusalMapper.class,
             UnexpectedExceptionMapper.class, TransactionalExceptionMapper.class, CrossOriginFilter.class);
 
     /** Application properties of every REST application: OPTIONS answers with Allow, not a WADL of the whole API. */

@@ -1,7 +1,7 @@
 package dev.portcullis.audit;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.protocol.JsonSupport;
-import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -30,7 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class AuditAdminResource {
 
     @Inject
-    AuditLog audit;
+    AuditEventRepository audit;
 
     @GET
     @Operation(summary = "Read the security audit trail, paged, optionally filtered by time and event type")
@@ -58,7 +58,7 @@ public class AuditAdminResource {
             return since.chars().allMatch(Character::isDigit) && since.length() <= 15
                     ? Long.parseLong(since) : Instant.parse(since).toEpochMilli();
         } catch (DateTimeParseException | NumberFormatException e) {
-            throw OAuthException.invalidRequest("since: an ISO-8601 instant (2026-01-31T12:00:00Z) or epoch milliseconds");
+            throw Refusal.invalid("since", "an ISO-8601 instant (2026-01-31T12:00:00Z) or epoch milliseconds");
         }
     }
 
@@ -66,7 +66,7 @@ public class AuditAdminResource {
         try {
             return AuditEvent.Type.valueOf(type).name();
         } catch (IllegalArgumentException e) {
-            throw OAuthException.invalidRequest("type: one of " + Arrays.toString(AuditEvent.Type.values()));
+            throw Refusal.invalid("type", "one of " + Arrays.toString(AuditEvent.Type.values()));
         }
     }
 

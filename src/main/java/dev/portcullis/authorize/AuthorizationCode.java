@@ -7,11 +7,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * An issued authorization code (a row of authorization_codes, owned by {@link AuthorizationCodes}), stored by its id
+ * An issued authorization code (a row of authorization_codes, owned by {@link AuthorizationCodeRepository}), stored by its id
  * and the hash of its secret ({@link dev.portcullis.crypto.SplitToken}) and bound to everything the token endpoint
  * must check: client, redirect URI, user, granted scope, nonce, PKCE challenge, auth_time and the
  * sign-in's methods ({@code amr}, for the ID token). It is redeemed once by
- * {@link AuthorizationCodes#markRedeemed}, a single conditional UPDATE. {@code codeId} is the id part of the code
+ * {@link AuthorizationCodeRepository#markRedeemed}, a single conditional UPDATE. {@code codeId} is the id part of the code
  * (the hash of the whole value for codes issued before V3, whose {@code secretHash} is null);
  * {@code redirectUriGiven} says whether the authorization request carried redirect_uri (then the token request must
  * repeat it, RFC 6749 4.1.3); {@code grantId} is the grant created at redemption, revoked if the code is presented

@@ -4,12 +4,12 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.SecondFactorSettings;
-import dev.portcullis.consent.Consents;
+import dev.portcullis.consent.ConsentRepository;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -50,16 +50,16 @@ public class AuthorizationFlow {
     SecondFactorSettings secondFactorSettings;
 
     @Inject
-    Consents consents;
+    ConsentRepository consents;
 
     @Inject
-    AuthorizationCodes codes;
+    AuthorizationCodeRepository codes;
 
     @Inject
     AuditLog audit;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     Clock clock;

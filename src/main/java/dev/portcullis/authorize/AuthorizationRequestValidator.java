@@ -15,7 +15,7 @@ import static dev.portcullis.authorize.AuthorizationRequestChecks.responseTypeIs
 import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed;
 
 import dev.portcullis.api.ApiDirectory;
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.protocol.OAuthException;
@@ -40,7 +40,7 @@ public class AuthorizationRequestValidator {
     ClientRepository clients;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     /**
      * @throws UnverifiedRequestException step 1 failed: show an error page

@@ -1,12 +1,11 @@
 package dev.portcullis.client;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
-import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Paging;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -97,7 +96,7 @@ public class ClientAdminResource {
                 .requireMfa(json.bool("require_mfa").orElse(false))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
-                .jwks(json.objectText("jwks", ClientKeys.MAX_JWKS_CHARS).orElse(null))
+                .jwks(json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse(null))
                 .jwksUri(json.string("jwks_uri", 4000).orElse(null))
                 .logout(logoutFields(json)).build(), actor());
         JsonObjectBuilder out = describe(registered.client());
@@ -125,7 +124,7 @@ public class ClientAdminResource {
     public Response get(@PathParam("client_id") String clientId) {
         return service.find(clientId)
                 .map(c -> Response.ok(describe(c).build().toString()).build())
-                .orElseGet(() -> notFound());
+                .orElseThrow(ClientAdminResource::notFound);
     }
 
     @PATCH
@@ -152,7 +151,7 @@ public class ClientAdminResource {
                 "enabled", "require_mfa", "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
                 FRONTCHANNEL_SESSION)) {
             if (json.has(field) && json.isNull(field)) {
-                throw OAuthException.invalidRequest(field + ": cannot be removed (null)");
+                throw Refusal.invalid(field, "cannot be removed (null)");
             }
         }
         ClientService.ClientPatch patch = ClientService.ClientPatch.patch()
@@ -167,7 +166,7 @@ public class ClientAdminResource {
                 .requireMfa(json.bool("require_mfa").orElse(null))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
-                .jwks(json.has("jwks") ? json.objectText("jwks", ClientKeys.MAX_JWKS_CHARS).orElse("") : null)
+                .jwks(json.has("jwks") ? json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse("") : null)
                 .jwksUri(json.has("jwks_uri") ? json.string("jwks_uri", 4000).orElse("") : null)
                 .logout(logoutFields(json))
                 .build();
@@ -177,7 +176,7 @@ public class ClientAdminResource {
                     u.secret().ifPresent(s -> out.add("client_secret", s));
                     return NoStoreJson.of(200, out.build().toString()).build();
                 })
-                .orElseGet(() -> notFound());
+                .orElseThrow(ClientAdminResource::notFound);
     }
 
     @DELETE
@@ -189,7 +188,7 @@ public class ClientAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     public Response delete(@PathParam("client_id") String clientId) {
         if (!service.delete(clientId, actor())) {
-            return notFound();
+            throw notFound();
         }
         return Response.noContent().build();
     }
@@ -210,7 +209,7 @@ public class ClientAdminResource {
         if (body != null && !body.isBlank()) {
             MediaType type = headers.getMediaType();
             if (type == null || !type.isCompatible(MediaType.APPLICATION_JSON_TYPE)) {
-                return ErrorBody.response(415, "invalid_request", "The body must be application/json");
+                throw new Refusal(new Refusal.NotJson());
             }
             overlap = JsonObjects.parse(body, ROTATION_FIELDS)
                     .integer("previous_secret_valid_for", 1, ClientService.MAX_PREVIOUS_SECRET_VALIDITY.toSeconds())
@@ -224,7 +223,7 @@ public class ClientAdminResource {
                             .ifPresent(t -> out.add("previous_secret_expires_at", t.getEpochSecond()));
                     return NoStoreJson.of(200, out.build().toString()).build();
                 })
-                .orElseGet(() -> notFound());
+                .orElseThrow(ClientAdminResource::notFound);
     }
 
     static JsonObjectBuilder describe(Client c) {
@@ -277,8 +276,8 @@ public class ClientAdminResource {
         return Actor.adminToken(clientAddress.of(request));
     }
 
-    private static Response notFound() {
-        return ErrorBody.response(404, "not_found", "No such client");
+    private static Refusal notFound() {
+        return Refusal.notFound(Refusal.Thing.CLIENT);
     }
 
 }

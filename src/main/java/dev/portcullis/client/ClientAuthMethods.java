@@ -1,6 +1,6 @@
 package dev.portcullis.client;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.util.List;
 
 /**
@@ -24,14 +24,14 @@ public final class ClientAuthMethods {
     /**
      * A registration's or patch's method checked against the client's type after the change.
      *
-     * @throws ChangeRefused naming {@code token_endpoint_auth_method}
+     * @throws Refusal naming {@code token_endpoint_auth_method}
      */
     public static String check(String method, boolean confidential) {
         if (!ALL.contains(method)) {
-            throw ChangeRefused.invalid("token_endpoint_auth_method", "must be one of " + String.join(" ", ALL));
+            throw Refusal.invalid("token_endpoint_auth_method", "must be one of " + String.join(" ", ALL));
         }
         if (confidential == NONE.equals(method)) {
-            throw ChangeRefused.invalid("token_endpoint_auth_method", confidential
+            throw Refusal.invalid("token_endpoint_auth_method", confidential
                     ? "none is for public clients; a confidential client authenticates"
                     : "a public client authenticates with none");
         }

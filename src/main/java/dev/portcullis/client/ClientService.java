@@ -1,9 +1,9 @@
 package dev.portcullis.client;
 
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.ClientSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.outbound.OutboundFailure;
@@ -180,8 +180,8 @@ public class ClientService {
     public record Updated(Client client, Optional<String> secret) {
     }
 
-    private static ChangeRefused builtIn(String clientId, ChangeRefused.BuiltInChange change) {
-        return new ChangeRefused(new ChangeRefused.BuiltInClient(clientId, change));
+    private static Refusal builtIn(String clientId, Refusal.BuiltInChange change) {
+        return new Refusal(new Refusal.BuiltInClient(clientId, change));
     }
 
     /** What the admin asked for; validated by {@link #register}. Built by {@link #builder()}, naming each field. */
@@ -247,7 +247,7 @@ public class ClientService {
     /**
      * Registers a client as {@code actor}'s change, audited as {@code CLIENT_CREATED}.
      *
-     * @throws ChangeRefused when a value is not valid (nothing registered)
+     * @throws Refusal when a value is not valid (nothing registered)
      */
     public Registered register(Registration r, Actor actor) {
         Registered registered = register(Secrets.newId(), r);
@@ -311,13 +311,13 @@ public class ClientService {
                 : p.authMethod() != null ? !ClientAuthMethods.NONE.equals(p.authMethod()) : c.confidential();
         if (BuiltInClients.isBuiltIn(clientId)
                 && (Boolean.FALSE.equals(p.enabled()) || confidential)) {
-            throw builtIn(clientId, Boolean.FALSE.equals(p.enabled()) ? ChangeRefused.BuiltInChange.DISABLE
-                    : ChangeRefused.BuiltInChange.MAKE_CONFIDENTIAL);
+            throw builtIn(clientId, Boolean.FALSE.equals(p.enabled()) ? Refusal.BuiltInChange.DISABLE
+                    : Refusal.BuiltInChange.MAKE_CONFIDENTIAL);
         }
         // the own pages sign in with authorization codes: other grant types could lock administrators out
         if (BuiltInClients.isBuiltIn(clientId) && p.grantTypes() != null
                 && !GrantTypes.format(p.grantTypes()).equals(GrantTypes.format(GrantTypes.DEFAULT))) {
-            throw builtIn(clientId, ChangeRefused.BuiltInChange.CHANGE_GRANT_TYPES);
+            throw builtIn(clientId, Refusal.BuiltInChange.CHANGE_GRANT_TYPES);
         }
         Instant now = clock.instant();
         List<String> changed = new ArrayList<>();
@@ -415,13 +415,13 @@ public class ClientService {
      * the new one one by one. Only one previous secret is kept: a rotation during an overlap ends the older one.
      * Empty when there is no such client.
      *
-     * @throws ChangeRefused for a public client or a private_key_jwt client (neither has a secret), or an overlap
+     * @throws Refusal for a public client or a private_key_jwt client (neither has a secret), or an overlap
      *                       out of range
      */
     public Optional<String> rotateSecret(String clientId, Duration previousValidFor, Actor actor) {
         if (previousValidFor != null && (previousValidFor.compareTo(Duration.ofSeconds(1)) < 0
                 || previousValidFor.compareTo(MAX_PREVIOUS_SECRET_VALIDITY) > 0)) {
-            throw ChangeRefused.invalid("previous_secret_valid_for", "must be 1 to "
+            throw Refusal.invalid("previous_secret_valid_for", "must be 1 to "
                     + MAX_PREVIOUS_SECRET_VALIDITY.toSeconds() + " seconds");
         }
         Client client = clients.findForChange(clientId).orElse(null);
@@ -429,10 +429,10 @@ public class ClientService {
             return Optional.empty();
         }
         if (!client.confidential()) {
-            throw new ChangeRefused(new ChangeRefused.NoSecret(clientId));
+            throw new Refusal(new Refusal.NoSecret(clientId));
         }
         if (ClientAuthMethods.PRIVATE_KEY_JWT.equals(client.authMethod())) {
-            throw ChangeRefused.invalid("token_endpoint_auth_method", "a private_key_jwt client authenticates with "
+            throw Refusal.invalid("token_endpoint_auth_method", "a private_key_jwt client authenticates with "
                     + "its keys and has no secret to rotate");
         }
         String s = Secrets.newSecret();
@@ -455,7 +455,7 @@ public class ClientService {
      * Deletes the client as {@code actor}'s change, audited as {@code CLIENT_DELETED}; its codes, grants and tokens go
      * with it (ON DELETE CASCADE), so they stop working. False when there is no such client.
      *
-     * @throws ChangeRefused for a built-in client
+     * @throws Refusal for a built-in client
      */
     public boolean delete(String clientId, Actor actor) {
         boolean deleted = deleteSeeded(clientId);
@@ -471,7 +471,7 @@ public class ClientService {
      */
     public boolean deleteSeeded(String clientId) {
         if (BuiltInClients.isBuiltIn(clientId)) {
-            throw builtIn(clientId, ChangeRefused.BuiltInChange.DELETE);
+            throw builtIn(clientId, Refusal.BuiltInChange.DELETE);
         }
         return remove(clientId);
     }
@@ -509,9 +509,9 @@ public class ClientService {
             return null;
         }
         if (!ClientAuthMethods.PRIVATE_KEY_JWT.equals(method)) {
-            throw ChangeRefused.invalid("jwks", "only for a private_key_jwt client");
+            throw Refusal.invalid("jwks", "only for a private_key_jwt client");
         }
-        return ClientKeys.checkJwks(jwks);
+        return ClientJwksRules.checkJwks(jwks);
     }
 
     private static String checkedJwksUri(String method, String jwksUri) {
@@ -519,9 +519,9 @@ public class ClientService {
             return null;
         }
         if (!ClientAuthMethods.PRIVATE_KEY_JWT.equals(method)) {
-            throw ChangeRefused.invalid("jwks_uri", "only for a private_key_jwt client");
+            throw Refusal.invalid("jwks_uri", "only for a private_key_jwt client");
         }
-        return ClientKeys.checkJwksUri(jwksUri);
+        return ClientJwksRules.checkJwksUri(jwksUri);
     }
 
     /**
@@ -537,14 +537,14 @@ public class ClientService {
         try {
             outbound.checkDestination(uri);
         } catch (OutboundFailure e) {
-            throw ChangeRefused.invalid(field, e.getMessage());
+            throw Refusal.invalid(field, e.getMessage());
         }
     }
 
     /** A private_key_jwt client has its keys in exactly one place. */
     private static void checkKeysPresent(String method, String jwks, String jwksUri) {
         if (ClientAuthMethods.PRIVATE_KEY_JWT.equals(method) && (jwks == null) == (jwksUri == null)) {
-            throw ChangeRefused.invalid(jwks == null ? "jwks" : "jwks_uri",
+            throw Refusal.invalid(jwks == null ? "jwks" : "jwks_uri",
                     "a private_key_jwt client registers either jwks or jwks_uri, exactly one");
         }
     }
@@ -552,7 +552,7 @@ public class ClientService {
     private static String checkName(String raw) {
         String name = raw.strip();
         if (name.isEmpty() || name.length() > MAX_NAME) {
-            throw ChangeRefused.invalid("client_name", "must be 1 to " + MAX_NAME + " characters");
+            throw Refusal.invalid("client_name", "must be 1 to " + MAX_NAME + " characters");
         }
         return name;
     }
@@ -560,18 +560,18 @@ public class ClientService {
     private List<String> checkUris(String field, List<String> uris, boolean confidential, boolean required) {
         if (uris == null || uris.isEmpty()) {
             if (required) {
-                throw ChangeRefused.invalid(field, "at least one URI is required");
+                throw Refusal.invalid(field, "at least one URI is required");
             }
             return List.of();
         }
         if (uris.size() > MAX_REDIRECT_URIS) {
-            throw ChangeRefused.invalid(field, "at most " + MAX_REDIRECT_URIS + " URIs");
+            throw Refusal.invalid(field, "at most " + MAX_REDIRECT_URIS + " URIs");
         }
         Set<String> distinct = new LinkedHashSet<>();
         for (String uri : uris) {
             RedirectUriPolicy.check(field, uri, confidential, clientSettings.redirectAllowHttp());
             if (!distinct.add(uri)) {
-                throw ChangeRefused.invalid(field, "lists the same URI twice");
+                throw Refusal.invalid(field, "lists the same URI twice");
             }
         }
         return List.copyOf(distinct);
@@ -579,7 +579,7 @@ public class ClientService {
 
     private String checkScopes(String raw) {
         if (raw == null || raw.isBlank()) {
-            throw ChangeRefused.invalid("scopes", "at least one scope is required");
+            throw Refusal.invalid("scopes", "at least one scope is required");
         }
         Set<String> scopes = Scopes.parse(raw);
         Set<String> ofApis = null;
@@ -591,7 +591,7 @@ public class ClientService {
                 ofApis = apiScopes.all();
             }
             if (!ofApis.contains(s)) {
-                throw ChangeRefused.invalid("scopes", "unknown scope '" + (Scopes.isWellFormed(s) && s.length() <= 40
+                throw Refusal.invalid("scopes", "unknown scope '" + (Scopes.isWellFormed(s) && s.length() <= 40
                         ? s : "?") + "'; known scopes are " + String.join(" ", Scopes.ALL)
                         + " and those of the registered APIs (GET /admin/apis)");
             }

@@ -1,6 +1,6 @@
 package dev.portcullis.client;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -55,23 +55,23 @@ public final class GrantTypes {
      * A registration's or patch's list checked against the client's type after the change: at least one, all known,
      * none twice, and the confidential-only ones only for a confidential client.
      *
-     * @throws ChangeRefused naming {@code grant_types}
+     * @throws Refusal naming {@code grant_types}
      */
     public static String check(List<String> grantTypes, boolean confidential) {
         if (grantTypes == null || grantTypes.isEmpty()) {
-            throw ChangeRefused.invalid("grant_types", "at least one grant type is required");
+            throw Refusal.invalid("grant_types", "at least one grant type is required");
         }
         Set<String> distinct = new LinkedHashSet<>();
         for (String g : grantTypes) {
             if (!ALL.contains(g)) {
-                throw ChangeRefused.invalid("grant_types", "unknown grant type '" + (g != null && g.length() <= 60
+                throw Refusal.invalid("grant_types", "unknown grant type '" + (g != null && g.length() <= 60
                         && Scopes.isWellFormed(g) ? g : "?") + "'; known grant types are " + String.join(" ", ALL));
             }
             if (!distinct.add(g)) {
-                throw ChangeRefused.invalid("grant_types", "lists '" + g + "' twice");
+                throw Refusal.invalid("grant_types", "lists '" + g + "' twice");
             }
             if (!confidential && CONFIDENTIAL_ONLY.contains(g)) {
-                throw ChangeRefused.invalid("grant_types", g + " is only for confidential clients");
+                throw Refusal.invalid("grant_types", g + " is only for confidential clients");
             }
         }
         return format(distinct);

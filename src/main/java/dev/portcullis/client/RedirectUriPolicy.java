@@ -1,6 +1,6 @@
 package dev.portcullis.client;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -71,8 +71,8 @@ public final class RedirectUriPolicy {
         }
     }
 
-    private static ChangeRefused invalid(String field, String problem) {
-        return ChangeRefused.invalid(field, problem);
+    private static Refusal invalid(String field, String problem) {
+        return Refusal.invalid(field, problem);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.portcullis.demo;
 
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserAdminService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.DemoSettings;
@@ -64,7 +65,10 @@ public class DemoSeed {
     ClientService clients;
 
     @Inject
-    UserService users;
+    UserLookupService users;
+
+    @Inject
+    UserAdminService userAdmin;
 
     @PostConstruct
     void seed() {
@@ -86,7 +90,7 @@ public class DemoSeed {
     }
 
     private void removeDemoRows() {
-        boolean removed = users.findById(USER_ID).map(u -> users.deleteSeeded(u.username())).orElse(false);
+        boolean removed = users.findById(USER_ID).map(u -> userAdmin.deleteSeeded(u.username())).orElse(false);
         for (String clientId : List.of(CONFIDENTIAL, PUBLIC)) {
             removed |= clients.deleteSeeded(clientId);
         }
@@ -107,7 +111,8 @@ public class DemoSeed {
         }
         String password = Secrets.newSecret().substring(0, 16);
         try {
-            users.createWithId(USER_ID, new UserService.NewUser(USERNAME, password, "demo@example.com", "Demo User"));
+            userAdmin.createWithId(USER_ID,
+                    new UserAdminService.NewUser(USERNAME, password, "demo@example.com", "Demo User"));
         } catch (RuntimeException e) {
             notCreated("user '" + USERNAME + "'", users.findByUsername(USERNAME).isPresent(), e);
             return;

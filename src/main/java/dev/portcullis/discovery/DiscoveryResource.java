@@ -1,7 +1,7 @@
 package dev.portcullis.discovery;
 
 import com.nimbusds.jose.JWSAlgorithm;
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.config.HttpSettings;
@@ -9,7 +9,7 @@ import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.session.AuthMethods;
-import dev.portcullis.token.ClientAssertions;
+import dev.portcullis.token.ClientAssertionVerifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -41,7 +41,7 @@ public class DiscoveryResource {
     HttpSettings httpSettings;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
@@ -54,7 +54,7 @@ public class DiscoveryResource {
     /** Built per request: {@code scopes_supported} lists the registered APIs' scopes as they are now. */
     String document() {
         List<String> authMethods = ClientAuthMethods.ALL;
-        List<String> algs = ClientAssertions.ALGORITHMS.stream().map(JWSAlgorithm::getName).toList();
+        List<String> algs = ClientAssertionVerifier.ALGORITHMS.stream().map(JWSAlgorithm::getName).toList();
         return JsonSupport.JSON.createObjectBuilder()
                 .add("issuer", issuer.issuerString())
                 .add("authorization_endpoint", issuer.endpoint("/oauth/authorize"))

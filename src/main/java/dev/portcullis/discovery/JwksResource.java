@@ -1,7 +1,7 @@
 package dev.portcullis.discovery;
 
 import dev.portcullis.config.HttpSettings;
-import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.jose.SigningKeyService;
 import dev.portcullis.protocol.CrossOrigin;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -22,7 +22,7 @@ import jakarta.ws.rs.core.Response;
 public class JwksResource {
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @Inject
     HttpSettings httpSettings;

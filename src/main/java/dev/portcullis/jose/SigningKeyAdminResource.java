@@ -40,7 +40,7 @@ public class SigningKeyAdminResource {
     private static final Set<String> FIELDS = Set.of("alg", "activation_delay_seconds");
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @Inject
     ClientAddress clientAddress;
@@ -89,7 +89,7 @@ public class SigningKeyAdminResource {
         }
         if (!(v instanceof jakarta.json.JsonNumber n) || !n.isIntegral()
                 || n.bigIntegerValue().bitLength() >= Long.SIZE) {
-            throw SigningKeys.invalidActivationDelay(); // the range is SigningKeys.rotate's
+            throw SigningKeyService.invalidActivationDelay(); // the range is SigningKeyService.rotate's
         }
         return Optional.of(Duration.ofSeconds(n.longValue()));
     }

@@ -16,11 +16,11 @@ import jakarta.inject.Inject;
 @Startup
 @Singleton
 @DependsOn("DatabaseMigration")
-@TransactionManagement(TransactionManagementType.BEAN) // each key write is its own transaction (SigningKeyStore)
+@TransactionManagement(TransactionManagementType.BEAN) // each key write is its own transaction (SigningKeyRepository)
 public class SigningKeyStartup {
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @PostConstruct
     void load() {

@@ -36,7 +36,7 @@ public class TokenMinter {
     public static final String BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @Inject
     IssuerSettings issuer;
@@ -50,7 +50,7 @@ public class TokenMinter {
      * {@code audience} is its {@code aud} (the APIs it is for); {@code groups} is null unless scope {@code groups}
      * releases the user's groups (RFC 9068 2.2.3.1), which MicroProfile JWT and Jakarta Security backends map to
      * roles; {@code signingAlg} is null for {@code portcullis.access-token.signing-alg}, else one of
-     * {@link SigningKeys#ALGORITHMS}; {@code act} is the RFC 8693 4.1 actor claim of an exchanged token (who acts
+     * {@link SigningKeyService#ALGORITHMS}; {@code act} is the RFC 8693 4.1 actor claim of an exchanged token (who acts
      * for the subject, nested for a chain), null for every other token.
      */
     public record AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
@@ -124,7 +124,7 @@ public class TokenMinter {
                 .build();
         JWSAlgorithm alg = c.signingAlg() != null ? c.signingAlg()
                 : JWSAlgorithm.parse(tokenSettings.accessTokenSigningAlg());
-        if (!SigningKeys.ALGORITHMS.contains(alg)) {
+        if (!SigningKeyService.ALGORITHMS.contains(alg)) {
             throw new IllegalArgumentException("No signing key is kept for " + alg);
         }
         return sign(alg, AT_JWT, claims);
@@ -159,7 +159,7 @@ public class TokenMinter {
     }
 
     private String sign(JWSAlgorithm alg, JOSEObjectType typ, JWTClaimsSet claims) {
-        SigningKeys.ActiveKey key = keys.signingKey(alg);
+        SigningKeyService.ActiveKey key = keys.signingKey(alg);
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(alg).type(typ).keyID(key.kid()).build(), claims);
         try {
             jwt.sign(key.signer());

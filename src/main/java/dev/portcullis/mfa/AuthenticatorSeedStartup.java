@@ -17,13 +17,13 @@ import java.util.logging.Logger;
 @Startup
 @Singleton
 @DependsOn("DatabaseMigration")
-@TransactionManagement(TransactionManagementType.BEAN) // each row's UPDATE commits on its own (SecondFactors)
+@TransactionManagement(TransactionManagementType.BEAN) // each row's UPDATE commits on its own (SecondFactorService)
 public class AuthenticatorSeedStartup {
 
     private static final Logger LOG = Logger.getLogger(AuthenticatorSeedStartup.class.getName());
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @PostConstruct
     void reseal() {

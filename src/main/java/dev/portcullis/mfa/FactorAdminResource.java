@@ -1,10 +1,11 @@
 package dev.portcullis.mfa;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
-import dev.portcullis.protocol.ErrorBody;
+import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
@@ -27,10 +28,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class FactorAdminResource {
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @Inject
     ClientAddress clientAddress;
@@ -43,10 +44,10 @@ public class FactorAdminResource {
             description = "Every SSO session of the user ends; they sign in with the password alone next time, and "
                     + "where a second factor is required, they enrol a new one at that sign-in.")
     public Response reset(@PathParam("username") String username) {
-        Optional<User> user = username.length() > UserService.MAX_USERNAME ? Optional.empty()
+        Optional<User> user = username.length() > Username.MAX_LENGTH ? Optional.empty()
                 : users.findByUsername(username);
         if (user.isEmpty()) {
-            return ErrorBody.response(404, "not_found", "No such user");
+            throw Refusal.notFound(Refusal.Thing.USER);
         }
         factors.reset(user.get(), Actor.adminToken(clientAddress.of(request)));
         return Response.noContent().build();

@@ -27,7 +27,7 @@ import java.util.Locale;
 /**
  * The WebAuthn checks of a passkey ceremony, done by webauthn4j: parsing the browser's {@code PublicKeyCredential}
  * JSON, then origin, RP ID hash, challenge, user presence (and verification where asked), signature and sign
- * count. Pure: no database, so that {@link Passkeys} can use up the challenge between parsing and verifying, and a
+ * count. Pure: no database, so that {@link PasskeyService} can use up the challenge between parsing and verifying, and a
  * unit test can drive it with a software authenticator. Attestation statements are accepted without a trust path
  * (the pages ask for {@code none}): Portcullis does not restrict which authenticators users may register.
  */

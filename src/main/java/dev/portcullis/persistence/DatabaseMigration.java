@@ -22,10 +22,10 @@ import org.flywaydb.core.api.output.MigrateResult;
  * <p>The application's own datasource is defined here, pooled and enlisted in transactions by the server on every
  * server; its connections come from {@link ConfiguredDataSource}, which reads {@code PORTCULLIS_DB_*}, so one WAR
  * serves H2 and PostgreSQL. With {@code portcullis.db.jndi-name} set the application works on that server
- * datasource instead ({@link DataSources}) and this one stays unused: its pool opens nothing until asked.
+ * datasource instead ({@link DataSourceProducer}) and this one stays unused: its pool opens nothing until asked.
  */
 @DataSourceDefinition(
-        name = DataSources.OWN,
+        name = DataSourceProducer.OWN,
         className = "dev.portcullis.persistence.ConfiguredDataSource",
         minPoolSize = 2,
         maxPoolSize = 32,

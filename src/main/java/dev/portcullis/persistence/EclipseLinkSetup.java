@@ -16,7 +16,7 @@ import org.eclipse.persistence.sessions.server.ServerSession;
  * WildFly, whose own JPA integration is Hibernate's, the JTA platform to join (EclipseLink recognises Payara by
  * itself; an {@code eclipselink.target-server} property would override that); and, with
  * {@code portcullis.db.jndi-name} set, the server's datasource to use instead of persistence.xml's, the one
- * {@link DataSources} gives the JDBC code too.
+ * {@link DataSourceProducer} gives the JDBC code too.
  */
 public class EclipseLinkSetup implements SessionCustomizer {
 
@@ -30,7 +30,7 @@ public class EclipseLinkSetup implements SessionCustomizer {
                 .getOptionalValue(DatabaseSettings.JNDI_NAME, String.class)
                 .map(String::trim).filter(n -> !n.isEmpty())
                 .ifPresent(name -> {
-                    JNDIConnector connector = new JNDIConnector(DataSources.lookup(name));
+                    JNDIConnector connector = new JNDIConnector(DataSourceProducer.lookup(name));
                     database.getLogin().setConnector(connector);
                     if (session instanceof ServerSession server
                             && server.getReadConnectionPool().getLogin() instanceof DatabaseLogin read) {

@@ -4,14 +4,15 @@ import dev.portcullis.account.SecondFactorThrottle;
 import dev.portcullis.account.SignInThrottle;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.audit.AuditLog;
-import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.config.RetentionSettings;
-import dev.portcullis.kerberos.UsedAuthenticators;
-import dev.portcullis.session.SsoSessions;
-import dev.portcullis.token.ClientAssertionJtis;
-import dev.portcullis.token.ClientAssertions;
-import dev.portcullis.token.TokenGrants;
+import dev.portcullis.kerberos.UsedAuthenticatorRepository;
+import dev.portcullis.session.SsoSessionRepository;
+import dev.portcullis.token.ClientAssertionJtiRepository;
+import dev.portcullis.token.ClientAssertionVerifier;
+import dev.portcullis.token.TokenGrantRepository;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -103,7 +104,7 @@ public class ExpiredRowsCleanup {
     private ScheduledFuture<?> schedule;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     SignInThrottle throttle;
@@ -112,19 +113,22 @@ public class ExpiredRowsCleanup {
     SecondFactorThrottle factorThrottle;
 
     @Inject
-    AuthorizationCodes codes;
+    AuthorizationCodeRepository codes;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
-    ClientAssertionJtis assertionJtis;
+    ClientAssertionJtiRepository assertionJtis;
 
     @Inject
-    UsedAuthenticators kerberosAuthenticators;
+    UsedAuthenticatorRepository kerberosAuthenticators;
 
     @Inject
     AuditLog audit;
+
+    @Inject
+    AuditEventRepository auditEvents;
 
     @Inject
     RetentionSettings retentionSettings;
@@ -179,9 +183,9 @@ public class ExpiredRowsCleanup {
         int r = grants.purgeExpiredRefreshTokens(graceOver);
         int g = grants.purgeEmptyGrants(graceOver);
         // an assertion past exp (and the skew) is refused for that alone, so its jti need not be kept
-        int j = assertionJtis.purgeExpired(now.minus(ClientAssertions.SKEW));
+        int j = assertionJtis.purgeExpired(now.minus(ClientAssertionVerifier.SKEW));
         int k = kerberosAuthenticators.purgeExpired(now);
-        int e = retentionSettings.auditRetention().map(keep -> audit.purgeOlderThan(now.minus(keep))).orElse(0);
+        int e = retentionSettings.auditRetention().map(keep -> auditEvents.purgeOlderThan(now.minus(keep))).orElse(0);
         return new Purged(s, t, c, a, r, g, j, k, e);
     }
 }

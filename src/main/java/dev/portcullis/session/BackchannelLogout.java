@@ -4,12 +4,9 @@ import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.client.LogoutNotifications;
 import dev.portcullis.config.LogoutSettings;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
-import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;
@@ -18,9 +15,10 @@ import java.util.Optional;
 
 /**
  * Queues the back-channel logouts of ending SSO sessions (OIDC Back-Channel Logout 1.0): one delivery for each
- * client of the session that registered a {@code backchannel_logout_uri}, written by {@link SsoSessions} in the
+ * client of the session that registered a {@code backchannel_logout_uri}, written by {@link SsoSessionRepository} in the
  * transaction that deletes the session, so a logout is queued exactly when the session is gone.
- * {@link BackchannelLogoutSender} sends them; it is woken once that transaction has committed.
+ * {@link BackchannelLogoutSender} sends them; it observes {@link BackchannelLogoutsQueued} once that transaction has
+ * committed, so a logout goes out without waiting for the next poll.
  */
 @ApplicationScoped
 public class BackchannelLogout {
@@ -33,7 +31,7 @@ public class BackchannelLogout {
     ClientRepository clients;
 
     @Inject
-    LogoutDeliveries deliveries;
+    LogoutDeliveryRepository deliveries;
 
     @Inject
     LogoutSettings settings;
@@ -41,10 +39,8 @@ public class BackchannelLogout {
     @Inject
     Clock clock;
 
-    @Resource(lookup = "java:comp/TransactionSynchronizationRegistry")
-    TransactionSynchronizationRegistry transactions;
-
-    private volatile Runnable onQueued;
+    @Inject
+    Event<BackchannelLogoutsQueued> queuedEvent;
 
     /** Queues a delivery per client of each session that wants one; returns how many were queued. */
     int queue(Collection<Ending> sessions) {
@@ -62,7 +58,7 @@ public class BackchannelLogout {
             }
         }
         if (queued > 0) {
-            wakeSenderAfterCommit();
+            queuedEvent.fire(new BackchannelLogoutsQueued(queued));
         }
         return queued;
     }
@@ -79,33 +75,5 @@ public class BackchannelLogout {
     /** The client's logout registration as it is now; empty for a client that no longer exists. */
     Optional<LogoutNotifications> registration(String clientId) {
         return clients.find(clientId).map(Client::logoutNotifications);
-    }
-
-    /** Called by the sender at start (and with null at stop), so a queued logout goes out without waiting a poll. */
-    void onQueued(Runnable wake) {
-        onQueued = wake;
-    }
-
-    private void wakeSenderAfterCommit() {
-        Runnable wake = onQueued;
-        if (wake == null) {
-            return;
-        }
-        if (transactions == null || transactions.getTransactionKey() == null) {
-            wake.run();
-            return;
-        }
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    wake.run();
-                }
-            }
-        });
     }
 }

@@ -19,6 +19,8 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -34,13 +36,13 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Sends the queued back-channel logouts ({@link LogoutDeliveries}) on every instance: polls every second, and at
+ * Sends the queued back-channel logouts ({@link LogoutDeliveryRepository}) on every instance: polls every second, and at
  * once when this instance has queued one ({@link BackchannelLogout}). Each claimed delivery is sent on its own task:
  * a freshly signed logout token ({@link TokenMinter#logoutToken}, valid {@link #TOKEN_LIFETIME}) POSTed as
  * {@code logout_token=} form data to the client's backchannel_logout_uri as registered now, through
  * {@link OutboundHttp} (the address checked), with {@value #CONNECT_TIMEOUT_MS} ms to connect and
  * {@value #TOTAL_TIMEOUT_MS} ms for the answer, no redirect followed and the answer's body not read. 200 or 204 is
- * delivered; anything else (a 3xx too) is retried with back-off ({@link LogoutDeliveries#nextAttempt}) until the
+ * delivered; anything else (a 3xx too) is retried with back-off ({@link LogoutDeliveryRepository#nextAttempt}) until the
  * delivery's give-up time ({@code portcullis.logout.backchannel.retry-for} after the logout), then given up; a client
  * deleted, without a URI now, or whose URI names an address {@code portcullis.outbound.allowed-networks} does not
  * admit, is given up at once. Each outcome is audited.
@@ -67,7 +69,7 @@ public class BackchannelLogoutSender {
     ManagedScheduledExecutorService scheduler;
 
     @Inject
-    LogoutDeliveries deliveries;
+    LogoutDeliveryRepository deliveries;
 
     @Inject
     BackchannelLogout backchannel;
@@ -91,19 +93,31 @@ public class BackchannelLogoutSender {
 
     private ScheduledFuture<?> schedule;
 
+    private volatile boolean stopped;
+
     @PostConstruct
     void start() {
         // the name on this instance's leases (logout_deliveries.lease_owner), so an operator can tell who holds one
         LOG.log(Level.INFO, "Back-channel logouts are claimed here as {0}", owner);
         schedule = scheduler.scheduleWithFixedDelay(this::sendDue, POLL_MS + ThreadLocalRandom.current()
                 .nextLong(POLL_MS), POLL_MS, TimeUnit.MILLISECONDS);
-        backchannel.onQueued(() -> scheduler.execute(this::sendDue));
     }
 
     @PreDestroy
     void stop() {
-        backchannel.onQueued(null);
+        stopped = true;
         schedule.cancel(false);
+    }
+
+    /**
+     * Sends what this instance has just queued, once the transaction that queued it has committed (at once when it
+     * ran in none); a rolled-back logout queued nothing and wakes nothing. Public: an observer of an EJB is one of
+     * its business methods.
+     */
+    public void queued(@Observes(during = TransactionPhase.AFTER_SUCCESS) BackchannelLogoutsQueued queued) {
+        if (!stopped) {
+            scheduler.execute(this::sendDue);
+        }
     }
 
     /** Claims what is due and starts a send for each; one claim round at a time on this instance. */
@@ -112,7 +126,7 @@ public class BackchannelLogoutSender {
             return;
         }
         try {
-            for (LogoutDeliveries.Delivery d : deliveries.claimDue(owner, clock.instant(), CLAIM_LIMIT)) {
+            for (LogoutDeliveryRepository.Delivery d : deliveries.claimDue(owner, clock.instant(), CLAIM_LIMIT)) {
                 scheduler.execute(() -> attempt(d));
             }
         } catch (RuntimeException e) {
@@ -124,7 +138,7 @@ public class BackchannelLogoutSender {
     }
 
     /** One attempt at a claimed delivery and its outcome, settled only while this instance still holds it. */
-    void attempt(LogoutDeliveries.Delivery d) {
+    void attempt(LogoutDeliveryRepository.Delivery d) {
         try {
             Optional<LogoutNotifications> registration = backchannel.currentRegistration(d.clientId());
             String uri = registration.map(LogoutNotifications::backchannelUri).orElse(null);
@@ -156,7 +170,7 @@ public class BackchannelLogoutSender {
             }
             String outcome = sent.detail();
             Instant after = clock.instant();
-            Optional<Instant> next = LogoutDeliveries.nextAttempt(d, after);
+            Optional<Instant> next = LogoutDeliveryRepository.nextAttempt(d, after);
             if (next.isEmpty()) {
                 if (deliveries.settle(d, owner)) {
                     audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
@@ -173,7 +187,7 @@ public class BackchannelLogoutSender {
             // due again after the back-off; if even that fails, the lease runs out and any instance tries again
             try {
                 Instant now = clock.instant();
-                deliveries.retryAt(d, owner, LogoutDeliveries.nextAttempt(d, now).orElse(now),
+                deliveries.retryAt(d, owner, LogoutDeliveryRepository.nextAttempt(d, now).orElse(now),
                         "failed here: " + e.getClass().getSimpleName());
             } catch (RuntimeException again) {
                 LOG.log(Level.WARNING, "Releasing the back-channel logout failed too: {0}",

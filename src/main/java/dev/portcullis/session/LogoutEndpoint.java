@@ -9,7 +9,7 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.config.IssuerSettings;
-import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.jose.SigningKeyService;
 import dev.portcullis.page.ErrorPage;
 import dev.portcullis.page.HtmlPage;
 import dev.portcullis.page.PageMessages;
@@ -61,7 +61,7 @@ import java.util.Optional;
 public class LogoutEndpoint {
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     ClientAddress clientAddress;
@@ -70,7 +70,7 @@ public class LogoutEndpoint {
     ClientRepository clients;
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @Inject
     IssuerSettings issuer;

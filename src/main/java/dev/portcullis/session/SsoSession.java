@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Set;
 
 /**
- * A browser's single sign-on session (a row of sso_sessions, owned by {@link SsoSessions}). The cookie holds a
+ * A browser's single sign-on session (a row of sso_sessions, owned by {@link SsoSessionRepository}). The cookie holds a
  * random id; the row only its hash. {@code authTime} is when the user last entered their password (OIDC auth_time);
  * {@code signInRequest} is the fingerprint of the authorization request that sign-in was made for, until a consent
  * step uses it up (null then). {@code sessionId} names the session to administrators (never the cookie or its hash);

@@ -7,14 +7,14 @@ import dev.portcullis.authorize.AuthorizationRequestValidator;
 import dev.portcullis.authorize.RejectedAuthorizationRequest;
 import dev.portcullis.authorize.UnverifiedRequestException;
 import dev.portcullis.config.IssuerSettings;
-import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.mfa.SecondFactorService;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.faces.context.ExternalContext;
 import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
@@ -41,7 +41,7 @@ public abstract class AuthorizationPage {
     AuthorizationFlow flow;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
     SignInService signIn;
@@ -136,7 +136,7 @@ public abstract class AuthorizationPage {
     }
 
     /** Why a passkey was not accepted: the throttle's wait or lock, or refused as such (400). */
-    protected void passkeyNotAccepted(SecondFactors.Outcome outcome) {
+    protected void passkeyNotAccepted(SecondFactorService.Outcome outcome) {
         switch (outcome) {
             case WAIT -> message("login.wait");
             case LOCKED -> message("login.locked");

@@ -1,7 +1,7 @@
 package dev.portcullis.signin;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.session.SsoSession;
@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 public class ConsentBean extends AuthorizationPage {
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     private SsoSession session;
     private boolean sessionLooked;

@@ -4,13 +4,13 @@ import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.config.SecondFactorSettings;
 import dev.portcullis.config.SessionSettings;
-import dev.portcullis.kerberos.KerberosSignIn;
+import dev.portcullis.kerberos.KerberosSignInService;
 import dev.portcullis.kerberos.NegotiateHeader;
-import dev.portcullis.mfa.Passkeys;
-import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.mfa.PasskeyService;
+import dev.portcullis.mfa.SecondFactorService;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.BrowserCookies;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -38,10 +38,10 @@ import java.util.Set;
 public class LoginBean extends AuthorizationPage {
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @Inject
-    Passkeys passkeys;
+    PasskeyService passkeys;
 
     @Inject
     SessionSettings sessionSettings;
@@ -50,9 +50,9 @@ public class LoginBean extends AuthorizationPage {
     SecondFactorSettings secondFactorSettings;
 
     @Inject
-    KerberosSignIn kerberos;
+    KerberosSignInService kerberos;
 
-    private Passkeys.Ceremony ceremony;
+    private PasskeyService.Ceremony ceremony;
 
     private String username;
     private String password;
@@ -79,7 +79,7 @@ public class LoginBean extends AuthorizationPage {
             challenge();
             return;
         }
-        KerberosSignIn.Result result = kerberos.signIn(header, r.client().clientId(), ip());
+        KerberosSignInService.Result result = kerberos.signIn(header, r.client().clientId(), ip());
         switch (result.outcome()) {
             // a used token: a browser answers a fresh challenge with a new one, a replayed header gets nothing else
             case REPLAYED -> challenge();
@@ -163,12 +163,12 @@ public class LoginBean extends AuthorizationPage {
             return null;
         }
         if (!secondFactorSettings.passwordless()) {
-            passkeyNotAccepted(SecondFactors.Outcome.INVALID);
+            passkeyNotAccepted(SecondFactorService.Outcome.INVALID);
             return null;
         }
-        Passkeys.SignIn result = passkeys.signInPasswordless(servletRequest().getParameter("passkey"),
+        PasskeyService.SignIn result = passkeys.signInPasswordless(servletRequest().getParameter("passkey"),
                 passwordlessBinding(), r.client().clientId(), ip());
-        if (result.outcome() == SecondFactors.Outcome.ACCEPTED) {
+        if (result.outcome() == SecondFactorService.Outcome.ACCEPTED) {
             startSession(r, result.user().orElseThrow().userId(), AuthMethods.of(AuthMethods.HWK, AuthMethods.USER),
                     true);
         } else {
@@ -183,7 +183,7 @@ public class LoginBean extends AuthorizationPage {
      */
     private void startSession(AuthorizationRequest r, String userId, Set<String> amr, boolean factorEnrolled) {
         Optional<String> earlier = BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, issuer.isHttps());
-        SsoSessions.Started started = sessions.start(earlier, userId, r.fingerprint(), r.client().clientId(), ip(),
+        SsoSessionRepository.Started started = sessions.start(earlier, userId, r.fingerprint(), r.client().clientId(), ip(),
                 amr, factorEnrolled);
         BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(), sessionSettings.maxTtl(),
                 issuer.isHttps());
@@ -201,9 +201,9 @@ public class LoginBean extends AuthorizationPage {
      * session yet) and sealed rather than stored, so that viewing the page writes nothing; no credential list (the
      * authenticator offers its discoverable passkeys), user verification required.
      */
-    public Passkeys.Ceremony getPasskeyCeremony() {
+    public PasskeyService.Ceremony getPasskeyCeremony() {
         if (ceremony == null) {
-            ceremony = passkeys.begin(Passkeys.Purpose.PASSWORDLESS, passwordlessBinding(), null);
+            ceremony = passkeys.begin(PasskeyService.Purpose.PASSWORDLESS, passwordlessBinding(), null);
         }
         return ceremony;
     }

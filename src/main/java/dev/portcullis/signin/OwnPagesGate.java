@@ -2,7 +2,7 @@ package dev.portcullis.signin;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.authorize.AuthorizationFlow;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientService;
@@ -12,7 +12,7 @@ import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.session.SsoSession;
-import dev.portcullis.session.SsoSessions;
+import dev.portcullis.session.SsoSessionRepository;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -47,10 +47,10 @@ public class OwnPagesGate extends HttpFilter {
     private static final long serialVersionUID = 1L;
 
     @Inject
-    SsoSessions sessions;
+    SsoSessionRepository sessions;
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
     SignInService signIns;

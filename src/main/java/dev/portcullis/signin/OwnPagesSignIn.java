@@ -1,7 +1,7 @@
 package dev.portcullis.signin;
 
 import dev.portcullis.authorize.AuthorizationCode;
-import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.Pkce;
@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 /**
  * The relying-party half of {@link OwnPage}s: sends a browser without an SSO session to the authorization endpoint
  * as the page's built-in public client (state and PKCE verifier in a short-lived cookie, so any instance can take
- * the callback), and redeems the code at the callback, once, directly on {@link AuthorizationCodes}. No tokens are
+ * the callback), and redeems the code at the callback, once, directly on {@link AuthorizationCodeRepository}. No tokens are
  * minted: the code proves that this browser's current SSO session completed a sign-in for this page; from then on
  * the page knows its user from the SSO session ({@link SignedInUser}).
  */
@@ -40,7 +40,7 @@ public class OwnPagesSignIn {
     IssuerSettings issuer;
 
     @Inject
-    AuthorizationCodes codes;
+    AuthorizationCodeRepository codes;
 
     @Inject
     Clock clock;

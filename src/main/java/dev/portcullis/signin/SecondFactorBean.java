@@ -1,12 +1,12 @@
 package dev.portcullis.signin;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.authorize.AuthorizationFlow;
 import dev.portcullis.authorize.AuthorizationRequest;
-import dev.portcullis.mfa.FactorChanges;
-import dev.portcullis.mfa.Passkeys;
-import dev.portcullis.mfa.SecondFactors;
+import dev.portcullis.mfa.FactorChangeService;
+import dev.portcullis.mfa.PasskeyService;
+import dev.portcullis.mfa.SecondFactorService;
 import dev.portcullis.mfa.TotpEnrolmentDisplay;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.BrowserCookies;
@@ -26,24 +26,24 @@ import java.util.function.Supplier;
  * and has none enrols one here (an authenticator app: QR code, first code, recovery codes shown once; or a passkey).
  * It works on the browser's SSO session, which already holds the password step, and adds the factor to it before the
  * authorization goes on. Setting up a first factor here satisfies the requirement to have one but is not itself a
- * second factor ({@link FactorChanges}): the page then asks for the new factor, as for any user who has one. A
- * session whose password is older than {@link FactorChanges#STEP_UP} is asked for it again before the set-up.
+ * second factor ({@link FactorChangeService}): the page then asks for the new factor, as for any user who has one. A
+ * session whose password is older than {@link FactorChangeService#STEP_UP} is asked for it again before the set-up.
  */
 @Named("factorBean")
 @RequestScoped
 public class SecondFactorBean extends AuthorizationPage {
 
     @Inject
-    SecondFactors factors;
+    SecondFactorService factors;
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
-    Passkeys passkeys;
+    PasskeyService passkeys;
 
     @Inject
-    FactorChanges changes;
+    FactorChangeService changes;
 
     private String code;
     private String password;
@@ -57,7 +57,7 @@ public class SecondFactorBean extends AuthorizationPage {
     private List<String> recoveryCodes;
     private Boolean hasTotp;
     private Boolean hasPasskey;
-    private Passkeys.Ceremony ceremony;
+    private PasskeyService.Ceremony ceremony;
 
     @Override
     protected String formId() {
@@ -97,11 +97,11 @@ public class SecondFactorBean extends AuthorizationPage {
         if (r == null) {
             return null;
         }
-        SecondFactors.Outcome outcome = passkeys.verifySecondFactor(user, servletRequest().getParameter("passkey"),
+        SecondFactorService.Outcome outcome = passkeys.verifySecondFactor(user, servletRequest().getParameter("passkey"),
                 session.sessionHash(), r.client().clientId(), ip());
-        if (outcome == SecondFactors.Outcome.ACCEPTED) {
+        if (outcome == SecondFactorService.Outcome.ACCEPTED) {
             proceed(r, sessions.addMethods(session, AuthMethods.HWK));
-        } else if (outcome == SecondFactors.Outcome.LOCKED) {
+        } else if (outcome == SecondFactorService.Outcome.LOCKED) {
             message("factor.locked"); // the same lock as the codes', named the same way
         } else {
             passkeyNotAccepted(outcome);
@@ -120,8 +120,8 @@ public class SecondFactorBean extends AuthorizationPage {
             return null;
         }
         if (!isEnrolling() || !changes.registerPasskey(user, session, null, servletRequest().getParameter("passkey"),
-                FactorChanges.Where.SIGN_IN, ip())) {
-            passkeyNotAccepted(SecondFactors.Outcome.INVALID);
+                FactorChangeService.Where.SIGN_IN, ip())) {
+            passkeyNotAccepted(SecondFactorService.Outcome.INVALID);
             return null;
         }
         proceed(r, liveSession().orElse(session));
@@ -141,7 +141,7 @@ public class SecondFactorBean extends AuthorizationPage {
             message("factor.invalid");
             return null;
         }
-        Optional<List<String>> codes = changes.confirmTotp(user, session, takeCode(), FactorChanges.Where.SIGN_IN,
+        Optional<List<String>> codes = changes.confirmTotp(user, session, takeCode(), FactorChangeService.Where.SIGN_IN,
                 ip());
         if (codes.isEmpty()) {
             message("factor.invalid");
@@ -153,7 +153,7 @@ public class SecondFactorBean extends AuthorizationPage {
 
     /**
      * The password again, before a set-up at sign-in in a session that gave it too long ago: checked and throttled
-     * as at sign-in ({@link FactorChanges#stepUpWithPassword}); then the page again, now with the set-up.
+     * as at sign-in ({@link FactorChangeService#stepUpWithPassword}); then the page again, now with the set-up.
      */
     public String stepUpWithPassword() {
         String p = password;
@@ -237,7 +237,7 @@ public class SecondFactorBean extends AuthorizationPage {
 
     /** Whether the set-up waits for the password: this session gave it longer than the step-up's window ago. */
     public boolean isPasswordNeeded() {
-        return isEnrolling() && changes.enrolmentStepUpNeeded(session) == FactorChanges.StepUp.PASSWORD;
+        return isEnrolling() && changes.enrolmentStepUpNeeded(session) == FactorChangeService.StepUp.PASSWORD;
     }
 
     public boolean isHasTotp() {
@@ -260,9 +260,9 @@ public class SecondFactorBean extends AuthorizationPage {
      * The passkey ceremony of this page view, bound to the browser's session: an assertion by one of the user's
      * passkeys, or (enrolling) the registration of a first one.
      */
-    public Passkeys.Ceremony getPasskeyCeremony() {
+    public PasskeyService.Ceremony getPasskeyCeremony() {
         if (ceremony == null && user != null) {
-            ceremony = passkeys.begin(isEnrolling() ? Passkeys.Purpose.REGISTER : Passkeys.Purpose.FACTOR,
+            ceremony = passkeys.begin(isEnrolling() ? PasskeyService.Purpose.REGISTER : PasskeyService.Purpose.FACTOR,
                     session.sessionHash(), user.userId());
         }
         return ceremony;

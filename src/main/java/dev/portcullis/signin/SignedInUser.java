@@ -1,7 +1,7 @@
 package dev.portcullis.signin;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.page.PageMessages;
@@ -39,7 +39,7 @@ public class SignedInUser {
     IssuerSettings issuer;
 
     @Inject
-    UserService users;
+    UserLookupService users;
 
     @Inject
     ClientAddress clientAddress;

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * The server-side record of an issued JWT access token, by its {@code jti} (a row of access_tokens, owned by
- * {@link TokenGrants}): what makes a self-contained token revocable and introspectable. The token itself is never
+ * {@link TokenGrantRepository}): what makes a self-contained token revocable and introspectable. The token itself is never
  * stored, only its SHA-256 ({@code tokenHash}, null for tokens recorded before V2).
  */
 public record AccessTokenRecord(String jti, String grantId, String scope, Instant createdAt, Instant expiresAt,

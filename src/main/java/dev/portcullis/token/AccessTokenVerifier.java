@@ -8,7 +8,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.TokenSettings;
-import dev.portcullis.jose.SigningKeys;
+import dev.portcullis.jose.SigningKeyService;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.OAuthError;
@@ -27,13 +27,13 @@ import java.util.Set;
  * Validation of this issuer's access tokens for its own resource endpoints (userinfo, /api, introspection):
  * <ol>
  * <li>JWS: header {@code typ: at+jwt}, one of the algorithms this issuer keeps keys for
- * ({@link SigningKeys#ALGORITHMS}: any of them may sign, by setting or per API), a {@code kid} this issuer publishes
- * for that algorithm, a valid signature ({@link SigningKeys#verifier}; keys parsed once, cached);</li>
+ * ({@link SigningKeyService#ALGORITHMS}: any of them may sign, by setting or per API), a {@code kid} this issuer publishes
+ * for that algorithm, a valid signature ({@link SigningKeyService#verifier}; keys parsed once, cached);</li>
  * <li>claims: {@code iss} is this issuer, {@code aud} contains {@code portcullis.access-token.audience} (for
  * Portcullis's own resource endpoints; introspection and revocation accept a registered API's audience too,
  * {@link #checkAnyAudience}), {@code exp} in the future;</li>
  * <li>revocation: the {@code access_tokens} row by {@code jti}, joined with its grant, is neither revoked nor
- * expired (one primary-key query, {@link TokenGrants#accessTokenStatus}).</li>
+ * expired (one primary-key query, {@link TokenGrantRepository#accessTokenStatus}).</li>
  * </ol>
  * Any failure is {@code invalid_token} (401, RFC 6750 3.1) without saying which check failed. A database error is
  * not a verdict on the token: it propagates (503 {@code temporarily_unavailable} at the edge).
@@ -42,10 +42,10 @@ import java.util.Set;
 public class AccessTokenVerifier {
 
     @Inject
-    SigningKeys keys;
+    SigningKeyService keys;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     IssuerSettings issuer;
@@ -98,11 +98,11 @@ public class AccessTokenVerifier {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
             if (!TokenMinter.AT_JWT.equals(jwt.getHeader().getType())
-                    || !SigningKeys.ALGORITHMS.contains(alg)) {
+                    || !SigningKeyService.ALGORITHMS.contains(alg)) {
                 return Optional.empty();
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();
-            Optional<TokenGrants.AccessTokenStatus> status = grants.accessTokenStatus(claims.getJWTID());
+            Optional<TokenGrantRepository.AccessTokenStatus> status = grants.accessTokenStatus(claims.getJWTID());
             if (status.isEmpty()) {
                 return Optional.empty();
             }

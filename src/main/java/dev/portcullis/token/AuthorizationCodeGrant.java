@@ -1,11 +1,11 @@
 package dev.portcullis.token;
 
 import dev.portcullis.api.AccessTokenAudience;
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
-import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.RedirectUriPolicy;
 import dev.portcullis.client.Scopes;
@@ -28,13 +28,13 @@ import java.util.Set;
 public class AuthorizationCodeGrant implements GrantHandler {
 
     @Inject
-    AuthorizationCodes codes;
+    AuthorizationCodeRepository codes;
 
     @Inject
     TokenIssuer issuer;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     AuditLog audit;
@@ -43,7 +43,7 @@ public class AuthorizationCodeGrant implements GrantHandler {
     Clock clock;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     @Override
     public String grantType() {

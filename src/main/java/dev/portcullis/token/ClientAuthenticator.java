@@ -23,7 +23,7 @@ import java.util.Optional;
  * <li>{@code client_secret_basic}: HTTP Basic with form-url-encoded id and secret (RFC 6749 2.3.1) only;
  * {@code client_secret_post}: {@code client_secret} in the body only; a confidential client that chose neither
  * (registered without the field) may use either;</li>
- * <li>{@code private_key_jwt}: a client assertion (RFC 7523 2.2, {@link ClientAssertions}) only, its {@code jti}
+ * <li>{@code private_key_jwt}: a client assertion (RFC 7523 2.2, {@link ClientAssertionVerifier}) only, its {@code jti}
  * spent at once;</li>
  * <li>{@code none} (public client): identifies with {@code client_id} in the body and sends no credentials;</li>
  * <li>two methods at once: {@code invalid_request}.</li>
@@ -48,10 +48,10 @@ public class ClientAuthenticator {
     AuditLog audit;
 
     @Inject
-    ClientAssertions assertions;
+    ClientAssertionVerifier assertions;
 
     @Inject
-    ClientAssertionJtis jtis;
+    ClientAssertionJtiRepository jtis;
 
     @Inject
     Clock clock;
@@ -142,14 +142,14 @@ public class ClientAuthenticator {
      */
     private Client authenticateByAssertion(Optional<String> bodyId, Optional<String> type, Optional<String> assertion,
                                            String ip, String endpointPath) {
-        if (!type.filter(ClientAssertions.ASSERTION_TYPE::equals).isPresent() || assertion.isEmpty()) {
-            throw fail(bodyId.orElse(null), ip, "client_assertion_type must be " + ClientAssertions.ASSERTION_TYPE
+        if (!type.filter(ClientAssertionVerifier.ASSERTION_TYPE::equals).isPresent() || assertion.isEmpty()) {
+            throw fail(bodyId.orElse(null), ip, "client_assertion_type must be " + ClientAssertionVerifier.ASSERTION_TYPE
                     + ", with client_assertion");
         }
         String clientId;
         try {
-            clientId = ClientAssertions.claimedIssuer(assertion.get());
-        } catch (ClientAssertions.Refused e) {
+            clientId = ClientAssertionVerifier.claimedIssuer(assertion.get());
+        } catch (ClientAssertionVerifier.Refused e) {
             throw fail(bodyId.orElse(null), ip, e.getMessage(), e.detail());
         }
         if (clientId == null || clientId.isEmpty() || clientId.length() > 64) {
@@ -159,14 +159,14 @@ public class ClientAuthenticator {
             throw fail(bodyId.get(), ip, "client_id differs from the client_assertion's iss");
         }
         Client client = clients.findCached(clientId).orElse(null);
-        ClientAssertions.Checked checked;
+        ClientAssertionVerifier.Checked checked;
         try {
             checked = checkAssertion(client, assertion.get(), endpointPath);
-        } catch (ClientAssertions.Refused first) {
+        } catch (ClientAssertionVerifier.Refused first) {
             client = clients.find(clientId).orElse(null);
             try {
                 checked = checkAssertion(client, assertion.get(), endpointPath);
-            } catch (ClientAssertions.Refused again) {
+            } catch (ClientAssertionVerifier.Refused again) {
                 // the first reason: a second look at a key set URL within the minute only says it was just tried
                 throw fail(clientId, ip, first.getMessage(), first.detail());
             }
@@ -177,16 +177,16 @@ public class ClientAuthenticator {
         return client;
     }
 
-    private ClientAssertions.Checked checkAssertion(Client client, String assertion, String endpointPath)
-            throws ClientAssertions.Refused {
+    private ClientAssertionVerifier.Checked checkAssertion(Client client, String assertion, String endpointPath)
+            throws ClientAssertionVerifier.Refused {
         if (client == null) {
-            throw new ClientAssertions.Refused("Unknown client");
+            throw new ClientAssertionVerifier.Refused("Unknown client");
         }
         if (!client.enabled()) {
-            throw new ClientAssertions.Refused("The client is disabled");
+            throw new ClientAssertionVerifier.Refused("The client is disabled");
         }
         if (!ClientAuthMethods.PRIVATE_KEY_JWT.equals(client.authMethod())) {
-            throw new ClientAssertions.Refused("This client is registered for " + client.authMethod()
+            throw new ClientAssertionVerifier.Refused("This client is registered for " + client.authMethod()
                     + ", not private_key_jwt");
         }
         return assertions.check(client, assertion, endpointPath);

@@ -1,6 +1,6 @@
 package dev.portcullis.token;
 
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.client.Scopes;
@@ -34,7 +34,7 @@ public class ClientCredentialsGrant implements GrantHandler {
     TokenIssuer issuer;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     @Override
     public String grantType() {
@@ -45,7 +45,7 @@ public class ClientCredentialsGrant implements GrantHandler {
     public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
         clientIsConfidential(client);
         String scope = scopeIsAllowed(client, p.get("scope"));
-        ResourceIndicators.Selection resources = resourcesAreAllowed(client, scope, p.all("resource"));
+        ResourceIndicatorService.Selection resources = resourcesAreAllowed(client, scope, p.all("resource"));
         return issuer.issueToClient(client, resources.token(), resources.resources(), ip);
     }
 
@@ -54,7 +54,7 @@ public class ClientCredentialsGrant implements GrantHandler {
      * theirs. Without {@code resource}: the one API all the scopes belong to; scopes of more than one API (also the
      * client's, when it asks for no scope) are {@code invalid_scope}.
      */
-    private ResourceIndicators.Selection resourcesAreAllowed(Client client, String scope, List<String> requested) {
+    private ResourceIndicatorService.Selection resourcesAreAllowed(Client client, String scope, List<String> requested) {
         return resourceIndicators.forNewAuthorization(requested, Scopes.parse(scope), client.scopeSet());
     }
 

@@ -2,7 +2,7 @@ package dev.portcullis.token;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.api.AccessTokenAudience;
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
@@ -30,7 +30,7 @@ import java.util.Set;
 public class RefreshTokenGrant implements GrantHandler {
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
     TokenIssuer issuer;
@@ -48,7 +48,7 @@ public class RefreshTokenGrant implements GrantHandler {
     SignInService signIns;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     @Override
     public String grantType() {
@@ -59,7 +59,7 @@ public class RefreshTokenGrant implements GrantHandler {
     public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
         String value = p.require("refresh_token");
         Optional<String> requestedScope = p.get("scope");
-        TokenGrants.RefreshTokenStatus found = tokenIsKnown(value);
+        TokenGrantRepository.RefreshTokenStatus found = tokenIsKnown(value);
         RefreshToken token = found.token();
         TokenGrant grant = found.grant();
         grantBelongsToClient(grant, client);
@@ -78,7 +78,7 @@ public class RefreshTokenGrant implements GrantHandler {
         }
     }
 
-    private TokenGrants.RefreshTokenStatus tokenIsKnown(String value) {
+    private TokenGrantRepository.RefreshTokenStatus tokenIsKnown(String value) {
         return grants.findRefreshToken(value).orElseThrow(() -> OAuthException.invalidGrant("Unknown refresh token"));
     }
 

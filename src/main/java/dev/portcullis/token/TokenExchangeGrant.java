@@ -6,7 +6,7 @@ import dev.portcullis.account.UserRepository;
 import dev.portcullis.api.AccessTokenAudience;
 import dev.portcullis.api.ApiDirectory;
 import dev.portcullis.api.RegisteredApi;
-import dev.portcullis.api.ResourceIndicators;
+import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.client.Scopes;
@@ -52,7 +52,7 @@ public class TokenExchangeGrant implements GrantHandler {
 
     /**
      * Most exchanges in one chain: each nests one more actor in {@code act}, and ending a link walks the chain below
-     * it one link at a time ({@link TokenGrants}).
+     * it one link at a time ({@link TokenGrantRepository}).
      */
     static final int MAX_CHAIN = 10;
 
@@ -66,10 +66,10 @@ public class TokenExchangeGrant implements GrantHandler {
     AccessTokenVerifier verifier;
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
-    ResourceIndicators resourceIndicators;
+    ResourceIndicatorService resourceIndicators;
 
     @Inject
     UserRepository users;
@@ -144,7 +144,7 @@ public class TokenExchangeGrant implements GrantHandler {
             throw OAuthException.invalidRequest("subject_token names no user: a client's own token cannot be "
                     + "exchanged");
         }
-        TokenGrant grant = grants.accessTokenStatus(verified.jti()).map(TokenGrants.AccessTokenStatus::grant)
+        TokenGrant grant = grants.accessTokenStatus(verified.jti()).map(TokenGrantRepository.AccessTokenStatus::grant)
                 .orElseThrow(() -> OAuthException.invalidRequest("subject_token is invalid, expired or revoked"));
         try {
             return new Subject(verified, grant, SignedJWT.parse(token).getJWTClaimsSet().getJSONObjectClaim("act"));

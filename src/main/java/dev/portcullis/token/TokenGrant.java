@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A token family (a row of token_grants, owned by {@link TokenGrants}): created when an authorization code is
+ * A token family (a row of token_grants, owned by {@link TokenGrantRepository}): created when an authorization code is
  * redeemed; every access and refresh token issued from that code (and from its refresh chain) belongs to it.
  * Revoking the grant kills all of them at once. A client-credentials grant has one access token and no user.
  * {@code userId} is the OIDC sub (null for client credentials, whose {@code authTime} is when it was issued);

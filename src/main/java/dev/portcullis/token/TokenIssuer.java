@@ -7,7 +7,7 @@ import dev.portcullis.account.UserRepository;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
-import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.TokenSettings;
@@ -44,10 +44,10 @@ public class TokenIssuer {
     }
 
     @Inject
-    TokenGrants grants;
+    TokenGrantRepository grants;
 
     @Inject
-    AuthorizationCodes codes;
+    AuthorizationCodeRepository codes;
 
     @Inject
     TokenMinter minter;
@@ -126,7 +126,7 @@ public class TokenIssuer {
      * the subject token, any grant above it or the user's original authorization revokes it too; one access token
      * for {@code audience} that expires at the latest with the subject token ({@code notAfter}); the audit event. No
      * refresh token, no ID token, no {@code groups}: an exchanged token carries no OpenID scope. The subject token
-     * and its grant are locked and must still be live ({@link TokenGrants#lockIfLive}): a revocation racing this
+     * and its grant are locked and must still be live ({@link TokenGrantRepository#lockIfLive}): a revocation racing this
      * exchange ends the new token too.
      */
     @Transactional

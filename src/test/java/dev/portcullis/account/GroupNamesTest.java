@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,36 +19,36 @@ class GroupNamesTest {
     @Test
     void namesAreStrippedSortedAndDuplicatesCollapse() {
         assertEquals(List.of("payroll-admins", "staff"),
-                UserService.groupNames(List.of(" staff", "payroll-admins", "staff ")));
+                UserAdminService.groupNames(List.of(" staff", "payroll-admins", "staff ")));
     }
 
     @Test
     void aNameWithCommasAndSpacesIsOneName() {
         assertEquals(List.of("cn=Payroll Admins,ou=groups"),
-                UserService.groupNames(List.of("cn=Payroll Admins,ou=groups")));
+                UserAdminService.groupNames(List.of("cn=Payroll Admins,ou=groups")));
     }
 
     @Test
     void emptyLongOrControlCharacterNamesAreRefused() {
-        for (String bad : new String[] {"", "   ", "a".repeat(UserService.MAX_GROUP_NAME + 1), "two\nlines",
+        for (String bad : new String[] {"", "   ", "a".repeat(UserAdminService.MAX_GROUP_NAME + 1), "two\nlines",
                 "tab\there", "nul\u0000"}) {
-            ChangeRefused e = assertThrows(ChangeRefused.class, () -> UserService.groupNames(Arrays.asList(bad)), bad);
+            Refusal e = assertThrows(Refusal.class, () -> UserAdminService.groupNames(Arrays.asList(bad)), bad);
             assertTrue(e.getMessage().startsWith("groups: "), e.getMessage());
         }
-        assertEquals(List.of("a".repeat(UserService.MAX_GROUP_NAME)),
-                UserService.groupNames(List.of("a".repeat(UserService.MAX_GROUP_NAME))));
+        assertEquals(List.of("a".repeat(UserAdminService.MAX_GROUP_NAME)),
+                UserAdminService.groupNames(List.of("a".repeat(UserAdminService.MAX_GROUP_NAME))));
     }
 
     @Test
     void atMostOneHundredDistinctGroups() {
         List<String> names = new ArrayList<>();
-        for (int i = 0; i < UserService.MAX_GROUPS; i++) {
+        for (int i = 0; i < UserAdminService.MAX_GROUPS; i++) {
             names.add("g" + i);
         }
         names.add("g0");
-        assertEquals(UserService.MAX_GROUPS, UserService.groupNames(names).size(), "a duplicate does not count");
+        assertEquals(UserAdminService.MAX_GROUPS, UserAdminService.groupNames(names).size(), "a duplicate does not count");
         names.add("one-too-many");
-        assertThrows(ChangeRefused.class, () -> UserService.groupNames(names));
+        assertThrows(Refusal.class, () -> UserAdminService.groupNames(names));
     }
 
     @Test

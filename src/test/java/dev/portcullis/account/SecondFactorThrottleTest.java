@@ -110,6 +110,6 @@ class SecondFactorThrottleTest {
 
     private Optional<ThrottlePolicy.Counter> stored(String userId) {
         return db.jdbc.one("SELECT failures, first_failure_at, locked_until FROM second_factor_throttle "
-                + "WHERE user_id = ?", SignInThrottle::counter, userId);
+                + "WHERE user_id = ?", ThrottleCounterRepository::counter, userId);
     }
 }

@@ -35,7 +35,7 @@ class SignInThrottleTest {
     private final SignInThrottle throttle = new SignInThrottle();
 
     SignInThrottleTest() {
-        throttle.jdbc = db.jdbc;
+        throttle.counters = TestThrottles.counters(db.jdbc);
         at(NOW);
         throttle.throttleSettings = TestThrottles.limits(3, 2, 2);
     }
@@ -83,7 +83,7 @@ class SignInThrottleTest {
             SignInService signIn = new SignInService();
             signIn.directory = directory;
             signIn.throttle = throttle;
-            signIn.users = new UserService() {
+            signIn.users = new UserLookupService() {
                 @Override
                 public Optional<User> findByUsername(String username) {
                     return Optional.empty(); // no local user

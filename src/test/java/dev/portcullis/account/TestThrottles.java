@@ -22,9 +22,16 @@ public final class TestThrottles {
                 Duration.ofMinutes(15));
     }
 
+    /** The owner of both throttle tables on {@code jdbc}. */
+    public static ThrottleCounterRepository counters(Jdbc jdbc) {
+        ThrottleCounterRepository r = new ThrottleCounterRepository();
+        r.jdbc = jdbc;
+        return r;
+    }
+
     public static SignInThrottle signIn(Jdbc jdbc, ThrottleSettings limits, Clock clock) {
         SignInThrottle t = new SignInThrottle();
-        t.jdbc = jdbc;
+        t.counters = counters(jdbc);
         t.throttleSettings = limits;
         t.clock = clock;
         return t;
@@ -32,7 +39,7 @@ public final class TestThrottles {
 
     public static SecondFactorThrottle secondFactor(Jdbc jdbc, ThrottleSettings limits, Clock clock) {
         SecondFactorThrottle t = new SecondFactorThrottle();
-        t.jdbc = jdbc;
+        t.counters = counters(jdbc);
         t.throttleSettings = limits;
         t.clock = clock;
         return t;

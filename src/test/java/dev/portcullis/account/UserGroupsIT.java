@@ -83,10 +83,10 @@ class UserGroupsIT extends ServerTestBase {
     void invalidGroupsAnswer400AndChangeNothing(String template) {
         Admin.TestUser u = userWithGroups("[\"staff\"]");
         List<String> many = new ArrayList<>();
-        for (int i = 0; i <= UserService.MAX_GROUPS; i++) {
+        for (int i = 0; i <= UserAdminService.MAX_GROUPS; i++) {
             many.add(Http.q("g" + i));
         }
-        String body = template.replace("LONG", "x".repeat(UserService.MAX_GROUP_NAME + 1))
+        String body = template.replace("LONG", "x".repeat(UserAdminService.MAX_GROUP_NAME + 1))
                 .replace("MANY", "[" + String.join(",", many) + "]");
         Http.Res r = admin.patch("/admin/users/" + u.username(), body);
         assertEquals(400, r.status(), r::toString);
@@ -172,7 +172,7 @@ class UserGroupsIT extends ServerTestBase {
         assertEquals(List.of("auditors", "ops, east", "staff"), groupsOf(u.username()));
         assertTrue(ua.follow(saved).body().contains("auditors, ops, east, staff"));
 
-        Http.Res refused = saveGroups(ua, page, "x".repeat(UserService.MAX_GROUP_NAME + 1));
+        Http.Res refused = saveGroups(ua, page, "x".repeat(UserAdminService.MAX_GROUP_NAME + 1));
         assertTrue(refused.body().contains("id=\"message-text\""), refused::body);
         assertEquals(List.of("auditors", "ops, east", "staff"), groupsOf(u.username()));
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 class ApiRulesTest {
 
     private static String refusal(Runnable check) {
-        ChangeRefused e = assertThrows(ChangeRefused.class, check::run);
+        Refusal e = assertThrows(Refusal.class, check::run);
         assertEquals(400, e.status());
-        return ((ChangeRefused.InvalidField) e.reason()).field();
+        return ((Refusal.InvalidField) e.reason()).field();
     }
 
     @Test
@@ -32,7 +32,7 @@ class ApiRulesTest {
                 "https://corp.example/" + "a".repeat(ApiRules.MAX_IDENTIFIER))) {
             assertEquals("identifier", refusal(() -> ApiRules.identifier(bad)), bad);
         }
-        assertThrows(ChangeRefused.class, () -> ApiRules.identifier(null));
+        assertThrows(Refusal.class, () -> ApiRules.identifier(null));
     }
 
     @Test

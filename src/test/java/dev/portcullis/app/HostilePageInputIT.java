@@ -233,7 +233,7 @@ class HostilePageInputIT extends HostileInputTestBase {
         String registration = key.create(challenge(page), BASE);
         assertEquals(303, postPasskey(ua, page.body(), "passkeys", "passkeys:register", registration));
         // the same answer again registers nothing (the session now owes the new factor, policy "enrolled", so the
-        // gate sends it to sign in; PasskeysTest covers the used-up challenge itself)
+        // gate sends it to sign in; PasskeyServiceTest covers the used-up challenge itself)
         Http.Res again = postPasskeyRaw(ua, page.body(), "passkeys", "passkeys:register", registration);
         noServerError(again);
         sent++;

@@ -13,7 +13,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link AuditLog} on H2 with the real schema: events written, then read back in pages, by time, by type and by any of
+ * {@link AuditLog} writing through {@link AuditEventRepository} on H2 with the real schema: events written, then read back in pages, by time, by type and by any of
  * several subjects.
  */
 class AuditLogTest {
@@ -21,10 +21,12 @@ class AuditLogTest {
     private static final Instant T0 = Instant.parse("2026-01-31T12:00:00.123Z");
 
     private final TestDatabase db = new TestDatabase();
+    private final AuditEventRepository events = new AuditEventRepository();
     private final AuditLog audit = new AuditLog();
 
     AuditLogTest() {
-        audit.jdbc = db.jdbc;
+        events.jdbc = db.jdbc;
+        audit.events = events;
         audit.clock = Clock.fixed(T0, ZoneOffset.UTC);
     }
 
@@ -36,7 +38,7 @@ class AuditLogTest {
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, "c1", "alice", "192.0.2.1", null);
         audit.change(AuditEvent.Type.USER_UPDATED, Actor.adminToken("192.0.2.9"), null, "alice", "enabled=false");
 
-        List<AuditEvent> all = audit.list(0, 0, null, 10);
+        List<AuditEvent> all = events.list(0, 0, null, 10);
         assertEquals(4, all.size());
         AuditEvent first = all.get(0);
         assertEquals(new AuditEvent(first.id(), T0, "USER_CREATED", "success", null, "admin", "192.0.2.1",
@@ -45,12 +47,12 @@ class AuditLogTest {
                 "192.0.2.9", "enabled=false", "admin-token"), all.get(3));
         assertEquals(1000, all.get(1).detail().length(), "clipped to the column");
 
-        List<AuditEvent> page1 = audit.list(0, 0, null, 2);
-        List<AuditEvent> page2 = audit.list(0, page1.get(1).id(), null, 2);
+        List<AuditEvent> page1 = events.list(0, 0, null, 2);
+        List<AuditEvent> page2 = events.list(0, page1.get(1).id(), null, 2);
         assertEquals(all, List.of(page1.get(0), page1.get(1), page2.get(0), page2.get(1)));
-        assertEquals(3, audit.list(T0.plusSeconds(10).toEpochMilli(), 0, null, 10).size());
+        assertEquals(3, events.list(T0.plusSeconds(10).toEpochMilli(), 0, null, 10).size());
         assertEquals(List.of("SIGN_IN_FAILURE"),
-                audit.list(0, 0, "SIGN_IN_FAILURE", 10).stream().map(AuditEvent::type).toList());
+                events.list(0, 0, "SIGN_IN_FAILURE", 10).stream().map(AuditEvent::type).toList());
     }
 
     @Test
@@ -59,17 +61,17 @@ class AuditLogTest {
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, "c1", "user-1", "192.0.2.1", null);
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, "c1", "user-2", "192.0.2.1", null);
 
-        assertEquals(List.of("user-1", "alice"), audit.search(new AuditLog.Filter(null, Set.of("alice", "user-1"), null,
+        assertEquals(List.of("user-1", "alice"), events.search(new AuditEventRepository.Filter(null, Set.of("alice", "user-1"), null,
                 null, null), null, 10).stream().map(AuditEvent::subject).toList());
-        assertEquals(3, audit.search(new AuditLog.Filter(null, null, null, null, null), null, 10).size());
-        assertThrows(IllegalArgumentException.class, () -> new AuditLog.Filter(null, Set.of(), null, null, null));
+        assertEquals(3, events.search(new AuditEventRepository.Filter(null, null, null, null, null), null, 10).size());
+        assertThrows(IllegalArgumentException.class, () -> new AuditEventRepository.Filter(null, Set.of(), null, null, null));
     }
 
     @Test
     void controlCharactersInAnyFieldAreEscapedBeforeTheRowAndTheLogLine() {
         audit.failure(AuditEvent.Type.CLIENT_AUTH_FAILURE, "c\r\n1", "al\nice", "192.0.2.1\u001b[2J",
                 "line one\r\nINFO: SIGN_IN_SUCCESS subject=admin");
-        AuditEvent e = audit.list(0, 0, null, 10).get(0);
+        AuditEvent e = events.list(0, 0, null, 10).get(0);
         assertEquals("c\\u000d\\u000a1", e.clientId());
         assertEquals("al\\u000aice", e.subject());
         assertEquals("192.0.2.1\\u001b[2J", e.ip());

@@ -8,14 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
-import dev.portcullis.audit.ChangeRefused;
 import dev.portcullis.config.AddressRange;
 import dev.portcullis.config.ClientSettings;
 import dev.portcullis.outbound.OutboundAddressPolicy;
 import dev.portcullis.outbound.OutboundHttp;
-import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.FiredEvents;
+import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.RecordingAudit;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.NotificationOptions;
@@ -23,8 +23,8 @@ import jakarta.enterprise.util.TypeLiteral;
 import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -98,19 +98,19 @@ class ClientServiceTest {
     @Test
     void registerWhenAnOutboundUriReachesAnAddressThatIsNeverARelyingPartysThenRefusedNamingTheField() {
         for (String uri : NOT_REACHED) {
-            ChangeRefused keys = assertThrows(ChangeRefused.class, () -> service.register(backend()
+            Refusal keys = assertThrows(Refusal.class, () -> service.register(backend()
                     .authMethod("private_key_jwt").jwksUri(uri).build(), ADMIN), uri);
             assertTrue(keys.getMessage().startsWith("jwks_uri: "), keys::getMessage);
-            ChangeRefused logout = assertThrows(ChangeRefused.class, () -> service.register(backend()
+            Refusal logout = assertThrows(Refusal.class, () -> service.register(backend()
                     .logout(backchannel(uri)).build(), ADMIN), uri);
             assertTrue(logout.getMessage().startsWith("backchannel_logout_uri: "), logout::getMessage);
         }
         assertTrue(rows.isEmpty(), "nothing registered");
-        ChangeRefused named = assertThrows(ChangeRefused.class, () -> service.register(backend()
+        Refusal named = assertThrows(Refusal.class, () -> service.register(backend()
                 .logout(backchannel("https://169.254.169.254/latest")).build(), ADMIN));
         assertEquals("backchannel_logout_uri: names a link-local address (169.254.169.254), which only "
                 + "portcullis.outbound.allowed-networks can admit", named.getMessage());
-        ChangeRefused resolved = assertThrows(ChangeRefused.class, () -> service.register(backend()
+        Refusal resolved = assertThrows(Refusal.class, () -> service.register(backend()
                 .logout(backchannel("http://localhost/bc")).build(), ADMIN));
         assertTrue(resolved.getMessage().startsWith("backchannel_logout_uri: has a host that resolves to a loopback "
                 + "address"), resolved::getMessage);
@@ -124,12 +124,12 @@ class ClientServiceTest {
                     .logoutNotifications().backchannelUri());
         }
         for (String uri : List.of("https://10.1.2.3/bc", "https://169.254.169.254/bc", "https://[fe80::1]/bc")) {
-            ChangeRefused e = assertThrows(ChangeRefused.class, () -> service.register(backend()
+            Refusal e = assertThrows(Refusal.class, () -> service.register(backend()
                     .logout(backchannel(uri)).build(), ADMIN), uri);
             assertTrue(e.getMessage().contains("outside portcullis.outbound.allowed-networks"), e::getMessage);
         }
         for (String uri : List.of("http://2130706433/bc", "https://[::1%25lo]/bc", "http://u@127.0.0.1/bc")) {
-            assertThrows(ChangeRefused.class, () -> service.register(backend().logout(backchannel(uri)).build(),
+            assertThrows(Refusal.class, () -> service.register(backend().logout(backchannel(uri)).build(),
                     ADMIN), "what no parser may read two ways stays refused: " + uri);
         }
     }
@@ -151,7 +151,7 @@ class ClientServiceTest {
         service.outbound = outboundAdmitting();
         service.update(id, ClientService.ClientPatch.patch().enabled(false).build(), ADMIN).orElseThrow();
         assertFalse(rows.get(id).enabled(), "disabling a client never depends on its URIs");
-        assertThrows(ChangeRefused.class, () -> service.update(id, ClientService.ClientPatch.patch()
+        assertThrows(Refusal.class, () -> service.update(id, ClientService.ClientPatch.patch()
                 .logout(backchannel("http://127.0.0.1:8082/bc")).build(), ADMIN));
         assertEquals("http://127.0.0.1:8081/bc", rows.get(id).logoutNotifications().backchannelUri());
     }
@@ -163,18 +163,18 @@ class ClientServiceTest {
         assertTrue(r.client().confidential());
         assertEquals("private_key_jwt", r.client().authMethod());
         assertFalse(r.client().secretMatches("", clock.instant()));
-        assertThrows(ChangeRefused.class, () -> service.rotateSecret(r.client().clientId(), null, ADMIN));
+        assertThrows(Refusal.class, () -> service.rotateSecret(r.client().clientId(), null, ADMIN));
     }
 
     @Test
     void registerWhenTheMethodAndTheTypeDisagreeOrKeysAreMisplacedThenRefused() {
-        assertThrows(ChangeRefused.class, () -> service.register(backend().confidential(true).authMethod("none")
+        assertThrows(Refusal.class, () -> service.register(backend().confidential(true).authMethod("none")
                 .build(), ADMIN));
-        assertThrows(ChangeRefused.class, () -> service.register(backend().authMethod("private_key_jwt").build(),
+        assertThrows(Refusal.class, () -> service.register(backend().authMethod("private_key_jwt").build(),
                 ADMIN));
-        assertThrows(ChangeRefused.class, () -> service.register(backend().authMethod("private_key_jwt").jwks(jwks)
+        assertThrows(Refusal.class, () -> service.register(backend().authMethod("private_key_jwt").jwks(jwks)
                 .jwksUri("https://keys.example.com/jwks").build(), ADMIN));
-        assertThrows(ChangeRefused.class, () -> service.register(backend().authMethod("client_secret_post")
+        assertThrows(Refusal.class, () -> service.register(backend().authMethod("client_secret_post")
                 .jwks(jwks).build(), ADMIN));
         assertTrue(rows.isEmpty(), "nothing registered");
         var none = service.register(backend().authMethod("none").build(), ADMIN);
@@ -231,7 +231,7 @@ class ClientServiceTest {
         var r = service.register(backend().build(), ADMIN);
         String id = r.client().clientId();
         for (Duration bad : List.of(Duration.ZERO, Duration.ofDays(30).plusSeconds(1))) {
-            ChangeRefused e = assertThrows(ChangeRefused.class, () -> service.rotateSecret(id, bad, ADMIN));
+            Refusal e = assertThrows(Refusal.class, () -> service.rotateSecret(id, bad, ADMIN));
             assertTrue(e.getMessage().startsWith("previous_secret_valid_for"), e.getMessage());
         }
         assertTrue(rows.get(id).secretMatches(r.secret().orElseThrow(), clock.instant()));

@@ -3,7 +3,7 @@ package dev.portcullis.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +25,9 @@ class GrantTypesTest {
     void refused() {
         for (List<String> bad : List.of(List.<String>of(), List.of("implicit"), List.of("refresh_token",
                 "refresh_token"))) {
-            assertThrows(ChangeRefused.class, () -> GrantTypes.check(bad, true), bad.toString());
+            assertThrows(Refusal.class, () -> GrantTypes.check(bad, true), bad.toString());
         }
-        assertThrows(ChangeRefused.class, () -> GrantTypes.check(List.of("client_credentials"), false));
-        assertThrows(ChangeRefused.class, () -> GrantTypes.check(List.of(GrantTypes.TOKEN_EXCHANGE), false));
+        assertThrows(Refusal.class, () -> GrantTypes.check(List.of("client_credentials"), false));
+        assertThrows(Refusal.class, () -> GrantTypes.check(List.of(GrantTypes.TOKEN_EXCHANGE), false));
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,10 +45,10 @@ class LogoutNotificationsTest {
         "com.example.app:/bc", "https://*.example.com/bc", "https://u:p@rp.example.com/bc", "javascript:alert(1)",
         ""})
     void otherUrisAreRefusedNamingTheField(String uri) {
-        ChangeRefused back = assertThrows(ChangeRefused.class,
+        Refusal back = assertThrows(Refusal.class,
                 () -> new LogoutNotifications(uri, true, null, true).check(false));
         assertTrue(back.getMessage().contains("backchannel_logout_uri"), back::getMessage);
-        ChangeRefused front = assertThrows(ChangeRefused.class,
+        Refusal front = assertThrows(Refusal.class,
                 () -> new LogoutNotifications(null, true, uri, true).check(false));
         assertTrue(front.getMessage().contains("frontchannel_logout_uri"), front::getMessage);
     }

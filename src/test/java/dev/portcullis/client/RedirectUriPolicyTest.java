@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.portcullis.audit.ChangeRefused;
+import dev.portcullis.admin.Refusal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,13 +24,13 @@ class RedirectUriPolicyTest {
         "/cb", "https://u:p@app.example.com/cb", "com.example.app:/cb", "javascript:alert(1)",
         "https://app.example.com/c b", "https://app.example.com/cb\n"})
     void refusedForConfidentialClients(String uri) {
-        assertThrows(ChangeRefused.class, () -> RedirectUriPolicy.check("redirect_uris", uri, true, false));
+        assertThrows(Refusal.class, () -> RedirectUriPolicy.check("redirect_uris", uri, true, false));
     }
 
     @Test
     void privateUseSchemesOnlyForPublicClients() {
         assertDoesNotThrow(() -> RedirectUriPolicy.check("redirect_uris", "com.example.app:/cb", false, false));
-        assertThrows(ChangeRefused.class, () -> RedirectUriPolicy.check("redirect_uris", "myapp:/cb", false, false));
+        assertThrows(Refusal.class, () -> RedirectUriPolicy.check("redirect_uris", "myapp:/cb", false, false));
     }
 
     @Test

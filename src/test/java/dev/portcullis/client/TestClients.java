@@ -45,7 +45,7 @@ public final class TestClients {
     public static Client privateKeyJwt(String clientId, String jwks) {
         Client c = new Client(clientId, "Backend", true, List.of("https://backend.example.com/cb"), List.of(), "openid",
                 false, Instant.EPOCH);
-        c.changeAuthentication(ClientAuthMethods.PRIVATE_KEY_JWT, ClientKeys.checkJwks(jwks), null, Instant.EPOCH);
+        c.changeAuthentication(ClientAuthMethods.PRIVATE_KEY_JWT, ClientJwksRules.checkJwks(jwks), null, Instant.EPOCH);
         return c;
     }
 
@@ -53,7 +53,7 @@ public final class TestClients {
     public static Client privateKeyJwtAt(String clientId, String jwksUri) {
         Client c = new Client(clientId, "Backend", true, List.of("https://backend.example.com/cb"), List.of(), "openid",
                 false, Instant.EPOCH);
-        c.changeAuthentication(ClientAuthMethods.PRIVATE_KEY_JWT, null, ClientKeys.checkJwksUri(jwksUri),
+        c.changeAuthentication(ClientAuthMethods.PRIVATE_KEY_JWT, null, ClientJwksRules.checkJwksUri(jwksUri),
                 Instant.EPOCH);
         return c;
     }

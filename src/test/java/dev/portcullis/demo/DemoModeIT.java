@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * Demo mode on a Payara Micro started with {@code portcullis.demo=true}: the seeded user and clients, credentials in
  * a file the log names (never in the log), the relying-party page completing both clients' flows (token response,
  * validated ID token, /api/v1/me), a restart that seeds nothing again, and a start without demo mode that deletes
- * the demo rows and the credentials file. (Demo mode off: ResourceEndpointsIT; non-loopback refusal:
+ * the demo rows and the credentials file. (Demo mode off: TokenUseEndpointsIT; non-loopback refusal:
  * PortcullisConfigTest.)
  */
 class DemoModeIT {

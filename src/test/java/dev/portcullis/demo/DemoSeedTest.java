@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.account.User;
-import dev.portcullis.account.UserService;
+import dev.portcullis.account.UserAdminService;
+import dev.portcullis.account.UserLookupService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientService;
 import dev.portcullis.config.DemoSettings;
@@ -102,33 +103,35 @@ class DemoSeedTest {
 
     private void seed(boolean demo) {
         DemoSeed seed = new DemoSeed();
-        seed.users = users;
+        seed.users = users.lookup;
+        seed.userAdmin = users;
         seed.clients = clients;
         seed.demoSettings = new DemoSettings(demo, false, dataDir);
         seed.issuer = new IssuerSettings(URI.create("http://localhost:8080"));
         seed.seed();
     }
 
-    /** Users by id (value: username). */
-    static final class Users extends UserService {
+    /** Users by id (value: username), created and deleted here and found through {@link #lookup}. */
+    static final class Users extends UserAdminService {
         final Map<String, String> created = new LinkedHashMap<>();
         String password;
+        final UserLookupService lookup = new UserLookupService() {
+            @Override
+            public Optional<User> findById(String userId) {
+                return Optional.ofNullable(created.get(userId)).map(Users::user);
+            }
+
+            @Override
+            public Optional<User> findByUsername(String username) {
+                return created.containsValue(username) ? Optional.of(user(username)) : Optional.empty();
+            }
+        };
 
         @Override
         public User createWithId(String userId, NewUser n) {
             created.put(userId, n.username());
             password = n.password();
             return user(n.username());
-        }
-
-        @Override
-        public Optional<User> findById(String userId) {
-            return Optional.ofNullable(created.get(userId)).map(Users::user);
-        }
-
-        @Override
-        public Optional<User> findByUsername(String username) {
-            return created.containsValue(username) ? Optional.of(user(username)) : Optional.empty();
         }
 
         @Override

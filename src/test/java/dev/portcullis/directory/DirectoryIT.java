@@ -11,18 +11,14 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import dev.portcullis.session.BrowserCookies;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.BrowserSetup;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.PayaraProcess;
 import dev.portcullis.testing.SoftAuthenticator;
 import dev.portcullis.testing.TestDirectory;
 import dev.portcullis.testing.UserAgent;
-import java.io.File;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.text.ParseException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,9 +32,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -179,23 +172,9 @@ class DirectoryIT {
     @Test
     @Tag("browser")
     void browserSignInThroughTheLoginPageThenPublicClientWithPkceGetsTheDirectoryClaims() throws Exception {
-        HttpServer callback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        callback.createContext("/cb", exchange -> {
-            byte[] body = "<!DOCTYPE html><title>Client</title><h1 id=\"callback\">Back</h1>"
-                    .getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        callback.start();
-        String callbackUri = "http://127.0.0.1:" + callback.getAddress().getPort() + "/cb";
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--lang=en-US");
-        WebDriver driver = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build(), options);
+        HttpServer callback = BrowserSetup.callbackServer();
+        String callbackUri = BrowserSetup.callbackUri(callback);
+        WebDriver driver = BrowserSetup.chromium();
         try {
             Admin.TestClient spa = admin.publicClient("openid profile email groups", "http://127.0.0.1/cb");
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));

@@ -53,7 +53,7 @@ class JcaProvidersTest {
 
     @Test
     void defaultProviderSignaturesVerifyWithThePlainJdk() throws Exception {
-        SigningKeys keys = keys(Optional.empty());
+        SigningKeyService keys = keys(Optional.empty());
         boolean accp = JcaProviders.resolve(Optional.empty()).isPresent();
         for (JWSAlgorithm alg : keys.algorithms()) {
             JWSSigner signer = keys.signingKey(alg).signer();
@@ -64,7 +64,7 @@ class JcaProvidersTest {
 
     @Test
     void forcedJdkSignsWithJdkKeysAndVerifies() throws Exception {
-        SigningKeys keys = keys(Optional.of("JDK"));
+        SigningKeyService keys = keys(Optional.of("JDK"));
         for (JWSAlgorithm alg : keys.algorithms()) {
             JWSSigner signer = keys.signingKey(alg).signer();
             assertFalse(isAccpKey(privateKey(signer)), alg + ": JDK key");
@@ -89,9 +89,9 @@ class JcaProvidersTest {
         }
     }
 
-    /** Signs through SigningKeys' signer; verifies with a Nimbus verifier on the JDK's providers and the JWKS key. */
-    private static void assertSignedAndJdkVerified(SigningKeys keys, JWSAlgorithm alg) throws Exception {
-        SigningKeys.ActiveKey active = keys.signingKey(alg);
+    /** Signs through SigningKeyService's signer; verifies with a Nimbus verifier on the JDK's providers and the JWKS key. */
+    private static void assertSignedAndJdkVerified(SigningKeyService keys, JWSAlgorithm alg) throws Exception {
+        SigningKeyService.ActiveKey active = keys.signingKey(alg);
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(alg).keyID(active.kid()).build(),
                 new JWTClaimsSet.Builder().subject("alice").claim("payload", "x".repeat(300)).build());
         jwt.sign(active.signer());
@@ -115,10 +115,10 @@ class JcaProvidersTest {
         return k.getClass().getName().startsWith("com.amazon.corretto.crypto.provider.");
     }
 
-    private static SigningKeys keys(Optional<String> providerSetting) {
-        SigningKeys k = new SigningKeys();
-        k.store = new SigningKeysTest.FakeStore();
-        new SigningKeysTest.Config() {
+    private static SigningKeyService keys(Optional<String> providerSetting) {
+        SigningKeyService k = new SigningKeyService();
+        k.store = new SigningKeyServiceTest.FakeStore();
+        new SigningKeyServiceTest.Config() {
             @Override
             Optional<String> jcaProvider() {
                 return providerSetting;

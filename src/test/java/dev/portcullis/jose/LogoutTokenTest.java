@@ -32,12 +32,12 @@ class LogoutTokenTest {
             Base64.getEncoder().encodeToString(new byte[32])));
     private static final Instant NOW = Instant.parse("2026-01-31T12:00:00Z");
 
-    private final SigningKeys keys = SigningKeysTestSupport.inMemory(ISSUER_SETTINGS, TOKENS, KEYS,
+    private final SigningKeyService keys = SigningKeyServiceTestSupport.inMemory(ISSUER_SETTINGS, TOKENS, KEYS,
             Clock.systemUTC());
     private final TokenMinter minter = new TokenMinter();
 
     LogoutTokenTest() {
-        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
+        SigningKeyServiceTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
     }
 
     @Test

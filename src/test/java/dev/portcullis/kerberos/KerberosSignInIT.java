@@ -10,16 +10,14 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.BrowserSetup;
 import dev.portcullis.testing.ClassServer;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.TestDirectory;
 import dev.portcullis.testing.TestKdc;
 import dev.portcullis.testing.UserAgent;
-import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,9 +35,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -60,6 +55,8 @@ class KerberosSignInIT {
     private static final String CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
     private static final String KERBEROS_PASSWORD = "a kerberos password";
     private static final String REFUSED = "Your Windows sign-in is not accepted by this service";
+    /** Chromium answers Negotiate challenges of these hosts only. */
+    private static final String NEGOTIATE_WITH_LOCALHOST = "--auth-server-allowlist=localhost";
     private static final String DISABLED = "Your directory account is disabled";
     /** The directory entry that {@value TestKdc#PARTNER_REALM}'s carol is mapped to (not the home realm's carol). */
     private static final String PAULA_GUID = "00000000-0000-0000-0000-000000000004";
@@ -392,24 +389,9 @@ class KerberosSignInIT {
     @Test
     @Tag("browser")
     void chromiumWithATicketCacheSignsInAPublicClientWithPkceAndNoForm() throws Exception {
-        HttpServer callback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        callback.createContext("/cb", exchange -> {
-            byte[] body = "<!DOCTYPE html><title>Client</title><h1 id=\"callback\">Back</h1>"
-                    .getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        callback.start();
-        String callbackUri = "http://127.0.0.1:" + callback.getAddress().getPort() + "/cb";
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--lang=en-US", "--auth-server-allowlist=localhost");
-        WebDriver driver = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver"))
-                .withEnvironment(kdc.clientEnvironment(carol)).build(), options);
+        HttpServer callback = BrowserSetup.callbackServer();
+        String callbackUri = BrowserSetup.callbackUri(callback);
+        WebDriver driver = BrowserSetup.chromium("en-US", kdc.clientEnvironment(carol), NEGOTIATE_WITH_LOCALHOST);
         try {
             Admin.TestClient spa = admin.client(false, "openid profile", true, callbackUri);
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
@@ -435,14 +417,8 @@ class KerberosSignInIT {
     @Test
     @Tag("browser")
     void chromiumWithoutATicketShowsTheForm() {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--lang=en-US", "--auth-server-allowlist=localhost");
         Path noCache = kdc.dir.resolve("no-such-cache");
-        WebDriver driver = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver"))
-                .withEnvironment(kdc.clientEnvironment(noCache)).build(), options);
+        WebDriver driver = BrowserSetup.chromium("en-US", kdc.clientEnvironment(noCache), NEGOTIATE_WITH_LOCALHOST);
         try {
             driver.get(loginUrl(client));
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));

@@ -514,7 +514,7 @@ class SecondFactorIT {
         Http.Res done = confirm(b, late, code(seedB2, Totp.step(Instant.now())));
         assertTrue(done.body().contains("recovery-codes"), done::toString);
         List<String> recovery = recoveryCodes(done.body());
-        assertEquals(SecondFactors.RECOVERY_CODES, recovery.size());
+        assertEquals(SecondFactorService.RECOVERY_CODES, recovery.size());
 
         // the other browser's session ended with the new factor; this one stays
         Http.Res ended = a.get("/account/index.xhtml");

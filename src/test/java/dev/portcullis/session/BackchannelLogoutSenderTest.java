@@ -12,8 +12,16 @@ import dev.portcullis.outbound.OutboundAddressPolicy;
 import dev.portcullis.outbound.OutboundHttp;
 import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.RecordingAudit;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -104,7 +113,7 @@ class BackchannelLogoutSenderTest {
                 return Optional.of(new LogoutNotifications(registered, true, null, true));
             }
         };
-        sender.deliveries = new LogoutDeliveries() {
+        sender.deliveries = new LogoutDeliveryRepository() {
             @Override
             public boolean settle(Delivery d, String owner) {
                 settled.add(d.deliveryId());
@@ -119,8 +128,8 @@ class BackchannelLogoutSenderTest {
         };
     }
 
-    private LogoutDeliveries.Delivery delivery(String id) {
-        return new LogoutDeliveries.Delivery(id, "rp-1", "user-1", "sid-" + id, clock.instant(),
+    private LogoutDeliveryRepository.Delivery delivery(String id) {
+        return new LogoutDeliveryRepository.Delivery(id, "rp-1", "user-1", "sid-" + id, clock.instant(),
                 clock.instant().plus(Duration.ofMinutes(10)), 1);
     }
 
@@ -203,5 +212,33 @@ class BackchannelLogoutSenderTest {
         assertEquals(1, retried.size());
         assertTrue(retried.get(0).startsWith("d-closed not answered: " + registered + ": no connection to 127.0.0.1"),
                 retried::toString);
+    }
+
+    /**
+     * The sender learns of a logout queued on this instance from {@link BackchannelLogoutsQueued}, observed after the
+     * queueing transaction committed (a rolled-back logout wakes nothing), and then claims at once; once stopped, it
+     * starts nothing more.
+     */
+    @Test
+    void aCommittedQueueWakesTheSenderUntilItStops() throws Exception {
+        Method observer = BackchannelLogoutSender.class.getMethod("queued", BackchannelLogoutsQueued.class);
+        assertTrue(Modifier.isPublic(observer.getModifiers()), "an EJB observes through a business method");
+        assertEquals(TransactionPhase.AFTER_SUCCESS, observer.getParameters()[0].getAnnotation(Observes.class).during());
+
+        List<String> started = new ArrayList<>();
+        ScheduledFuture<?> poll = (ScheduledFuture<?>) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {ScheduledFuture.class}, (proxy, m, args) -> m.getName().equals("cancel") ? true : null);
+        BackchannelLogoutSender sender = new BackchannelLogoutSender();
+        sender.scheduler = (ManagedScheduledExecutorService) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {ManagedScheduledExecutorService.class}, (proxy, m, args) -> {
+                    started.add(m.getName());
+                    return m.getName().equals("scheduleWithFixedDelay") ? poll : null;
+                });
+        sender.start();
+        sender.queued(new BackchannelLogoutsQueued(2));
+        assertEquals(List.of("scheduleWithFixedDelay", "execute"), started, "the poll, then a claim at once");
+        sender.stop();
+        sender.queued(new BackchannelLogoutsQueued(1));
+        assertEquals(2, started.size(), "nothing started after the stop");
     }
 }

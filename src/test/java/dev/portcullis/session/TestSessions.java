@@ -7,14 +7,14 @@ import dev.portcullis.testing.FiredEvents;
 import java.time.Clock;
 import java.util.Optional;
 
-/** {@link SsoSessions} on a test database, for unit tests of the features that keep sessions (outside this package). */
+/** {@link SsoSessionRepository} on a test database, for unit tests of the features that keep sessions (outside this package). */
 public final class TestSessions {
 
     private TestSessions() {
     }
 
-    public static SsoSessions on(Jdbc jdbc, SessionSettings settings, Clock clock) {
-        SsoSessions sessions = new SsoSessions();
+    public static SsoSessionRepository on(Jdbc jdbc, SessionSettings settings, Clock clock) {
+        SsoSessionRepository sessions = new SsoSessionRepository();
         sessions.jdbc = jdbc;
         sessions.sessionSettings = settings;
         sessions.clock = clock;

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
@@ -30,13 +31,22 @@ public final class BrowserSetup {
 
     /** Chromium whose pages ask for {@code language} first (Accept-Language). */
     public static ChromeDriver chromium(String language) {
+        return chromium(language, Map.of());
+    }
+
+    /**
+     * Chromium whose pages ask for {@code language} first, started with {@code environment} added to its own (a
+     * Kerberos ticket cache, say) and {@code arguments} after the shared ones.
+     */
+    public static ChromeDriver chromium(String language, Map<String, String> environment, String... arguments) {
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File("/usr/bin/chromedriver")).build();
+                .usingDriverExecutable(new File("/usr/bin/chromedriver")).withEnvironment(environment).build();
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
                 "--window-size=1100,1000", "--lang=" + language);
+        options.addArguments(arguments);
         return new ChromeDriver(service, options);
     }
 

@@ -5,7 +5,7 @@ import dev.portcullis.crypto.SplitToken;
 import java.time.Instant;
 
 /**
- * Authorization codes for token-endpoint tests, stored exactly as {@code AuthorizationCodes.issue} stores them
+ * Authorization codes for token-endpoint tests, stored exactly as {@code AuthorizationCodeRepository.issue} stores them
  * (the id and the secret's hash, bound to client, user, redirect URI, scope, nonce, PKCE challenge), without the
  * browser flow.
  */

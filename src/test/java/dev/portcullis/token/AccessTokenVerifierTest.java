@@ -22,8 +22,8 @@ import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.config.TestSettings;
 import dev.portcullis.config.TokenSettings;
-import dev.portcullis.jose.SigningKeys;
-import dev.portcullis.jose.SigningKeysTestSupport;
+import dev.portcullis.jose.SigningKeyService;
+import dev.portcullis.jose.SigningKeyServiceTestSupport;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
 import dev.portcullis.protocol.OAuthError;
@@ -55,7 +55,7 @@ class AccessTokenVerifierTest {
             Base64.getEncoder().encodeToString(new byte[32])));
 
     /** access_tokens joined with token_grants, in memory; {@code failure} set = the database is unreachable. */
-    static class Rows extends TokenGrants {
+    static class Rows extends TokenGrantRepository {
         final Map<String, AccessTokenStatus> byJti = new HashMap<>();
         RuntimeException failure;
 
@@ -69,13 +69,13 @@ class AccessTokenVerifierTest {
     }
 
     private final Clock clock = Clock.systemUTC();
-    private final SigningKeys keys = SigningKeysTestSupport.inMemory(ISSUER_SETTINGS, TOKENS, KEYS, clock);
+    private final SigningKeyService keys = SigningKeyServiceTestSupport.inMemory(ISSUER_SETTINGS, TOKENS, KEYS, clock);
     private final Rows rows = new Rows();
     private final TokenMinter minter = new TokenMinter();
     private final AccessTokenVerifier verifier = new AccessTokenVerifier();
 
     AccessTokenVerifierTest() {
-        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
+        SigningKeyServiceTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
         verifier.keys = keys;
         verifier.grants = rows;
         verifier.issuer = ISSUER_SETTINGS;
@@ -103,7 +103,7 @@ class AccessTokenVerifierTest {
             record = new AccessTokenRecord(record.jti(), record.grantId(), record.scope(), record.createdAt(),
                     record.expiresAt(), now, record.tokenHash());
         }
-        rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(record, grant));
+        rows.byJti.put(jti, new TokenGrantRepository.AccessTokenStatus(record, grant));
         return token;
     }
 
@@ -114,7 +114,7 @@ class AccessTokenVerifierTest {
                 Set.of("pwd"), java.util.List.of(), null);
         String token = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, "user-1", "client-1", "read_user",
                 now, now.minusSeconds(1), now.plusSeconds(600), audience, null, null));
-        rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(new AccessTokenRecord(jti, grant.grantId(), "read_user",
+        rows.byJti.put(jti, new TokenGrantRepository.AccessTokenStatus(new AccessTokenRecord(jti, grant.grantId(), "read_user",
                 now, now.plusSeconds(600), token), grant));
         return token;
     }
@@ -140,9 +140,9 @@ class AccessTokenVerifierTest {
 
     /** A record written before V2 (no token hash): the verifier falls back to the signature. */
     private void forgetHash(String jti) {
-        TokenGrants.AccessTokenStatus s = rows.byJti.get(jti);
+        TokenGrantRepository.AccessTokenStatus s = rows.byJti.get(jti);
         AccessTokenRecord r = s.token();
-        rows.byJti.put(jti, new TokenGrants.AccessTokenStatus(new AccessTokenRecord(r.jti(), r.grantId(), r.scope(),
+        rows.byJti.put(jti, new TokenGrantRepository.AccessTokenStatus(new AccessTokenRecord(r.jti(), r.grantId(), r.scope(),
                 r.createdAt(), r.expiresAt(), r.revokedAt(), null), s.grant()));
     }
 
@@ -229,12 +229,12 @@ class AccessTokenVerifierTest {
     void withoutAnAlgorithmOfItsOwnATokenIsSignedWithTheConfiguredOne() throws Exception {
         TokenSettings es = TestSettings.tokens(Map.of("portcullis.issuer", ISSUER,
                 "portcullis.access-token.signing-alg", "ES256"));
-        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, es);
+        SigningKeyServiceTestSupport.wire(minter, keys, ISSUER_SETTINGS, es);
         assertEquals(JWSAlgorithm.ES256, SignedJWT.parse(mint("jti-es", false, false,
                 clock.instant().plusSeconds(600))).getHeader().getAlgorithm());
         assertEquals(JWSAlgorithm.PS256, SignedJWT.parse(mint("jti-ps", false, false,
                 clock.instant().plusSeconds(600), JWSAlgorithm.PS256)).getHeader().getAlgorithm(), "its own wins");
-        SigningKeysTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
+        SigningKeyServiceTestSupport.wire(minter, keys, ISSUER_SETTINGS, TOKENS);
         assertEquals(JWSAlgorithm.RS256, SignedJWT.parse(mint("jti-rs", false, false,
                 clock.instant().plusSeconds(600))).getHeader().getAlgorithm(), "the default");
         assertThrows(IllegalArgumentException.class, () -> mint("jti-hs", false, false,

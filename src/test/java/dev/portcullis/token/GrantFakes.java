@@ -4,7 +4,7 @@ import dev.portcullis.account.SignInService;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCode;
-import dev.portcullis.authorize.AuthorizationCodes;
+import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.config.TestSettings;
 import dev.portcullis.config.TokenSettings;
 import java.time.Clock;
@@ -32,7 +32,7 @@ final class GrantFakes {
     }
 
     /** Answers each lookup of a value with the next of its queued codes (the last one repeats). */
-    static final class Codes extends AuthorizationCodes {
+    static final class Codes extends AuthorizationCodeRepository {
         final Map<String, Deque<AuthorizationCode>> byValue = new HashMap<>();
         int lookups;
 
@@ -52,7 +52,7 @@ final class GrantFakes {
         }
     }
 
-    static final class Grants extends TokenGrants {
+    static final class Grants extends TokenGrantRepository {
         final Map<String, RefreshTokenStatus> refreshTokens = new HashMap<>();
         final List<String> revoked = new ArrayList<>();
 
@@ -99,7 +99,7 @@ final class GrantFakes {
     }
 
     /** The APIs of a request: {@link #registered}, and Portcullis's own at {@link #OWN_API}; ES256 by default. */
-    static final class Apis extends dev.portcullis.api.ResourceIndicators {
+    static final class Apis extends dev.portcullis.api.ResourceIndicatorService {
         static final String OWN_API = "https://issuer.example/api";
         final List<dev.portcullis.api.RegisteredApi> registered = new ArrayList<>();
 

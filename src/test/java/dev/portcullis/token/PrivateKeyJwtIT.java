@@ -154,7 +154,7 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
 
     private Http.Res call(String endpoint, Map<String, String> params, String assertion) {
         Map<String, String> p = new LinkedHashMap<>(params);
-        p.put("client_assertion_type", ClientAssertions.ASSERTION_TYPE);
+        p.put("client_assertion_type", ClientAssertionVerifier.ASSERTION_TYPE);
         p.put("client_assertion", assertion);
         return http.postForm(endpoint, p);
     }
@@ -293,7 +293,7 @@ class PrivateKeyJwtIT extends TokenEndpointTestBase {
     /** What a key set URL did is audited; the caller learns only that the key set could not be used. */
     private void refusedSayingOnlyTheKeySetCouldNotBeUsed(Http.Res r) {
         assertError(r, 401, "invalid_client");
-        assertEquals(ClientAssertions.KEYS_UNUSABLE, r.jsonString("error_description"), r::toString);
+        assertEquals(ClientAssertionVerifier.KEYS_UNUSABLE, r.jsonString("error_description"), r::toString);
         assertFalse(r.body().contains("127.0.0.1") || r.body().contains(String.valueOf(keyServer.getAddress()
                 .getPort())), r::toString);
     }

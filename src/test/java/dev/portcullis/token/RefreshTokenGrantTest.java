@@ -57,7 +57,7 @@ class RefreshTokenGrantTest {
                 at(grantCreatedAt), revoked ? at(NOW - 10) : null, Set.of("pwd"));
         RefreshToken t = new RefreshToken("rt-id", "hash", "grant-1", "openid profile", at(NOW - 60), at(expiresAt),
                 used ? at(NOW - 5) : null);
-        grants.refreshTokens.put("rt", new TokenGrants.RefreshTokenStatus(t, g));
+        grants.refreshTokens.put("rt", new TokenGrantRepository.RefreshTokenStatus(t, g));
         return t;
     }
 

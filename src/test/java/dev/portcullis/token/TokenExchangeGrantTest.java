@@ -216,7 +216,7 @@ class TokenExchangeGrantTest {
                             GrantFakes.NOW.plusSeconds(300), "g1", "u1", List.copyOf(subjectAudience)));
                 }
             };
-            grant.grants = new TokenGrants() {
+            grant.grants = new TokenGrantRepository() {
                 @Override
                 public Optional<AccessTokenStatus> accessTokenStatus(String jti) {
                     return Optional.of(new AccessTokenStatus(new AccessTokenRecord("j1", "g1", subjectScope,
