@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jwt.SignedJWT;
+import dev.portcullis.testing.Db;
 import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
@@ -207,14 +209,20 @@ class BackendTokenValidationIT extends TokenEndpointTestBase {
     // ---- the libraries themselves, against the same tokens ----
 
     /** A registered API signing with {@code alg}; a token of {@code clerk} asked for it with {@code resource}. */
-    private record ApiToken(String audience, String token) {
+    private record ApiToken(String audience, String token, Admin.TestClient client) {
     }
 
     private ApiToken apiToken(Admin.TestUser clerk, String alg) {
+        return apiToken(clerk, alg, "at+jwt");
+    }
+
+    /** The same for an API whose tokens are typed {@code typ}. */
+    private ApiToken apiToken(Admin.TestUser clerk, String alg, String typ) {
         String audience = "https://api-" + Long.toHexString(System.nanoTime()) + ".example.com";
         String scope = "lib" + Long.toHexString(System.nanoTime()) + ".read";
         Http.Res api = admin.post("/admin/apis", "{\"identifier\":" + Http.q(audience) + ",\"name\":\"Library API\","
-                + "\"scopes\":[" + Http.q(scope) + "],\"access_token_signing_alg\":" + Http.q(alg) + "}");
+                + "\"scopes\":[" + Http.q(scope) + "],\"access_token_signing_alg\":" + Http.q(alg)
+                + ",\"access_token_typ\":" + Http.q(typ) + "}");
         assertEquals(201, api.status(), api::toString);
         Admin.TestClient client = admin.confidentialClient("openid " + scope, REDIRECT);
         String code = CodeFixture.issue(client.clientId(), clerk.userId(), REDIRECT, "openid " + scope, null, null);
@@ -222,7 +230,7 @@ class BackendTokenValidationIT extends TokenEndpointTestBase {
         request.put("resource", audience);
         Http.Res r = form(request);
         assertEquals(200, r.status(), r::toString);
-        return new ApiToken(audience, r.jsonString("access_token"));
+        return new ApiToken(audience, r.jsonString("access_token"), client);
     }
 
     /**
@@ -376,6 +384,81 @@ class BackendTokenValidationIT extends TokenEndpointTestBase {
             named.setSignatureAlgorithm(Set.of(SignatureAlgorithm.fromAlgorithm(alg)));
             assertEquals(clerk.userId(), new DefaultJWTParser(named).parse(signed).getSubject(), alg);
         }
+    }
+
+    // ---- an API's choice of typ ----
+
+    /**
+     * {@code access_token_typ} through the admin API: {@code at+jwt} unless {@code JWT} is chosen, exactly one of the
+     * two (by class: another case, another type, empty, not a string), never removed, audited; the tokens carry it.
+     */
+    @Test
+    void anApiChoosesTheTypOfItsTokensThroughTheAdminApi() throws Exception {
+        String tag = "typ" + Long.toHexString(System.nanoTime());
+        Http.Res created = admin.post("/admin/apis", "{\"identifier\":\"https://" + tag + ".example.com\",\"name\":"
+                + "\"Typ API\",\"scopes\":[\"" + tag + ".read\"]}");
+        assertEquals(201, created.status(), created::toString);
+        assertEquals("at+jwt", created.jsonString("access_token_typ"), "the default");
+        String id = created.jsonString("id");
+        for (String bad : List.of("\"jwt\"", "\"AT+JWT\"", "\"at+JWT \"", "\"application/at+jwt\"", "\"JWS\"",
+                "\"\"", "1", "null")) {
+            Http.Res r = admin.patch("/admin/apis/" + id, "{\"access_token_typ\":" + bad + "}");
+            assertEquals(400, r.status(), () -> bad + " → " + r);
+            assertEquals("invalid_request", r.jsonString("error"), r::toString);
+            assertTrue(r.jsonString("error_description").startsWith("access_token_typ"), r::toString);
+        }
+        assertEquals("at+jwt", admin.get("/admin/apis/" + id).jsonString("access_token_typ"), "unchanged");
+        Http.Res patched = admin.patch("/admin/apis/" + id, "{\"access_token_typ\":\"JWT\"}");
+        assertEquals(200, patched.status(), patched::toString);
+        assertEquals("JWT", patched.jsonString("access_token_typ"));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'API_UPDATED' AND detail LIKE ?",
+                "https://" + tag + ".example.com: access_token_typ%"));
+
+        Admin.TestUser clerk = userInGroups("payroll");
+        ApiToken plain = apiToken(clerk, "RS256", "JWT");
+        assertEquals(JOSEObjectType.JWT, SignedJWT.parse(plain.token()).getHeader().getType());
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'API_CREATED' AND detail LIKE ?",
+                plain.audience() + ", scopes %, access_token_typ JWT%"));
+        assertEquals(new JOSEObjectType("at+jwt"), SignedJWT.parse(apiToken(clerk, "RS256").token()).getHeader()
+                .getType());
+        Http.Res registered = admin.post("/admin/apis", "{\"identifier\":\"https://" + tag + "2.example.com\","
+                + "\"name\":\"Typ API\",\"scopes\":[\"" + tag + "2.read\"],\"access_token_typ\":\"jwt\"}");
+        assertEquals(400, registered.status(), registered::toString);
+    }
+
+    /**
+     * A token typed {@code JWT} passes the libraries' defaults — and so would any JWT of the issuer for any API: Boot
+     * with {@code issuer-uri} alone accepts a token for another API, so the backend must check {@code aud}. README's
+     * at+jwt configuration refuses it; Portcullis's own introspection knows it.
+     */
+    @Test
+    void aPlainJwtTokenPassesTheLibrariesDefaultsSoTheAudienceMustBeChecked() throws Exception {
+        Admin.TestUser clerk = userInGroups("payroll");
+        ApiToken plain = apiToken(clerk, "RS256", "JWT");
+        withSpringBoot(List.of("spring.security.oauth2.resourceserver.jwt.issuer-uri=" + BASE),
+                List.of(AnyFilterChain.class), decoder -> assertEquals(plain.audience(),
+                        decoder.decode(plain.token()).getAudience().get(0), "accepted, whatever API it is for"));
+        withSpringBoot(List.of("spring.security.oauth2.resourceserver.jwt.issuer-uri=" + BASE,
+                        "spring.security.oauth2.resourceserver.jwt.audiences=" + BASE + "/api"),
+                List.of(AnyFilterChain.class), decoder -> assertTrue(springRefusal(decoder, plain.token())
+                        .contains("The aud claim is not valid"), () -> springRefusal(decoder, plain.token())));
+        withSpringBoot(List.of("spring.security.oauth2.resourceserver.jwt.issuer-uri=" + BASE,
+                        "spring.security.oauth2.resourceserver.jwt.audiences=" + plain.audience()),
+                List.of(AnyFilterChain.class), decoder -> assertEquals("", springRefusal(decoder, plain.token())));
+        withSpringBoot(List.of("spring.security.oauth2.resourceserver.jwt.issuer-uri=" + BASE,
+                        "spring.security.oauth2.resourceserver.jwt.audiences=" + plain.audience()),
+                List.of(AnyFilterChain.class, ReadmeAtJwtBeans.class), decoder -> assertTrue(
+                        springRefusal(decoder, plain.token()).contains("the given typ value needs to be one of "
+                                + "[at+jwt]"), () -> springRefusal(decoder, plain.token())));
+
+        DefaultJWTProcessor<SecurityContext> nimbus = new DefaultJWTProcessor<>();
+        nimbus.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, new ImmutableJWKSet<>(jwks())));
+        assertEquals(clerk.userId(), nimbus.process(plain.token(), null).getSubject());
+
+        Http.Res introspected = http.postForm("/oauth/introspect", Map.of("token", plain.token(), "client_id",
+                plain.client().clientId(), "client_secret", plain.client().secret()));
+        assertEquals(200, introspected.status(), introspected::toString);
+        assertEquals(Boolean.TRUE, introspected.json().get("active"), introspected::toString);
     }
 
     private String backendLog() {
