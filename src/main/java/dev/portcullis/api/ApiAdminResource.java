@@ -54,7 +54,8 @@ public class ApiAdminResource {
     @Operation(summary = "Register an API",
             description = "identifier (absolute https URI, the tokens' aud), name, scopes (given to clients like the "
                     + "built-in scopes), access_token_signing_alg (RS256, PS256, ES256; absent: the global "
-                    + "default), access_token_typ (at+jwt, the default, or JWT), backend_client_id (the confidential client the API's backend authenticates as, "
+                    + "default), access_token_typ (at+jwt, the default, or JWT), backend_client_id (the "
+                    + "confidential client the API's backend authenticates as, "
                     + "which may exchange the API's tokens; absent: none) and exchange_scopes (the scopes of other "
                     + "APIs that client may exchange the API's tokens for; absent: none). Unknown fields and wrong "
                     + "types answer 400; a taken identifier 409.")
@@ -98,7 +99,8 @@ public class ApiAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change an API (JSON merge patch)",
             description = "Fields: identifier, name, scopes (replaces the list), access_token_signing_alg (null: the "
-                    + "global default), access_token_typ (at+jwt or JWT), backend_client_id (null: none), exchange_scopes (replaces the list; null or "
+                    + "global default), access_token_typ (at+jwt or JWT), backend_client_id (null: none), "
+                    + "exchange_scopes (replaces the list; null or "
                     + "[]: none); validated as at registration. Removing scopes that clients hold, or that another "
                     + "API's exchange_scopes names, answers 409.")
     @RequestBody(content = @Content(mediaType = JsonObjects.MERGE_PATCH, schema = @Schema(ref = "ApiPatch")))
