@@ -34,6 +34,10 @@ public class Api {
     @Column(name = "access_token_signing_alg")
     private String accessTokenSigningAlg;
 
+    /** The header typ of its access tokens: {@code at+jwt} (RFC 9068) or {@code JWT} ({@link ApiRules#TOKEN_TYPS}). */
+    @Column(name = "access_token_typ")
+    private String accessTokenTyp = ApiRules.AT_JWT;
+
     /** The client the API's backend authenticates as, the one that may exchange its tokens (RFC 8693); or null. */
     @Column(name = "backend_client_id")
     private String backendClientId;
@@ -83,6 +87,16 @@ public class Api {
     /** The algorithm its access tokens are signed with; empty: the global default. */
     public Optional<String> accessTokenSigningAlg() {
         return Optional.ofNullable(accessTokenSigningAlg);
+    }
+
+    /** The header typ of its access tokens: {@code at+jwt} or {@code JWT}. */
+    public String accessTokenTyp() {
+        return accessTokenTyp;
+    }
+
+    void changeAccessTokenTyp(String accessTokenTyp, Instant now) {
+        this.accessTokenTyp = accessTokenTyp;
+        this.updatedAt = now.getEpochSecond();
     }
 
     /** The client that may exchange tokens issued for this API (RFC 8693); empty: none may. */

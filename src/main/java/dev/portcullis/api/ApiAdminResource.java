@@ -38,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 public class ApiAdminResource {
 
     private static final Set<String> FIELDS = Set.of("identifier", "name", "scopes", "access_token_signing_alg",
-            "backend_client_id", "exchange_scopes");
+            "access_token_typ", "backend_client_id", "exchange_scopes");
 
     @Inject
     ApiService service;
@@ -54,7 +54,8 @@ public class ApiAdminResource {
     @Operation(summary = "Register an API",
             description = "identifier (absolute https URI, the tokens' aud), name, scopes (given to clients like the "
                     + "built-in scopes), access_token_signing_alg (RS256, PS256, ES256; absent: the global "
-                    + "default), backend_client_id (the confidential client the API's backend authenticates as, "
+                    + "default), access_token_typ (at+jwt, the default, or JWT), backend_client_id (the "
+                    + "confidential client the API's backend authenticates as, "
                     + "which may exchange the API's tokens; absent: none) and exchange_scopes (the scopes of other "
                     + "APIs that client may exchange the API's tokens for; absent: none). Unknown fields and wrong "
                     + "types answer 400; a taken identifier 409.")
@@ -68,7 +69,8 @@ public class ApiAdminResource {
                 json.requiredString("name", 1000), json.stringList("scopes", 100, 200).orElse(List.of()),
                 json.string("access_token_signing_alg", 20).orElse(null),
                 json.string("backend_client_id", 64).orElse(null),
-                json.stringList("exchange_scopes", 100, 200).orElse(null)), actor());
+                json.stringList("exchange_scopes", 100, 200).orElse(null),
+                json.string("access_token_typ", 20).orElse(null)), actor());
         return Response.status(201).entity(describe(api).build().toString())
                 .header("Location", "/admin/apis/" + api.apiId()).build();
     }
@@ -97,7 +99,8 @@ public class ApiAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change an API (JSON merge patch)",
             description = "Fields: identifier, name, scopes (replaces the list), access_token_signing_alg (null: the "
-                    + "global default), backend_client_id (null: none), exchange_scopes (replaces the list; null or "
+                    + "global default), access_token_typ (at+jwt or JWT), backend_client_id (null: none), "
+                    + "exchange_scopes (replaces the list; null or "
                     + "[]: none); validated as at registration. Removing scopes that clients hold, or that another "
                     + "API's exchange_scopes names, answers 409.")
     @RequestBody(content = @Content(mediaType = JsonObjects.MERGE_PATCH, schema = @Schema(ref = "ApiPatch")))
@@ -107,7 +110,7 @@ public class ApiAdminResource {
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response patch(@PathParam("id") String id, String body) {
         JsonObjects json = JsonObjects.parse(body, FIELDS);
-        for (String field : List.of("identifier", "name", "scopes")) {
+        for (String field : List.of("identifier", "name", "scopes", "access_token_typ")) {
             if (json.has(field) && json.isNull(field)) {
                 throw Refusal.invalid(field, "cannot be removed (null)");
             }
@@ -119,7 +122,8 @@ public class ApiAdminResource {
                 json.string("backend_client_id", 64).orElse(null),
                 json.has("backend_client_id") && json.isNull("backend_client_id"),
                 json.has("exchange_scopes") && json.isNull("exchange_scopes") ? List.of()
-                        : json.stringList("exchange_scopes", 100, 200).orElse(null));
+                        : json.stringList("exchange_scopes", 100, 200).orElse(null),
+                json.string("access_token_typ", 20).orElse(null));
         return service.update(id, patch, actor())
                 .map(api -> Response.ok(describe(api).build().toString()).build())
                 .orElseThrow(ApiAdminResource::notFound);
@@ -151,6 +155,7 @@ public class ApiAdminResource {
                 .add("scopes", scopes);
         api.accessTokenSigningAlg().ifPresentOrElse(alg -> b.add("access_token_signing_alg", alg),
                 () -> b.addNull("access_token_signing_alg"));
+        b.add("access_token_typ", api.accessTokenTyp());
         api.backendClientId().ifPresentOrElse(c -> b.add("backend_client_id", c),
                 () -> b.addNull("backend_client_id"));
         JsonArrayBuilder exchangeScopes = JsonSupport.JSON.createArrayBuilder();

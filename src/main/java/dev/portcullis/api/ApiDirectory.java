@@ -114,10 +114,12 @@ public final class ApiDirectory {
             RegisteredApi only = oneApiOf(scopes);
             return only == own
                     ? new AccessTokenAudience(List.of(own.identifier()), Scopes.format(scopes), null)
-                    : new AccessTokenAudience(List.of(only.identifier()), Scopes.format(scopes), only.signingAlg());
+                    : new AccessTokenAudience(List.of(only.identifier()), Scopes.format(scopes), only.signingAlg(),
+                            only.accessTokenTyp());
         }
         Set<String> narrowed = new LinkedHashSet<>();
         Set<String> effectiveAlgs = new LinkedHashSet<>();
+        Set<String> typs = new LinkedHashSet<>();
         String explicitAlg = null;
         List<String> audience = new ArrayList<>();
         for (RegisteredApi api : resources) {
@@ -136,11 +138,17 @@ public final class ApiDirectory {
             if (api.signingAlg() != null) {
                 explicitAlg = api.signingAlg();
             }
+            typs.add(api.accessTokenTyp());
             audience.add(api.identifier());
         }
         if (effectiveAlgs.size() > 1) {
             throw OAuthException.invalidTarget("The requested resources have their tokens signed with different "
                     + "algorithms (" + String.join(", ", effectiveAlgs) + "); request them in separate tokens");
+        }
+        if (typs.size() > 1) {
+            // one header for all: an at+jwt API would get a token its backend should refuse, or the reverse
+            throw OAuthException.invalidTarget("The requested resources have their tokens typed differently ("
+                    + String.join(", ", typs) + "); request them in separate tokens");
         }
         Set<String> ordered = new LinkedHashSet<>();
         for (String s : scopes) {
@@ -148,7 +156,7 @@ public final class ApiDirectory {
                 ordered.add(s);
             }
         }
-        return new AccessTokenAudience(audience, Scopes.format(ordered), explicitAlg);
+        return new AccessTokenAudience(audience, Scopes.format(ordered), explicitAlg, typs.iterator().next());
     }
 
     /**

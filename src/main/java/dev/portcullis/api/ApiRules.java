@@ -169,6 +169,23 @@ public final class ApiRules {
         return scopes;
     }
 
+    /** RFC 9068's access-token type, every API's default. */
+    public static final String AT_JWT = "at+jwt";
+
+    /** The header typ values an API may choose for its access tokens: RFC 9068's, or plain {@code JWT}. */
+    public static final List<String> TOKEN_TYPS = List.of(AT_JWT, "JWT");
+
+    /** {@code access_token_typ}: one of {@link #TOKEN_TYPS}, exactly; null (not given) is {@code at+jwt}. */
+    public static String accessTokenTyp(String raw) {
+        if (raw == null) {
+            return AT_JWT;
+        }
+        if (!TOKEN_TYPS.contains(raw)) {
+            throw Refusal.invalid("access_token_typ", "must be at+jwt (RFC 9068, the default) or JWT");
+        }
+        return raw;
+    }
+
     /** {@code access_token_signing_alg}: one of {@link #SIGNING_ALGS}, or null for the global default. */
     public static String signingAlg(String raw) {
         if (raw == null) {

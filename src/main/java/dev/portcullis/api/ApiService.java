@@ -57,7 +57,12 @@ public class ApiService implements RegisteredApiScopes {
      * its backend may obtain nothing by exchanging them.
      */
     public record Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
-                               String backendClientId, List<String> exchangeScopes) {
+                               String backendClientId, List<String> exchangeScopes, String accessTokenTyp) {
+
+        public Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
+                            String backendClientId, List<String> exchangeScopes) {
+            this(identifier, name, scopes, accessTokenSigningAlg, backendClientId, exchangeScopes, null);
+        }
 
         public Registration(String identifier, String name, List<String> scopes, String accessTokenSigningAlg) {
             this(identifier, name, scopes, accessTokenSigningAlg, null, null);
@@ -71,7 +76,14 @@ public class ApiService implements RegisteredApiScopes {
      */
     public record ApiPatch(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
                            boolean clearSigningAlg, String backendClientId, boolean clearBackendClient,
-                           List<String> exchangeScopes) {
+                           List<String> exchangeScopes, String accessTokenTyp) {
+
+        public ApiPatch(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
+                        boolean clearSigningAlg, String backendClientId, boolean clearBackendClient,
+                        List<String> exchangeScopes) {
+            this(identifier, name, scopes, accessTokenSigningAlg, clearSigningAlg, backendClientId,
+                    clearBackendClient, exchangeScopes, null);
+        }
 
         public ApiPatch(String identifier, String name, List<String> scopes, String accessTokenSigningAlg,
                         boolean clearSigningAlg) {
@@ -89,10 +101,12 @@ public class ApiService implements RegisteredApiScopes {
         String name = ApiRules.name(r.name());
         Set<String> scopes = ApiRules.scopes(r.scopes(), scopesOfOtherApis(null));
         String alg = ApiRules.signingAlg(r.accessTokenSigningAlg());
+        String typ = ApiRules.accessTokenTyp(r.accessTokenTyp());
         String backend = r.backendClientId() == null ? null : backendClient(r.backendClientId());
         Set<String> exchange = ApiRules.exchangeScopes(r.exchangeScopes(), scopes, scopesOfOtherApis(null));
         identifierIsFree(identifier, null);
         Api api = new Api(Secrets.newId(), identifier, name, scopes, alg, clock.instant());
+        api.changeAccessTokenTyp(typ, clock.instant());
         if (backend != null) {
             api.changeBackendClient(backend, clock.instant());
         }
@@ -105,7 +119,8 @@ public class ApiService implements RegisteredApiScopes {
             throw new Refusal(new Refusal.ApiIdentifierTaken(identifier)); // a concurrent registration
         }
         audit.change(AuditEvent.Type.API_CREATED, actor, null, api.apiId(), identifier + ", scopes "
-                + String.join(" ", scopes) + (backend == null ? "" : ", backend client " + backend)
+                + String.join(" ", scopes) + ", access_token_typ " + typ
+                + (backend == null ? "" : ", backend client " + backend)
                 + (exchange.isEmpty() ? "" : ", exchange scopes " + String.join(" ", exchange))
                 + (actor.where() == null ? "" : ", " + actor.where()));
         return api;
@@ -127,6 +142,7 @@ public class ApiService implements RegisteredApiScopes {
         Set<String> scopes = p.scopes() == null ? api.scopes() : ApiRules.scopes(p.scopes(), scopesOfOtherApis(apiId));
         String alg = p.clearSigningAlg() ? null : p.accessTokenSigningAlg() == null
                 ? api.accessTokenSigningAlg().orElse(null) : ApiRules.signingAlg(p.accessTokenSigningAlg());
+        String typ = p.accessTokenTyp() == null ? api.accessTokenTyp() : ApiRules.accessTokenTyp(p.accessTokenTyp());
         String backend = p.clearBackendClient() ? null : p.backendClientId() == null
                 ? api.backendClientId().orElse(null) : backendClient(p.backendClientId());
         Set<String> exchange = p.exchangeScopes() == null ? api.exchangeScopes()
@@ -143,9 +159,11 @@ public class ApiService implements RegisteredApiScopes {
         noteChange(changed, "name", api.name(), name);
         noteChange(changed, "scopes", String.join(" ", api.scopes()), String.join(" ", scopes));
         noteChange(changed, "access_token_signing_alg", api.accessTokenSigningAlg().orElse(null), alg);
+        noteChange(changed, "access_token_typ", api.accessTokenTyp(), typ);
         noteChange(changed, "backend_client_id", api.backendClientId().orElse(null), backend);
         noteChange(changed, "exchange_scopes", String.join(" ", api.exchangeScopes()), String.join(" ", exchange));
         api.change(identifier, name, scopes, alg, clock.instant());
+        api.changeAccessTokenTyp(typ, clock.instant());
         api.changeBackendClient(backend, clock.instant());
         api.changeExchangeScopes(exchange, clock.instant());
         try {

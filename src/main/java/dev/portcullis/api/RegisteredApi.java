@@ -7,14 +7,22 @@ import java.util.Set;
  * API (the built-in scopes, identified by {@code portcullis.access-token.audience}). {@code signingAlg} null means
  * {@code portcullis.access-token.signing-alg}; {@code backendClientId} is the client that may exchange the API's
  * tokens (RFC 8693), null for none; {@code exchangeScopes} the scopes of other APIs that client may obtain by
- * exchanging them, empty for none.
+ * exchanging them, empty for none; {@code accessTokenTyp} the header typ of its tokens ({@code at+jwt} or
+ * {@code JWT}).
  */
 public record RegisteredApi(String identifier, Set<String> scopes, String signingAlg, String backendClientId,
-                            Set<String> exchangeScopes) {
+                            Set<String> exchangeScopes, String accessTokenTyp) {
 
     public RegisteredApi {
         scopes = Set.copyOf(scopes);
         exchangeScopes = Set.copyOf(exchangeScopes);
+        accessTokenTyp = accessTokenTyp == null ? ApiRules.AT_JWT : accessTokenTyp;
+    }
+
+    /** An API whose tokens are typed {@code at+jwt}. */
+    public RegisteredApi(String identifier, Set<String> scopes, String signingAlg, String backendClientId,
+                         Set<String> exchangeScopes) {
+        this(identifier, scopes, signingAlg, backendClientId, exchangeScopes, null);
     }
 
     /** An API whose backend may exchange its tokens for nothing. */
@@ -29,7 +37,7 @@ public record RegisteredApi(String identifier, Set<String> scopes, String signin
 
     static RegisteredApi of(Api api) {
         return new RegisteredApi(api.identifier(), api.scopes(), api.accessTokenSigningAlg().orElse(null),
-                api.backendClientId().orElse(null), api.exchangeScopes());
+                api.backendClientId().orElse(null), api.exchangeScopes(), api.accessTokenTyp());
     }
 
     /** Whether {@code clientId} is the client this API's backend authenticates as. */

@@ -226,6 +226,10 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "RFC 6749 3.3 names, unique across APIs and the built-in scopes"),
             @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true,
                     description = "RS256, PS256 or ES256; absent or null: portcullis.access-token.signing-alg"),
+            @SchemaProperty(name = "access_token_typ", type = SchemaType.STRING, enumeration = {"at+jwt", "JWT"},
+                    defaultValue = "at+jwt", description = "the header typ of the API's access tokens: at+jwt "
+                            + "(RFC 9068) or JWT for a backend that cannot be told to accept at+jwt (it must then "
+                            + "check aud); absent: at+jwt"),
             @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true,
                     description = "the confidential client the API's backend authenticates as: it may exchange "
                             + "tokens issued for the API (RFC 8693); absent or null: none"),
@@ -240,6 +244,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "replaces the list; removing a scope a client holds answers 409"),
             @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true,
                     description = "null: back to the global default"),
+            @SchemaProperty(name = "access_token_typ", type = SchemaType.STRING, enumeration = {"at+jwt", "JWT"},
+                    description = "at+jwt or JWT; tokens already issued keep theirs"),
             @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true,
                     description = "null: no client may exchange the API's tokens"),
             @SchemaProperty(name = "exchange_scopes", type = SchemaType.ARRAY, implementation = String.class,
@@ -251,6 +257,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "name", type = SchemaType.STRING),
             @SchemaProperty(name = "scopes", type = SchemaType.ARRAY, implementation = String.class),
             @SchemaProperty(name = "access_token_signing_alg", type = SchemaType.STRING, nullable = true),
+            @SchemaProperty(name = "access_token_typ", type = SchemaType.STRING, enumeration = {"at+jwt", "JWT"}),
             @SchemaProperty(name = "backend_client_id", type = SchemaType.STRING, nullable = true),
             @SchemaProperty(name = "exchange_scopes", type = SchemaType.ARRAY, implementation = String.class,
                     description = "what the backend may obtain by token exchange; empty: nothing"),

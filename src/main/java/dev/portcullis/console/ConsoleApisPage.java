@@ -36,6 +36,8 @@ public class ConsoleApisPage {
     private String scopes;
     /** Empty: the global default. */
     private String signingAlg = "";
+    /** The header typ of the API's access tokens: at+jwt (the default) or JWT. */
+    private String accessTokenTyp = ApiRules.AT_JWT;
     /** Space-separated scopes of other APIs the backend may exchange this API's tokens for; empty: none. */
     private String exchangeScopes;
     private Api created;
@@ -50,16 +52,22 @@ public class ConsoleApisPage {
         return ApiRules.SIGNING_ALGS;
     }
 
+    /** The token types the form offers, at+jwt first (the default). */
+    public List<String> getAccessTokenTyps() {
+        return ApiRules.TOKEN_TYPS;
+    }
+
     /** Registers the API of the form. */
     public String create() {
         form.submit(actor -> {
             created = apis.register(new ApiService.Registration(identifier == null ? "" : identifier.strip(), name,
                     ConsoleClientsPage.words(scopes == null ? "" : scopes), alg(), null,
-                    ConsoleClientsPage.words(exchangeScopes == null ? "" : exchangeScopes)), actor);
+                    ConsoleClientsPage.words(exchangeScopes == null ? "" : exchangeScopes), typ()), actor);
             identifier = null;
             name = null;
             scopes = null;
             signingAlg = "";
+            accessTokenTyp = ApiRules.AT_JWT;
             exchangeScopes = null;
         });
         return null;
@@ -76,6 +84,7 @@ public class ConsoleApisPage {
                     name = a.name();
                     scopes = String.join(" ", a.scopes());
                     signingAlg = a.accessTokenSigningAlg().orElse("");
+                    accessTokenTyp = a.accessTokenTyp();
                     exchangeScopes = String.join(" ", a.exchangeScopes());
                 }
             });
@@ -92,7 +101,8 @@ public class ConsoleApisPage {
             String alg = alg();
             apis.update(a.apiId(), new ApiService.ApiPatch(identifier == null ? "" : identifier.strip(),
                     name == null ? "" : name, ConsoleClientsPage.words(scopes == null ? "" : scopes), alg, alg == null,
-                    null, false, ConsoleClientsPage.words(exchangeScopes == null ? "" : exchangeScopes)), actor);
+                    null, false, ConsoleClientsPage.words(exchangeScopes == null ? "" : exchangeScopes), typ()),
+                    actor);
             signedIn.redirect("/admin/console/api.xhtml?id=" + a.apiId() + "&done=console.saved");
         }));
         return null;
@@ -105,6 +115,11 @@ public class ConsoleApisPage {
             signedIn.redirect("/admin/console/apis.xhtml?done=console.api.deleted");
         }));
         return null;
+    }
+
+    /** The form's token type; nothing chosen is the default, at+jwt. */
+    private String typ() {
+        return accessTokenTyp == null || accessTokenTyp.isBlank() ? null : accessTokenTyp;
     }
 
     private String alg() {
@@ -150,6 +165,14 @@ public class ConsoleApisPage {
 
     public void setSigningAlg(String signingAlg) {
         this.signingAlg = signingAlg;
+    }
+
+    public String getAccessTokenTyp() {
+        return accessTokenTyp;
+    }
+
+    public void setAccessTokenTyp(String accessTokenTyp) {
+        this.accessTokenTyp = accessTokenTyp;
     }
 
     public String getExchangeScopes() {

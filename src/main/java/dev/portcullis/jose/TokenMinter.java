@@ -51,11 +51,19 @@ public class TokenMinter {
      * releases the user's groups (RFC 9068 2.2.3.1), which MicroProfile JWT and Jakarta Security backends map to
      * roles; {@code signingAlg} is null for {@code portcullis.access-token.signing-alg}, else one of
      * {@link SigningKeyService#ALGORITHMS}; {@code act} is the RFC 8693 4.1 actor claim of an exchanged token (who acts
-     * for the subject, nested for a chain), null for every other token.
+     * for the subject, nested for a chain), null for every other token; {@code typ} the header typ its APIs chose
+     * ({@code at+jwt} or {@code JWT}), null for {@code at+jwt}.
      */
     public record AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
                                     Instant issuedAt, Instant expiresAt, List<String> audience, List<String> groups,
-                                    JWSAlgorithm signingAlg, Map<String, Object> act) {
+                                    JWSAlgorithm signingAlg, Map<String, Object> act, String typ) {
+
+        /** A token typed {@code at+jwt}. */
+        public AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
+                                 Instant issuedAt, Instant expiresAt, List<String> audience, List<String> groups,
+                                 JWSAlgorithm signingAlg, Map<String, Object> act) {
+            this(jti, subject, clientId, scope, authTime, issuedAt, expiresAt, audience, groups, signingAlg, act, null);
+        }
 
         /** A token nobody acts in: every grant but token exchange. */
         public AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
@@ -127,7 +135,7 @@ public class TokenMinter {
         if (!SigningKeyService.ALGORITHMS.contains(alg)) {
             throw new IllegalArgumentException("No signing key is kept for " + alg);
         }
-        return sign(alg, AT_JWT, claims);
+        return sign(alg, c.typ() == null || c.typ().equals(AT_JWT.getType()) ? AT_JWT : JOSEObjectType.JWT, claims);
     }
 
     public String idToken(IdTokenClaims c) {

@@ -42,10 +42,12 @@ import java.util.logging.Logger;
  * {@code logout_token=} form data to the client's backchannel_logout_uri as registered now, through
  * {@link OutboundHttp} (the address checked), with {@value #CONNECT_TIMEOUT_MS} ms to connect and
  * {@value #TOTAL_TIMEOUT_MS} ms for the answer, no redirect followed and the answer's body not read. 200 or 204 is
- * delivered; anything else (a 3xx too) is retried with back-off ({@link LogoutDeliveryRepository#nextAttempt}) until the
- * delivery's give-up time ({@code portcullis.logout.backchannel.retry-for} after the logout), then given up; a client
- * deleted, without a URI now, or whose URI names an address {@code portcullis.outbound.allowed-networks} does not
- * admit, is given up at once. Each outcome is audited.
+ * delivered; what can succeed later ({@link #verdict}: a 5xx, 408, 429, a time-out, no connection) is retried with
+ * back-off ({@link LogoutDeliveryRepository#nextAttempt}) until the delivery's give-up time
+ * ({@code portcullis.logout.backchannel.retry-for} after the logout), then given up; any other answer (a 400 from a
+ * relying party that could not validate the token, a 3xx, another 2xx), a client deleted or without a URI now, or a
+ * URI naming an address {@code portcullis.outbound.allowed-networks} does not admit, is given up at once. Each outcome
+ * is audited.
  *
  * <p>Runs on the default managed scheduled executor, like {@code retention.ExpiredRowsCleanup} (no EJB timer).
  */
@@ -154,17 +156,25 @@ public class BackchannelLogoutSender {
                     d.clientId(), d.sid(), Instant.ofEpochSecond(now.getEpochSecond()),
                     Instant.ofEpochSecond(now.getEpochSecond()).plus(TOKEN_LIFETIME)));
             Outcome sent = send(uri, token);
-            if (sent.delivered()) {
+            if (sent.verdict() == Verdict.DELIVERED) {
                 if (deliveries.settle(d, owner)) {
                     audit.success(AuditEvent.Type.BACKCHANNEL_LOGOUT_DELIVERED, d.clientId(), d.subject(), null,
                             "delivered to " + uri + " at attempt " + d.attempts());
                 }
                 return;
             }
-            if (sent.refused()) {
+            if (sent.verdict() == Verdict.REFUSED) {
                 if (deliveries.settle(d, owner)) {
                     audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
                             "not sent: backchannel_logout_uri " + sent.detail());
+                }
+                return;
+            }
+            if (sent.verdict() == Verdict.FINAL) {
+                if (deliveries.settle(d, owner)) {
+                    audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
+                            "given up at attempt " + d.attempts() + ": " + sent.detail()
+                            + ", which a retry would not change");
                 }
                 return;
             }
@@ -196,11 +206,44 @@ public class BackchannelLogoutSender {
         }
     }
 
+    /** How one send ended, as it decides the delivery's fate. */
+    enum Verdict {
+        /** 200 or 204: the relying party has logged the session out. */
+        DELIVERED,
+        /** Something that can pass: a 5xx, 408, 429, a time-out or no connection; tried again after the back-off. */
+        RETRY,
+        /** An answer the relying party would give again (a 4xx such as 400, a 3xx, another 2xx, a malformed reply). */
+        FINAL,
+        /** The URI's address is not one Portcullis may reach: no request was made. */
+        REFUSED
+    }
+
+    /** What became of one send: its verdict and what happened, in the words of the audit trail. */
+    record Outcome(Verdict verdict, String detail) {
+    }
+
     /**
-     * What became of one send: {@code delivered} (200 or 204), {@code refused} (the URI's address is not one
-     * Portcullis may reach: no request made), or neither, with what happened in {@code detail}.
+     * The verdict on an HTTP answer: 200 and 204 deliver; a server error (5xx), 408 (the receiver timed the request
+     * out) and 429 (it asks to be called later) may pass and are retried; every other status is the receiver's
+     * considered answer to this token (400: it could not validate it; 3xx: a redirect, never followed) and final.
      */
-    record Outcome(boolean delivered, boolean refused, String detail) {
+    static Verdict verdict(int status) {
+        if (status == 200 || status == 204) {
+            return Verdict.DELIVERED;
+        }
+        return status >= 500 && status <= 599 || status == 408 || status == 429 ? Verdict.RETRY : Verdict.FINAL;
+    }
+
+    /**
+     * The verdict on a send that got no usable answer: no connection and a time-out may pass; an address refused or
+     * an answer that is not HTTP/1.x as read here would be the same next time.
+     */
+    static Verdict verdict(OutboundFailure.Kind kind) {
+        return switch (kind) {
+            case UNREACHABLE, TIMED_OUT -> Verdict.RETRY;
+            case REFUSED -> Verdict.REFUSED;
+            case TOO_LARGE, MALFORMED -> Verdict.FINAL;
+        };
     }
 
     /** POSTs the token to {@code uri}; a redirect is an answer like any other, never followed. */
@@ -208,10 +251,9 @@ public class BackchannelLogoutSender {
         try {
             int status = outbound.postForm(uri, "logout_token=" + URLEncoder.encode(token, StandardCharsets.US_ASCII),
                     LIMITS).status();
-            return status == 200 || status == 204 ? new Outcome(true, false, "answered " + status)
-                    : new Outcome(false, false, "answered " + status);
+            return new Outcome(verdict(status), "answered " + status);
         } catch (OutboundFailure e) {
-            return new Outcome(false, e.kind() == OutboundFailure.Kind.REFUSED, notAnswered(e));
+            return new Outcome(verdict(e.kind()), notAnswered(e));
         }
     }
 

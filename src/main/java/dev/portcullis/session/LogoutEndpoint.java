@@ -47,8 +47,11 @@ import java.util.Optional;
  * good to identify the client and user. With a valid hint for the signed-in user (or nobody signed in), the session
  * ends at once; otherwise the user is asked to confirm (a form with a double-submit CSRF token, as on the sign-in
  * page, posted back here).</li>
- * <li>{@code post_logout_redirect_uri}: followed (with {@code state}) only when it is registered, exactly, for the
- * client named by the hint or {@code client_id}; otherwise the signed-out page is shown.</li>
+ * <li>{@code post_logout_redirect_uri}: followed (with {@code state}) only when it is registered, exactly (character
+ * for character), for the client named by the hint or {@code client_id}. Any other value is never followed, and with
+ * a session the user is asked to confirm even with a valid hint: a request that names a target its client never
+ * registered is not the client's plain request, so it ends nothing by itself; once confirmed, the signed-out page is
+ * shown.</li>
  * <li>A malformed request or an invalid hint gets an HTML error page (400); nothing is ended.</li>
  * <li>Front-Channel Logout 1.0: when the ended session served clients that registered a
  * {@code frontchannel_logout_uri}, the signed-out page loads each in a hidden iframe ({@link FrontChannelLogout})
@@ -96,7 +99,7 @@ public class LogoutEndpoint {
 
     /** What the request asks for, after validation. */
     private record LogoutRequest(Optional<String> hintSubject, Optional<Client> client, Optional<String> target,
-                                 Optional<String> state) {
+                                 boolean targetRefused, Optional<String> state) {
     }
 
     /** Raised for a request that is refused with the error page. */
@@ -168,7 +171,7 @@ public class LogoutEndpoint {
             Optional<SsoSession> session = liveSession();
             boolean sameUser = r.hintSubject().isPresent()
                     && (session.isEmpty() || session.get().userId().equals(r.hintSubject().get()));
-            if (sameUser || session.isEmpty()) {
+            if (session.isEmpty() || sameUser && !r.targetRefused()) {
                 return signOut(r, session, msg, redirectStatus);
             }
             return confirmationPage(r, msg, null, 200);
@@ -221,9 +224,11 @@ public class LogoutEndpoint {
         if (id.isPresent() && client.isEmpty()) {
             throw new Refused("error.clientUnknown", "unknown client");
         }
-        Optional<String> target = p.get("post_logout_redirect_uri")
-                .filter(uri -> client.isPresent() && client.get().allowsPostLogoutRedirectUri(uri));
-        return new LogoutRequest(hint.map(JWTClaimsSet::getSubject), client, target, p.get("state"));
+        Optional<String> asked = p.get("post_logout_redirect_uri");
+        Optional<String> target = asked.filter(uri -> client.isPresent()
+                && client.get().allowsPostLogoutRedirectUri(uri));
+        return new LogoutRequest(hint.map(JWTClaimsSet::getSubject), client, target,
+                asked.isPresent() && target.isEmpty(), p.get("state"));
     }
 
     /** The hint's claims when it is an RS256 JWT signed by one of our published keys and issued by us. */
@@ -294,6 +299,10 @@ public class LogoutEndpoint {
         if (messageKey != null) {
             form.add(HtmlPage.element("div").cls("error").attr("role", "alert").id("message")
                     .text(msg.get(messageKey)));
+        }
+        if (r.targetRefused()) {
+            // the address itself is not shown: it is the requester's text, not the client's
+            form.add(HtmlPage.element("p").id("target-not-registered").text(msg.get("logout.targetNotRegistered")));
         }
         form.add(HtmlPage.hidden(CSRF, csrf));
         r.client().ifPresent(c -> form.add(HtmlPage.hidden("client_id", c.clientId())));

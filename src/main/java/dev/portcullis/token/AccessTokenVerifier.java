@@ -1,6 +1,7 @@
 package dev.portcullis.token;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSVerifier;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -26,7 +27,8 @@ import java.util.Set;
 /**
  * Validation of this issuer's access tokens for its own resource endpoints (userinfo, /api, introspection):
  * <ol>
- * <li>JWS: header {@code typ: at+jwt}, one of the algorithms this issuer keeps keys for
+ * <li>JWS: header {@code typ: at+jwt} ({@code JWT} for an API that chose it, and then only for a token whose
+ * exact hash its row holds, so no other JWT of this issuer passes for one), one of the algorithms this issuer keeps keys for
  * ({@link SigningKeyService#ALGORITHMS}: any of them may sign, by setting or per API), a {@code kid} this issuer publishes
  * for that algorithm, a valid signature ({@link SigningKeyService#verifier}; keys parsed once, cached);</li>
  * <li>claims: {@code iss} is this issuer, {@code aud} contains {@code portcullis.access-token.audience} (for
@@ -97,7 +99,8 @@ public class AccessTokenVerifier {
         try {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSAlgorithm alg = jwt.getHeader().getAlgorithm();
-            if (!TokenMinter.AT_JWT.equals(jwt.getHeader().getType())
+            boolean plainTyp = JOSEObjectType.JWT.equals(jwt.getHeader().getType());
+            if (!TokenMinter.AT_JWT.equals(jwt.getHeader().getType()) && !plainTyp
                     || !SigningKeyService.ALGORITHMS.contains(alg)) {
                 return Optional.empty();
             }
@@ -109,7 +112,7 @@ public class AccessTokenVerifier {
             // The record holds the hash of the exact token we issued under this jti: a match proves integrity as
             // well as the signature would, for one SHA-256 instead of a verification (ES256: ~2 ms on the JDK, RS256 and PS256 less).
             Optional<Boolean> exact = status.get().token().isExactly(token);
-            if (exact.isPresent() ? !exact.get() : !signatureValid(jwt, alg)) {
+            if (exact.isPresent() ? !exact.get() : plainTyp || !signatureValid(jwt, alg)) {
                 return Optional.empty();
             }
             Instant now = clock.instant();

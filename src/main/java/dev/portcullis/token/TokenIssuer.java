@@ -111,7 +111,8 @@ public class TokenIssuer {
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, client.clientId(),
-                client.clientId(), scope, null, now, accessExpiry, audience.audience(), null, alg(audience)));
+                client.clientId(), scope, null, now, accessExpiry, audience.audience(), null, alg(audience), null,
+                audience.typ()));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
         audit.success(AuditEvent.Type.CLIENT_CREDENTIALS_ISSUED, client.clientId(), client.clientId(), ip,
                 "grant " + grant.grantId() + ", scope " + scope);
@@ -145,7 +146,7 @@ public class TokenIssuer {
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, subject.userId(),
                 client.clientId(), audience.scope(), subject.authTime(), now, accessExpiry, audience.audience(),
-                null, alg(audience), act));
+                null, alg(audience), act, audience.typ()));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), audience.scope(), now, accessExpiry,
                 accessToken));
         audit.success(AuditEvent.Type.TOKEN_EXCHANGED, client.clientId(), subject.userId(), ip, "grant "
@@ -184,7 +185,7 @@ public class TokenIssuer {
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
                 grant.clientId(), audience.scope(), grant.authTime(), now, accessExpiry, audience.audience(),
-                groups, alg(audience)));
+                groups, alg(audience), null, audience.typ()));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), audience.scope(), now, accessExpiry,
                 accessToken));
         String refreshToken = grants.newRefreshToken(grant, now, grant.refreshTokenExpiry(now,

@@ -88,6 +88,27 @@ class ApiDirectoryTest {
                 scopes("signed.read"), "ES256").signingAlg());
     }
 
+    /** One token, one header: APIs whose tokens are typed differently are never served by one token. */
+    @Test
+    void resourcesTypedDifferentlyAreRefusedAndOneTypIsPassedOn() {
+        String plain = "https://plain.corp.example";
+        String plain2 = "https://plain2.corp.example";
+        ApiDirectory typed = new ApiDirectory(OWN, List.of(
+                new RegisteredApi(PAYROLL, Set.of("payroll.read"), null),
+                new RegisteredApi(plain, Set.of("plain.read"), null, null, Set.of(), "JWT"),
+                new RegisteredApi(plain2, Set.of("plain2.read"), null, null, Set.of(), "JWT")));
+        assertTrue(invalidTarget(() -> typed.accessToken(typed.requested(List.of(PAYROLL, plain),
+                scopes("payroll.read plain.read")), scopes("payroll.read plain.read"), "RS256"))
+                .contains("typed differently (at+jwt, JWT)"));
+        assertEquals("JWT", typed.accessToken(typed.requested(List.of(plain, plain2),
+                scopes("plain.read plain2.read")), scopes("plain.read plain2.read"), "RS256").typ());
+        assertEquals("JWT", typed.accessToken(List.of(), scopes("openid plain.read"), "RS256").typ(),
+                "the one API of the scopes");
+        assertEquals("at+jwt", typed.accessToken(List.of(), scopes("openid payroll.read"), "RS256").typ());
+        assertEquals("at+jwt", typed.accessToken(List.of(), scopes("openid profile"), "RS256").typ(),
+                "Portcullis's own API");
+    }
+
     private static String invalidScope(Supplier<?> decision) {
         OAuthException e = assertThrows(OAuthException.class, decision::get);
         assertEquals(OAuthError.INVALID_SCOPE, e.error());

@@ -679,7 +679,7 @@ class AdminApiIT extends ServerTestBase {
         for (String expected : List.of("/admin/users/{username}/grants/{client_id}", "/admin/users/{username}/unlock",
                 "/admin/sessions/{session_id}", "/admin/sessions", "application/merge-patch+json", "patch:",
                 "UserPatch", "ClientPatch", "SessionPage", "UserPage", "next_after", "Change a client application",
-                "ApiPatch", "exchange_scopes")) {
+                "ApiPatch", "exchange_scopes", "access_token_typ")) {
             assertTrue(r.body().contains(expected), expected + " in " + r.body());
         }
     }

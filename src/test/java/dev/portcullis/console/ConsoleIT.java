@@ -134,6 +134,8 @@ class ConsoleIT extends OwnPagesTestBase {
         browser.visible("create:identifier").sendKeys("https://" + tag + ".corp.example");
         browser.driver().findElement(By.id("create:name")).sendKeys("Console API");
         browser.driver().findElement(By.id("create:scopes")).sendKeys(tag + ".read " + tag + ".write");
+        assertEquals("at+jwt", new org.openqa.selenium.support.ui.Select(browser.driver().findElement(
+                By.id("create:accessTokenTyp"))).getFirstSelectedOption().getAttribute("value"), "the default");
         browser.driver().findElement(By.id("create:submit")).click();
         browser.visible("created");
         String apiId = ((List<?>) admin.get("/admin/apis").json().get("apis")).stream()
@@ -155,6 +157,8 @@ class ConsoleIT extends OwnPagesTestBase {
         name.sendKeys("Payroll");
         new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("edit:signingAlg")))
                 .selectByValue("RS256");
+        new org.openqa.selenium.support.ui.Select(browser.driver().findElement(By.id("edit:accessTokenTyp")))
+                .selectByValue("JWT");
         exchange = browser.driver().findElement(By.id("edit:exchangeScopes"));
         exchange.clear();
         exchange.sendKeys(ledgerScope);
@@ -164,6 +168,7 @@ class ConsoleIT extends OwnPagesTestBase {
         Http.Res shown = admin.get("/admin/apis/" + apiId);
         assertEquals("Payroll", shown.jsonString("name"));
         assertEquals("RS256", shown.jsonString("access_token_signing_alg"));
+        assertEquals("JWT", shown.jsonString("access_token_typ"));
         assertEquals(List.of(ledgerScope), shown.json().get("exchange_scopes"), "the backend's decision, saved");
 
         Admin.TestClient holder = admin.confidentialClient("openid " + tag + ".read", "https://app.example/cb");

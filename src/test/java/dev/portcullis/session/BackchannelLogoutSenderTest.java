@@ -9,6 +9,7 @@ import dev.portcullis.client.LogoutNotifications;
 import dev.portcullis.config.AddressRange;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.outbound.OutboundAddressPolicy;
+import dev.portcullis.outbound.OutboundFailure;
 import dev.portcullis.outbound.OutboundHttp;
 import dev.portcullis.testing.MutableClock;
 import dev.portcullis.testing.RecordingAudit;
@@ -42,8 +43,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * One attempt of the sender against a receiver on loopback (admitted, as an operator would with
- * {@code portcullis.outbound.allowed-networks}): only 200 and 204 deliver; a redirect is an answer that fails the
- * attempt, and its {@code Location} is never requested; an address the policy does not admit is given up without a
+ * {@code portcullis.outbound.allowed-networks}): only 200 and 204 deliver; a 5xx, 408, 429 or no connection is
+ * retried; any other answer is given up at once (a redirect too, its {@code Location} never requested); an address the policy does not admit is given up without a
  * request.
  */
 class BackchannelLogoutSenderTest {
@@ -156,30 +157,67 @@ class BackchannelLogoutSenderTest {
 
     @ParameterizedTest
     @ValueSource(ints = {301, 302, 303, 307, 308})
-    void attemptWhenTheReceiverRedirectsThenAFailedAttemptAndTheLocationIsNeverRequested(int status) {
+    void attemptWhenTheReceiverRedirectsThenGivenUpAndTheLocationIsNeverRequested(int status) {
         String path = "/moved-" + status;
         STATUS.put(path, status);
         registered = uri(path);
         sender.attempt(delivery("d-" + status));
-        assertEquals(List.of(), settled, "a redirect delivers nothing");
-        assertEquals(List.of("d-" + status + " answered " + status), retried);
-        assertTrue(audit.lines.get(0).startsWith("BACKCHANNEL_LOGOUT_FAILED user-1 attempt 1: answered " + status
-                + "; next in "), audit.lines::toString);
+        assertEquals(List.of("d-" + status), settled, "a redirect delivers nothing and would come again");
+        assertEquals(List.of(), retried);
+        assertEquals(List.of("BACKCHANNEL_LOGOUT_GIVEN_UP user-1 given up at attempt 1: answered " + status
+                + ", which a retry would not change"), audit.lines);
         assertEquals(1, arrivedAt(path).size());
         assertEquals(List.of(), arrivedAt(path + "-landing"), "the Location was not followed");
     }
 
-    @Test
-    void attemptWhenTheReceiverAnswersAnyOther2xxOr4xxThenAFailedAttempt() {
-        for (int status : List.of(201, 202, 400, 404, 500)) {
-            String path = "/other-" + status;
-            STATUS.put(path, status);
-            registered = uri(path);
-            sender.attempt(delivery("d-" + status));
-        }
+    /** What the receiver would answer again (it could not validate the token, or answered oddly) is final. */
+    @ParameterizedTest
+    @ValueSource(ints = {201, 202, 205, 400, 401, 403, 404, 405, 410, 413, 415, 422, 499})
+    void attemptWhenTheReceiverAnswersAnotherStatusThatWouldNotChangeThenGivenUpAtOnce(int status) {
+        String path = "/final-" + status;
+        STATUS.put(path, status);
+        registered = uri(path);
+        sender.attempt(delivery("d-" + status));
+        assertEquals(List.of("d-" + status), settled);
+        assertEquals(List.of(), retried);
+        assertEquals(List.of("BACKCHANNEL_LOGOUT_GIVEN_UP user-1 given up at attempt 1: answered " + status
+                + ", which a retry would not change"), audit.lines);
+        assertEquals(1, arrivedAt(path).size());
+    }
+
+    /** A server error, a time-out of the receiver's own (408) and "call later" (429) may pass: retried. */
+    @ParameterizedTest
+    @ValueSource(ints = {408, 429, 500, 502, 503, 504, 599})
+    void attemptWhenTheReceiverAnswersWhatMayPassThenRetried(int status) {
+        String path = "/later-" + status;
+        STATUS.put(path, status);
+        registered = uri(path);
+        sender.attempt(delivery("d-" + status));
         assertEquals(List.of(), settled);
-        assertEquals(List.of("d-201 answered 201", "d-202 answered 202", "d-400 answered 400", "d-404 answered 404",
-                "d-500 answered 500"), retried);
+        assertEquals(List.of("d-" + status + " answered " + status), retried);
+        assertTrue(audit.lines.get(0).startsWith("BACKCHANNEL_LOGOUT_FAILED user-1 attempt 1: answered " + status
+                + "; next in "), audit.lines::toString);
+    }
+
+    @Test
+    void verdictByClassOfStatusAndFailure() {
+        for (int status = 100; status <= 599; status++) {
+            BackchannelLogoutSender.Verdict expected = status == 200 || status == 204
+                    ? BackchannelLogoutSender.Verdict.DELIVERED
+                    : status >= 500 || status == 408 || status == 429 ? BackchannelLogoutSender.Verdict.RETRY
+                    : BackchannelLogoutSender.Verdict.FINAL;
+            assertEquals(expected, BackchannelLogoutSender.verdict(status), "status " + status);
+        }
+        assertEquals(BackchannelLogoutSender.Verdict.RETRY,
+                BackchannelLogoutSender.verdict(OutboundFailure.Kind.UNREACHABLE));
+        assertEquals(BackchannelLogoutSender.Verdict.RETRY,
+                BackchannelLogoutSender.verdict(OutboundFailure.Kind.TIMED_OUT));
+        assertEquals(BackchannelLogoutSender.Verdict.REFUSED,
+                BackchannelLogoutSender.verdict(OutboundFailure.Kind.REFUSED));
+        assertEquals(BackchannelLogoutSender.Verdict.FINAL,
+                BackchannelLogoutSender.verdict(OutboundFailure.Kind.MALFORMED));
+        assertEquals(BackchannelLogoutSender.Verdict.FINAL,
+                BackchannelLogoutSender.verdict(OutboundFailure.Kind.TOO_LARGE));
     }
 
     @Test

@@ -317,6 +317,72 @@ class SingleLogoutIT extends ServerTestBase {
         assertFalse(signedIn(ua, rp));
     }
 
+    /**
+     * A valid hint with a {@code post_logout_redirect_uri} the client has not registered, character for character
+     * (another address, another client's, or its own altered by class: query, fragment, case, trailing slash, scheme,
+     * port, encoding, dot segment, user info, white space), by GET or by POST: the session lives on behind the
+     * confirmation page, which names no address; once confirmed it ends and the signed-out page is shown, never a
+     * redirect.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"https://evil.example.com/signed-out", "OTHER-CLIENT", SIGNED_OUT + "?next=x",
+        SIGNED_OUT + "?", SIGNED_OUT + "#f", "https://RP.example.com/signed-out", "https://rp.example.com/Signed-Out",
+        SIGNED_OUT + "/", "http://rp.example.com/signed-out", "https://rp.example.com:443/signed-out",
+        "https://rp.example.com/signed%2Dout", "https://rp.example.com/x/../signed-out",
+        "https://user@rp.example.com/signed-out", SIGNED_OUT + " ", "POST:" + SIGNED_OUT + "?next=x"})
+    void aValidHintWithAnUnregisteredTargetAsksAndNeverRedirects(String input) {
+        Admin.TestClient rp = logoutClient();
+        boolean byPost = input.startsWith("POST:");
+        String target = input.equals("OTHER-CLIENT") ? otherClientsTarget() : byPost ? input.substring(5) : input;
+        Admin.TestUser user = admin.user("correct horse battery");
+        UserAgent ua = new UserAgent(BASE);
+        String idToken = (String) ua.codeFlow(rp, user).get("id_token");
+        Map<String, String> request = Map.of("id_token_hint", idToken, "post_logout_redirect_uri", target,
+                "state", "s4");
+
+        Http.Res page = byPost ? ua.http().postForm("/oauth/logout", request)
+                : ua.get("/oauth/logout?" + Http.form(request));
+        assertEquals(200, page.status(), page::toString);
+        assertEquals(null, page.header("Location"));
+        assertTrue(page.body().contains("id=\"logout\"") && page.body().contains("id=\"target-not-registered\""),
+                page::toString);
+        assertFalse(page.body().contains(Http.enc(target)) || page.body().contains("example.com/"),
+                "the page names no address");
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE user_id = ?", user.userId()),
+                "asked, not ended");
+        Map<String, String> fields = UserAgent.formFields(page.body(), "logout");
+        assertFalse(fields.containsKey("post_logout_redirect_uri"), fields::toString);
+
+        Http.Res done = ua.submit(page.body(), "logout", fields);
+        assertEquals(200, done.status(), done::toString);
+        assertEquals(null, done.header("Location"));
+        assertTrue(done.body().contains("id=\"signed-out\""), done::toString);
+        assertFalse(done.body().contains("id=\"continue\""), "no way on to the address");
+        assertEquals(0, Db.count("SELECT COUNT(*) FROM sso_sessions WHERE user_id = ?", user.userId()));
+    }
+
+    /** A post-logout redirect URI registered, exactly, by another client. */
+    private String otherClientsTarget() {
+        String theirs = "https://other-rp.example.com/signed-out";
+        Http.Res r = admin.post("/admin/clients", "{\"client_name\":\"Other RP\",\"redirect_uris\":[" + Http.q(REDIRECT)
+                + "],\"post_logout_redirect_uris\":[" + Http.q(theirs) + "],\"scopes\":\"openid\"}");
+        assertEquals(201, r.status(), r::toString);
+        return theirs;
+    }
+
+    /** Nobody signed in: nothing to end and nothing to decide, so the signed-out page, and still no redirect. */
+    @Test
+    void anUnregisteredTargetWithoutASessionGetsTheSignedOutPage() {
+        Admin.TestClient rp = logoutClient();
+        Admin.TestUser user = admin.user("correct horse battery");
+        String idToken = (String) new UserAgent(BASE).codeFlow(rp, user).get("id_token");
+        Http.Res out = new UserAgent(BASE).get("/oauth/logout?" + Http.form(Map.of("id_token_hint", idToken,
+                "post_logout_redirect_uri", SIGNED_OUT + "/")));
+        assertEquals(200, out.status(), out::toString);
+        assertEquals(null, out.header("Location"));
+        assertTrue(out.body().contains("id=\"signed-out\""), out::toString);
+    }
+
     // ---- a client's logout with its refresh token ----
 
     private static String basic(Admin.TestClient c) {
