@@ -26,4 +26,8 @@ if $fresh; then
   "$asadmin" set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.xpowered-by=false
   "$asadmin" set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.server-header=false
 fi
+# Payara's own MicroProfile Metrics (GET /metrics to anyone) and Health endpoints off: Portcullis serves /metrics behind
+# portcullis.metrics.* and /health/ready, /health/live itself (README, "Operating Portcullis").
+"$asadmin" set-metrics-configuration --enabled=false --dynamic=true
+"$asadmin" set-microprofile-healthcheck-configuration --enabled=false --dynamic=true
 "$asadmin" deploy --force --contextroot / --name portcullis target/portcullis.war
