@@ -94,10 +94,43 @@ public class Metrics {
         requestLatency = Histogram.builder().name("portcullis_http_request_duration_seconds")
                 .help("Request latency by endpoint family and status class").labelNames("family", "status")
                 .classicOnly().classicUpperBounds(LATENCY_BUCKETS).withoutExemplars().register(registry);
+        initialise();
         JvmMetrics.builder().register(registry);
         for (MultiCollector gauges : databaseGauges) {
             registry.register(gauges);
         }
+    }
+
+    /**
+     * Every series of a known label set at zero, so it is scraped before its first event: a rule or a graph over it
+     * sees 0 rather than nothing, and an increase from the first event on is counted.
+     */
+    private void initialise() {
+        for (Method m : Method.values()) {
+            signIns.labelValues(label(m), "success", label(Reason.NONE));
+        }
+        for (Reason r : Reason.values()) {
+            if (r != Reason.NONE) {
+                signIns.labelValues(label(Method.PWD), "failure", label(r));
+            }
+        }
+        for (LogoutTrigger t : LogoutTrigger.values()) {
+            logouts.labelValues(label(t));
+        }
+        for (Delivery d : Delivery.values()) {
+            backchannelDeliveries.labelValues(label(d));
+        }
+        for (String scope : new String[] {"account", "second_factor"}) {
+            throttleLockouts.labelValues(scope);
+        }
+        for (String operation : new String[] {"search", "bind", "probe"}) {
+            for (String outcome : new String[] {"success", "refused", "unavailable"}) {
+                directoryOperations.labelValues(operation, outcome);
+            }
+            directoryLatency.labelValues(operation);
+        }
+        kerberosTickets.labelValues("accepted");
+        kerberosTickets.labelValues("refused");
     }
 
     private Counter counter(String name, String help, String... labels) {
@@ -136,7 +169,7 @@ public class Metrics {
         backchannelDeliveries.labelValues(label(result)).inc();
     }
 
-    /** {@code scope}: "account", "address" or "second_factor". */
+    /** {@code scope}: "account" or "second_factor". */
     public void throttleLockout(String scope) {
         throttleLockouts.labelValues(scope).inc();
     }
