@@ -29,5 +29,5 @@ fi
 # Payara's own MicroProfile Metrics (GET /metrics to anyone) and Health endpoints off: Portcullis serves /metrics behind
 # portcullis.metrics.* and /health/ready, /health/live itself (README, "Operating Portcullis").
 "$asadmin" set-metrics-configuration --enabled=false --dynamic=true
-"$asadmin" set-microprofile-healthcheck-configuration --enabled=false --dynamic=true
+"$asadmin" set-microprofile-healthcheck-configuration --enabled=false
 "$asadmin" deploy --force --contextroot / --name portcullis target/portcullis.war

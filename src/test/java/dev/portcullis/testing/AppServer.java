@@ -153,7 +153,7 @@ final class AppServer implements AutoCloseable {
         Files.writeString(commands, String.join("\n",
                 // as server-config/run-payara-server.sh: Payara's own /metrics and /health off (pre-boot-commands.asadmin)
                 "set-metrics-configuration --enabled=false --dynamic=true",
-                "set-microprofile-healthcheck-configuration --enabled=false --dynamic=true",
+                "set-microprofile-healthcheck-configuration --enabled=false",
                 "deploy --contextroot / --name portcullis " + war, String.join("\n", deployBackends)) + "\n");
         run(log, settings, asadmin, "start-domain", "--domaindir", domains.toString(), "portcullis");
         List<String> stop = List.of(asadmin, "stop-domain", "--domaindir", domains.toString(), "portcullis");
