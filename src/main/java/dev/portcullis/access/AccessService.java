@@ -124,6 +124,7 @@ public class AccessService {
             int n = sessions.endAllOf(user.userId());
             audit.change(AuditEvent.Type.SESSION_ENDED, actor, null, user.username(),
                     n + (n == 1 ? " SSO session" : " SSO sessions") + " ended");
+            metrics.logouts(Metrics.LogoutTrigger.ADMIN, n);
             return n;
         });
     }

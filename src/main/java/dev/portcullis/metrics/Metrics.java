@@ -165,6 +165,11 @@ public class Metrics {
         logouts.labelValues(label(trigger)).inc();
     }
 
+    /** {@code count} sessions ended at once (all of a user's). */
+    public void logouts(LogoutTrigger trigger, int count) {
+        logouts.labelValues(label(trigger)).inc(count);
+    }
+
     public void backchannelDelivery(Delivery result) {
         backchannelDeliveries.labelValues(label(result)).inc();
     }
