@@ -25,5 +25,11 @@ export PORTCULLIS_DATA_DIR=${PORTCULLIS_DATA_DIR:-$(pwd)/data}
 if $fresh; then
   "$asadmin" set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.xpowered-by=false
   "$asadmin" set configs.config.server-config.network-config.protocols.protocol.http-listener-1.http.server-header=false
+  # Payara's own MicroProfile Metrics (GET /metrics to anyone) and Health endpoints off: Portcullis serves /metrics
+  # behind portcullis.metrics.* and /health/ready, /health/live itself (README, "Operating Portcullis"); the health
+  # setting takes effect at the restart
+  "$asadmin" set-metrics-configuration --enabled=false
+  "$asadmin" set-microprofile-healthcheck-configuration --enabled=false
+  "$asadmin" restart-domain portcullis
 fi
 "$asadmin" deploy --force --contextroot / --name portcullis target/portcullis.war

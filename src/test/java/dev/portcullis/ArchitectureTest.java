@@ -44,7 +44,7 @@ class ArchitectureTest {
     /** Protocol primitives and infrastructure: usable by every feature, aware of none. */
     static final String[] PRIMITIVES = {"dev.portcullis.protocol..", "dev.portcullis.page..",
         "dev.portcullis.config..", "dev.portcullis.crypto..", "dev.portcullis.persistence..",
-        "dev.portcullis.outbound.."};
+        "dev.portcullis.outbound..", "dev.portcullis.metrics.."};
 
     /** Capabilities: each owns its tables, endpoints and pages. */
     static final String[] FEATURES = {"dev.portcullis.access..", "dev.portcullis.account..", "dev.portcullis.admin..",

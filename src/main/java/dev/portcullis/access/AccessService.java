@@ -6,6 +6,7 @@ import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.ClientRepository;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.session.SsoSession;
 import dev.portcullis.session.SsoSessionRepository;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,6 +29,9 @@ public class AccessService {
 
     @Inject
     SsoSessionRepository sessions;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     UserLookupService users;
@@ -79,6 +83,7 @@ public class AccessService {
         return sessions.endById(sessionId).map(userId -> {
             String username = users.usernamesOf(Set.of(userId)).getOrDefault(userId, userId);
             audit.change(AuditEvent.Type.SESSION_ENDED, actor, null, username, "session " + sessionId);
+            metrics.logout(Metrics.LogoutTrigger.ADMIN);
             return true;
         }).orElse(false);
     }
@@ -119,6 +124,7 @@ public class AccessService {
             int n = sessions.endAllOf(user.userId());
             audit.change(AuditEvent.Type.SESSION_ENDED, actor, null, user.username(),
                     n + (n == 1 ? " SSO session" : " SSO sessions") + " ended");
+            metrics.logouts(Metrics.LogoutTrigger.ADMIN, n);
             return n;
         });
     }

@@ -3,6 +3,7 @@ package dev.portcullis.account;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.directory.DirectoryEntry;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.LogText;
 import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,6 +31,9 @@ public class DirectorySyncService {
 
     @Inject
     UserRepository users;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     Clock clock;
@@ -88,6 +92,7 @@ public class DirectorySyncService {
             directoryEntryRefused.fire(refused);
             audit.success(AuditEvent.Type.SESSION_ENDED, null, u.userId(), ip, "directory re-check: the entry is "
                     + "gone, disabled or no longer matches (" + refused.consequences() + ")");
+            metrics.logout(Metrics.LogoutTrigger.DIRECTORY);
         });
         return user.isPresent();
     }

@@ -7,6 +7,7 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.directory.Directory;
 import dev.portcullis.directory.DirectoryEntry;
 import dev.portcullis.directory.DirectoryUnavailableException;
+import dev.portcullis.metrics.Metrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.PersistenceException;
@@ -38,6 +39,9 @@ public class SignInService {
 
     @Inject
     SignInThrottle throttle;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     UserLookupService users;
@@ -80,6 +84,7 @@ public class SignInService {
         if (byAddress != ThrottlePolicy.Verdict.ALLOW) {
             audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, accountName(name), ip,
                     byAddress.name().toLowerCase() + " (address)");
+            metrics.signIn(Metrics.Method.PWD, throttled(byAddress));
             return new Result(byAddress == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
                     Optional.empty());
         }
@@ -87,12 +92,14 @@ public class SignInService {
         try {
             counted = throttleName(name);
         } catch (DirectoryUnavailableException down) {
+            metrics.signIn(Metrics.Method.PWD, Metrics.Reason.DIRECTORY_DOWN);
             return new Result(Outcome.UNAVAILABLE, Optional.empty());
         }
         SignInThrottle.Reservation attempt = throttle.reserve(counted);
         if (!attempt.allowed()) {
             audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, accountName(name), ip,
                     attempt.verdict().name().toLowerCase());
+            metrics.signIn(Metrics.Method.PWD, throttled(attempt.verdict()));
             return new Result(attempt.verdict() == ThrottlePolicy.Verdict.LOCKED ? Outcome.LOCKED : Outcome.WAIT,
                     Optional.empty());
         }
@@ -101,15 +108,23 @@ public class SignInService {
             checked = name.isEmpty() ? new Result(Outcome.INVALID, Optional.empty()) : check(name, password);
         } catch (PasswordHasher.BusyException busy) {
             throttle.giveBack(attempt);
+            metrics.signIn(Metrics.Method.PWD, Metrics.Reason.BUSY);
             return new Result(Outcome.BUSY, Optional.empty());
         } catch (DirectoryUnavailableException down) {
             throttle.giveBack(attempt);
+            metrics.signIn(Metrics.Method.PWD, Metrics.Reason.DIRECTORY_DOWN);
             return new Result(Outcome.UNAVAILABLE, Optional.empty());
         }
         Optional<User> user = checked.user();
         if (checked.outcome() != Outcome.SIGNED_IN && checked.outcome() != Outcome.INVALID) {
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, accountName(name), ip,
                     "directory: " + checked.outcome().name().toLowerCase());
+            metrics.signIn(Metrics.Method.PWD, switch (checked.outcome()) {
+                case ACCOUNT_DISABLED -> Metrics.Reason.DISABLED;
+                case ACCOUNT_LOCKED -> Metrics.Reason.LOCKED;
+                case PASSWORD_EXPIRED -> Metrics.Reason.PASSWORD_EXPIRED;
+                default -> Metrics.Reason.DIRECTORY_REFUSED;
+            });
             return checked;
         }
         if (user.isEmpty()) {
@@ -117,14 +132,18 @@ public class SignInService {
             String account = accountName(name);
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, account, ip,
                     account == null ? "no such account" : null);
+            metrics.signIn(Metrics.Method.PWD, account == null ? Metrics.Reason.UNKNOWN_USER
+                    : Metrics.Reason.BAD_PASSWORD);
             if (attempt.locks()) {
                 audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, account, ip, "lock started");
+                metrics.throttleLockout("account");
             }
             return new Result(Outcome.INVALID, Optional.empty());
         }
         if (!user.get().enabled()) {
             // the same answer as a wrong password (no enumeration); the address is not penalised for a right one
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, user.get().username(), ip, "account disabled");
+            metrics.signIn(Metrics.Method.PWD, Metrics.Reason.DISABLED);
             return new Result(Outcome.INVALID, Optional.empty());
         }
         throttle.recordSuccess(counted);
@@ -133,7 +152,13 @@ public class SignInService {
             credentials.replaceOutdatedHash(user.get().username(), stored, hasher.hash(password));
         }
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.get().userId(), ip, null);
+        metrics.signIn(Metrics.Method.PWD, Metrics.Reason.NONE);
         return new Result(Outcome.SIGNED_IN, user);
+    }
+
+    /** The reason of a sign-in refused by the throttle: locked out, or asked to wait. */
+    static Metrics.Reason throttled(ThrottlePolicy.Verdict v) {
+        return v == ThrottlePolicy.Verdict.LOCKED ? Metrics.Reason.LOCKED : Metrics.Reason.THROTTLED;
     }
 
     /**

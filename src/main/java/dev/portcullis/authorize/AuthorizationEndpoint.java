@@ -2,6 +2,7 @@ package dev.portcullis.authorize;
 
 import dev.portcullis.account.SignInService;
 import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.page.ErrorPage;
 import dev.portcullis.page.PageMessages;
 import dev.portcullis.protocol.ClientAddress;
@@ -45,6 +46,9 @@ public class AuthorizationEndpoint {
     AuthorizationRequestValidator validator;
 
     @Inject
+    Metrics metrics;
+
+    @Inject
     ClientAddress clientAddress;
 
     @Inject
@@ -76,6 +80,7 @@ public class AuthorizationEndpoint {
             params = parse.get();
         } catch (OAuthException e) {
             // duplicated or malformed parameters: we cannot trust client_id/redirect_uri, so no redirect
+            metrics.authorizationRefused(e.error().code());
             return ErrorPage.response(new PageMessages(PageMessages.pick(null, request.getLocales())),
                     "error.malformed", e.description());
         }
@@ -89,6 +94,7 @@ public class AuthorizationEndpoint {
             next = flow.atEndpoint(r, session, ip);
         } catch (UnverifiedRequestException e) {
             LOG.fine(() -> "Authorization request refused: " + LogText.escape(e.getMessage()));
+            metrics.authorizationRefused("unverified_request");
             // the texts only for the error page: a redirect, the common answer, needs none
             PageMessages msg = new PageMessages(
                     PageMessages.pick(params.get("ui_locales").orElse(null), request.getLocales()));

@@ -5,6 +5,7 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.SecondFactorSettings;
 import dev.portcullis.consent.ConsentRepository;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.session.AuthMethods;
@@ -45,6 +46,9 @@ public class AuthorizationFlow {
 
     @Inject
     IssuerSettings issuer;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     SecondFactorSettings secondFactorSettings;
@@ -152,6 +156,7 @@ public class AuthorizationFlow {
 
     /** A validation error after step 1, sent to the client. */
     public Next rejected(RejectedAuthorizationRequest e) {
+        metrics.authorizationRefused(e.error().error().code());
         return new Next(e.location(issuer.issuerString()));
     }
 
@@ -176,6 +181,7 @@ public class AuthorizationFlow {
     }
 
     private Next error(AuthorizationRequest r, OAuthException e) {
+        metrics.authorizationRefused(e.error().code());
         return new Next(ClientRedirect.error(r.redirectUri(), e.error().code(), e.description(), r.state(),
                 issuer.issuerString()));
     }

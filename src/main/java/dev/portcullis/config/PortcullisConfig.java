@@ -89,6 +89,10 @@ public class PortcullisConfig {
     @Singleton
     SecondFactorSettings secondFactor;
 
+    @Produces
+    @Singleton
+    MetricsSettings metrics;
+
     /** The LDAP / Active Directory user store; empty when {@code portcullis.ldap.url} is not set. */
     @Produces
     @Singleton
@@ -123,6 +127,7 @@ public class PortcullisConfig {
         retention = RetentionSettings.load(c);
         database = DatabaseSettings.load(c);
         secondFactor = SecondFactorSettings.load(c);
+        metrics = MetricsSettings.load(c);
         directory = DirectorySettings.load(c);
         kerberos = KerberosSettings.load(c, directory.isPresent());
     }

@@ -22,6 +22,7 @@ import com.unboundid.util.ssl.PEMFileTrustManager;
 import com.unboundid.util.ssl.SSLUtil;
 import dev.portcullis.config.ConfigurationException;
 import dev.portcullis.config.DirectorySettings;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.LogText;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -82,6 +83,9 @@ public class Directory {
 
     @Inject
     Optional<DirectorySettings> directorySettings;
+
+    @Inject
+    Metrics metrics;
 
     private DirectorySettings settings;
     private LDAPConnectionPool pool;
@@ -176,12 +180,16 @@ public class Directory {
             return Authentication.refused(Outcome.INVALID);
         }
         SearchResultEntry entry = found.get();
+        long started = System.nanoTime();
         try {
             pool.bindAndRevertAuthentication(new SimpleBindRequest(entry.getDN(), password));
+            record("bind", "success", started);
         } catch (LDAPException e) {
             if (isOutage(e.getResultCode())) {
+                record("bind", "unavailable", started);
                 throw unavailable("bind", e);
             }
+            record("bind", "refused", started);
             return Authentication.refused(activeDirectoryRefusal(e.getDiagnosticMessage()));
         }
         Outcome state = accountState(entry);
@@ -275,12 +283,23 @@ public class Directory {
      * @throws DirectoryUnavailableException when no directory server answered
      */
     public void ping() {
+        long started = System.nanoTime();
         try {
             if (pool.getRootDSE() == null) {
+                record("probe", "unavailable", started);
                 throw new DirectoryUnavailableException("the directory returned no root DSE", null);
             }
+            record("probe", "success", started);
         } catch (LDAPException e) {
+            record("probe", "unavailable", started);
             throw unavailable("root DSE", e);
+        }
+    }
+
+    /** Counts and times one operation; a directory built outside the container (tests) records nothing. */
+    private void record(String operation, String outcome, long started) {
+        if (metrics != null) {
+            metrics.directoryOperation(operation, outcome, started);
         }
     }
 
@@ -306,12 +325,17 @@ public class Directory {
         SearchRequest request = new SearchRequest(base, SearchScope.SUB, filter, attributes);
         request.setSizeLimit(limit);
         request.setTimeLimitSeconds((int) settings.responseTimeout().toSeconds());
+        long started = System.nanoTime();
         try {
-            return pool.search(request).getSearchEntries();
+            List<SearchResultEntry> entries = pool.search(request).getSearchEntries();
+            record("search", "success", started);
+            return entries;
         } catch (LDAPSearchException e) {
             if (e.getResultCode() != ResultCode.SIZE_LIMIT_EXCEEDED) {
+                record("search", isOutage(e.getResultCode()) ? "unavailable" : "refused", started);
                 throw e;
             }
+            record("search", "success", started);
             return e.getSearchEntries();
         }
     }

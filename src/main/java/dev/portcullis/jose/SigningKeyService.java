@@ -234,7 +234,7 @@ public class SigningKeyService {
         reload(clock.instant());
     }
 
-    private boolean signsAt(SigningKey k, Instant now) {
+    static boolean signsAt(SigningKey k, Instant now) {
         return !k.activeFrom().isAfter(now) && (k.retiredAt() == null || k.retiredAt().isAfter(now));
     }
 

@@ -9,6 +9,7 @@ import dev.portcullis.config.KerberosSettings;
 import dev.portcullis.directory.Directory;
 import dev.portcullis.directory.DirectoryEntry;
 import dev.portcullis.directory.DirectoryUnavailableException;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.LogText;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,6 +31,9 @@ public class KerberosSignInService {
 
     @Inject
     Optional<KerberosSettings> settings;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     SpnegoAcceptor acceptor;
@@ -78,6 +82,7 @@ public class KerberosSignInService {
         if (header.kind() != NegotiateHeader.Kind.TOKEN) {
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: "
                     + header.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " token refused");
+            refusedTicket(Metrics.Reason.TICKET_REFUSED);
             return Result.refused(Outcome.TICKET_REFUSED);
         }
         SpnegoAcceptor.Accepted accepted;
@@ -90,39 +95,51 @@ public class KerberosSignInService {
             }
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: ticket refused: "
                     + LogText.escape(e.getMessage()));
+            refusedTicket(Metrics.Reason.TICKET_REFUSED);
             return Result.refused(Outcome.TICKET_REFUSED);
         }
         if (!authenticators.use(accepted.replayKey(), clock.instant())) {
             return replayed(clientId, ip);
         }
+        metrics.kerberosTicket(true);
         String principal = accepted.clientPrincipal();
         PrincipalLookup lookup = PrincipalLookup.of(principal, s, directory.configured());
         if (lookup instanceof PrincipalLookup.Nobody nobody) {
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: principal "
                     + LogText.escape(principal) + " " + nobody.reason());
+            metrics.signIn(Metrics.Method.WIA, Metrics.Reason.UNKNOWN_PRINCIPAL);
             return Result.refused(Outcome.USER_REFUSED);
         }
         Result found;
         try {
             found = userOf(lookup);
         } catch (DirectoryUnavailableException down) {
+            metrics.signIn(Metrics.Method.WIA, Metrics.Reason.DIRECTORY_DOWN);
             return Result.refused(Outcome.UNAVAILABLE);
         }
         if (found.outcome() != Outcome.SIGNED_IN) {
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip, "kerberos: principal "
                     + LogText.escape(principal) + ": " + found.outcome().name().toLowerCase(Locale.ROOT)
                     .replace('_', ' '));
+            metrics.signIn(Metrics.Method.WIA, Metrics.Reason.UNKNOWN_PRINCIPAL);
             return found;
         }
         User user = found.user().orElseThrow();
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.userId(), ip, "kerberos: "
                 + LogText.escape(principal));
+        metrics.signIn(Metrics.Method.WIA, Metrics.Reason.NONE);
         return new Result(Outcome.SIGNED_IN, found.user(), accepted.responseToken());
+    }
+
+    private void refusedTicket(Metrics.Reason reason) {
+        metrics.kerberosTicket(false);
+        metrics.signIn(Metrics.Method.WIA, reason);
     }
 
     private Result replayed(String clientId, String ip) {
         audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip,
                 "kerberos: ticket refused: its authenticator was used before (a replay)");
+        refusedTicket(Metrics.Reason.REPLAYED);
         return Result.refused(Outcome.REPLAYED);
     }
 

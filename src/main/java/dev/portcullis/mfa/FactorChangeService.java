@@ -4,6 +4,7 @@ import dev.portcullis.account.SignInService;
 import dev.portcullis.account.User;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.session.SsoSession;
 import dev.portcullis.session.SsoSessionRepository;
@@ -34,6 +35,9 @@ public class FactorChangeService {
 
     @Inject
     SecondFactorService factors;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     PasskeyService passkeys;
@@ -214,5 +218,6 @@ public class FactorChangeService {
         int ended = sessions.endOthersOf(user.userId(), s);
         audit.success(AuditEvent.Type.SESSION_ENDED, null, user.userId(), ip,
                 what + ": " + ended + (ended == 1 ? " other SSO session" : " other SSO sessions") + " ended");
+        metrics.logout(Metrics.LogoutTrigger.FACTOR_CHANGE);
     }
 }

@@ -11,6 +11,7 @@ import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.mfa.PasskeyRepository.Stored;
 import dev.portcullis.protocol.LogText;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,6 +57,9 @@ public class PasskeyService {
 
     @Inject
     PasskeyRepository repository;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     IssuerSettings issuer;
@@ -255,6 +259,7 @@ public class PasskeyService {
             throttle.recordAddressFailure(ip);
             audit.failure(AuditEvent.Type.SIGN_IN_FAILURE, clientId, null, ip,
                     a == null ? "passkey: malformed assertion" : "passkey: unknown credential");
+            metrics.signIn(Metrics.Method.PASSKEY, Metrics.Reason.UNKNOWN_USER);
             return new SignIn(SecondFactorService.Outcome.INVALID, Optional.empty());
         }
         Optional<SecondFactorService.Outcome> blocked = attempts.reservePasswordless(user, clientId, ip);
@@ -276,6 +281,7 @@ public class PasskeyService {
         }
         attempts.signedInPasswordless(user);
         audit.success(AuditEvent.Type.SIGN_IN_SUCCESS, clientId, user.userId(), ip, "passkey, passwordless");
+        metrics.signIn(Metrics.Method.PASSKEY, Metrics.Reason.NONE);
         return new SignIn(SecondFactorService.Outcome.ACCEPTED, Optional.of(user));
     }
 
@@ -310,6 +316,7 @@ public class PasskeyService {
 
     private void refused(PasskeyVerifier.Rejected e, String clientId, User user, String ip) {
         audit.failure(AuditEvent.Type.SECOND_FACTOR_FAILURE, clientId, user.userId(), ip, "passkey: " + e.getMessage());
+        metrics.signIn(Metrics.Method.PASSKEY, Metrics.Reason.SECOND_FACTOR_FAILED);
         attempts.failed(user, clientId, ip);
         if (e.signCountRegressed()) {
             LOG.log(Level.WARNING, "Passkey of user {0} refused: {1}",

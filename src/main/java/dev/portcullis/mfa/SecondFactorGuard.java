@@ -6,6 +6,7 @@ import dev.portcullis.account.ThrottlePolicy;
 import dev.portcullis.account.User;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.metrics.Metrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Locale;
@@ -23,6 +24,9 @@ public class SecondFactorGuard {
 
     @Inject
     SignInThrottle signIn;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     SecondFactorThrottle factors;
@@ -53,6 +57,7 @@ public class SecondFactorGuard {
         signIn.recordAddressFailure(ip);
         if (factors.locked(user.userId())) {
             audit.failure(AuditEvent.Type.SIGN_IN_LOCKED, clientId, user.userId(), ip, "second factor locked");
+            metrics.throttleLockout("second_factor");
         }
     }
 

@@ -9,6 +9,7 @@ import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.KeySettings;
 import dev.portcullis.crypto.EncryptionKeys;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.mfa.SecondFactorRepository.TotpRow;
 import dev.portcullis.mfa.SecondFactorRepository.TotpSeed;
 import dev.portcullis.session.AuthMethods;
@@ -44,6 +45,9 @@ public class SecondFactorService {
 
     @Inject
     SecondFactorRepository repository;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     IssuerSettings issuer;
@@ -149,12 +153,14 @@ public class SecondFactorService {
         boolean ok = code.length() == Totp.DIGITS ? useTotp(user.userId(), code) : useRecoveryCode(user.userId(), code);
         if (!ok) {
             audit.failure(AuditEvent.Type.SECOND_FACTOR_FAILURE, clientId, user.userId(), ip, null);
+            metrics.signIn(Metrics.Method.OTP, Metrics.Reason.SECOND_FACTOR_FAILED);
             attempts.failed(user, clientId, ip);
             return Outcome.INVALID;
         }
         attempts.succeeded(user);
         audit.success(AuditEvent.Type.SECOND_FACTOR_SUCCESS, clientId, user.userId(), ip,
                 code.length() == Totp.DIGITS ? AuthMethods.OTP : "recovery code");
+        metrics.signIn(Metrics.Method.OTP, Metrics.Reason.NONE);
         return Outcome.ACCEPTED;
     }
 
@@ -180,6 +186,7 @@ public class SecondFactorService {
         int ended = sessions.endAllOf(user.userId());
         audit.change(AuditEvent.Type.SESSION_ENDED, actor, null, user.username(),
                 "second factors reset: " + SsoSessionRepository.ended(ended));
+        metrics.logout(Metrics.LogoutTrigger.ADMIN);
     }
 
     /**

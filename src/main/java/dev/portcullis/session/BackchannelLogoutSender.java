@@ -5,6 +5,7 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.LogoutNotifications;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.jose.TokenMinter;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.outbound.OutboundFailure;
 import dev.portcullis.outbound.OutboundHttp;
 import dev.portcullis.protocol.LogText;
@@ -72,6 +73,9 @@ public class BackchannelLogoutSender {
 
     @Inject
     LogoutDeliveryRepository deliveries;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     BackchannelLogout backchannel;
@@ -146,6 +150,7 @@ public class BackchannelLogoutSender {
             String uri = registration.map(LogoutNotifications::backchannelUri).orElse(null);
             if (uri == null) {
                 if (deliveries.settle(d, owner)) {
+                    metrics.backchannelDelivery(Metrics.Delivery.GIVEN_UP);
                     audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
                             "the client has no backchannel_logout_uri any more");
                 }
@@ -158,6 +163,7 @@ public class BackchannelLogoutSender {
             Outcome sent = send(uri, token);
             if (sent.verdict() == Verdict.DELIVERED) {
                 if (deliveries.settle(d, owner)) {
+                    metrics.backchannelDelivery(Metrics.Delivery.DELIVERED);
                     audit.success(AuditEvent.Type.BACKCHANNEL_LOGOUT_DELIVERED, d.clientId(), d.subject(), null,
                             "delivered to " + uri + " at attempt " + d.attempts());
                 }
@@ -165,6 +171,7 @@ public class BackchannelLogoutSender {
             }
             if (sent.verdict() == Verdict.REFUSED) {
                 if (deliveries.settle(d, owner)) {
+                    metrics.backchannelDelivery(Metrics.Delivery.GIVEN_UP);
                     audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
                             "not sent: backchannel_logout_uri " + sent.detail());
                 }
@@ -183,10 +190,12 @@ public class BackchannelLogoutSender {
             Optional<Instant> next = LogoutDeliveryRepository.nextAttempt(d, after);
             if (next.isEmpty()) {
                 if (deliveries.settle(d, owner)) {
+                    metrics.backchannelDelivery(Metrics.Delivery.GIVEN_UP);
                     audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_GIVEN_UP, d.clientId(), d.subject(), null,
                             "given up after " + d.attempts() + " attempts: " + outcome);
                 }
             } else if (deliveries.retryAt(d, owner, next.get(), outcome)) {
+                metrics.backchannelDelivery(Metrics.Delivery.FAILED);
                 audit.failure(AuditEvent.Type.BACKCHANNEL_LOGOUT_FAILED, d.clientId(), d.subject(), null,
                         "attempt " + d.attempts() + ": " + outcome + "; next in "
                         + Duration.between(after, next.get()).toMillis() + " ms");

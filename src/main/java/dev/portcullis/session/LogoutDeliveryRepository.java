@@ -101,6 +101,16 @@ public class LogoutDeliveryRepository {
     }
 
     /** How many deliveries are waiting (sent or not yet). */
+    /** The queue's depth and the creation time (epoch millis) of its oldest delivery, null when empty. */
+    public record Queue(long depth, Long oldestCreatedMillis) {
+    }
+
+    /** The whole queue's depth and oldest delivery, in one statement (the metrics scrape). */
+    public Queue queue() {
+        return jdbc.one("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM logout_deliveries",
+                r -> new Queue(r.longValue("n"), r.nullableLong("oldest"))).orElse(new Queue(0, null));
+    }
+
     public long countPending() {
         return jdbc.one("SELECT COUNT(*) AS n FROM logout_deliveries", r -> r.longValue("n")).orElse(0L);
     }

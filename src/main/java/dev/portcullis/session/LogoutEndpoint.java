@@ -10,6 +10,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.jose.SigningKeyService;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.page.ErrorPage;
 import dev.portcullis.page.HtmlPage;
 import dev.portcullis.page.PageMessages;
@@ -65,6 +66,9 @@ public class LogoutEndpoint {
 
     @Inject
     SsoSessionRepository sessions;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     ClientAddress clientAddress;
@@ -267,6 +271,7 @@ public class LogoutEndpoint {
         }
         session.ifPresent(s -> audit.success(AuditEvent.Type.SIGN_OUT, r.client().map(Client::clientId).orElse(null),
                 s.userId(), clientAddress.of(request), "RP-initiated logout"));
+        session.ifPresent(s -> metrics.logout(Metrics.LogoutTrigger.RP_INITIATED));
         Optional<String> location = r.target().map(target -> r.state().isEmpty() ? target
                 : target + (target.contains("?") ? "&" : "?") + "state="
                 + URLEncoder.encode(r.state().get(), StandardCharsets.UTF_8));

@@ -8,6 +8,7 @@ import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.TokenSettings;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,6 +32,9 @@ public class RefreshTokenGrant implements GrantHandler {
 
     @Inject
     TokenGrantRepository grants;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     TokenIssuer issuer;
@@ -156,6 +160,7 @@ public class RefreshTokenGrant implements GrantHandler {
         grants.revokeGrant(grant.grantId());
         audit.failure(AuditEvent.Type.REFRESH_TOKEN_REUSED, grant.clientId(), grant.userId(), ip,
                 "grant " + grant.grantId() + " revoked");
+        metrics.refreshTokenReused();
         return OAuthException.invalidGrant("The refresh token was already used; every token of this grant is revoked");
     }
 }

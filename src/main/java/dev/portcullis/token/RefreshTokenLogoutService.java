@@ -3,6 +3,7 @@ package dev.portcullis.token;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.session.RefreshTokenLogout;
@@ -22,6 +23,9 @@ public class RefreshTokenLogoutService implements RefreshTokenLogout {
 
     @Inject
     ClientAuthenticator authenticator;
+
+    @Inject
+    Metrics metrics;
 
     @Inject
     TokenGrantRepository grants;
@@ -51,6 +55,7 @@ public class RefreshTokenLogoutService implements RefreshTokenLogout {
         int ended = sessions.endBySid(found.grant().sid());
         audit.success(AuditEvent.Type.SIGN_OUT, client.clientId(), found.grant().userId(), ip,
                 "refresh-token logout: grant " + found.grant().grantId() + " revoked, " + SsoSessionRepository.ended(ended));
+        metrics.logout(Metrics.LogoutTrigger.REFRESH_TOKEN);
     }
 
     private OAuthException refused(Client client, String ip) {

@@ -1,6 +1,7 @@
 package dev.portcullis.token;
 
 import dev.portcullis.client.Client;
+import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.OAuthError;
@@ -41,6 +42,9 @@ public class TokenEndpoint {
     ClientAuthenticator authenticator;
 
     @Inject
+    Metrics metrics;
+
+    @Inject
     ClientAddress clientAddress;
 
     @Inject
@@ -64,6 +68,22 @@ public class TokenEndpoint {
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     public Response token(@Context HttpHeaders headers, @Context HttpServletRequest request, String body) {
+        String[] clientAndGrant = new String[2];
+        try {
+            Response issued = token(headers, request, body, clientAndGrant);
+            metrics.tokenIssued(clientAndGrant[1], clientAndGrant[0]);
+            return issued;
+        } catch (OAuthException e) {
+            metrics.tokenError(e.error().code(), clientAndGrant[0]);
+            throw e;
+        }
+    }
+
+    /**
+     * The token request; {@code clientAndGrant} gets the client id once the client is authenticated and the grant
+     * type once it is known to be the client's (the labels of the metrics).
+     */
+    private Response token(HttpHeaders headers, HttpServletRequest request, String body, String[] clientAndGrant) {
         ProtocolParameters p = ProtocolParameters.fromBody(headers, body);
         GrantHandler handler = handlers.get(p.require("grant_type"));
         if (handler == null) {
@@ -72,10 +92,12 @@ public class TokenEndpoint {
         String ip = clientAddress.of(request);
         Client client = authenticator.authenticate(p, headers.getHeaderString(HttpHeaders.AUTHORIZATION), ip,
                 "/oauth/token");
+        clientAndGrant[0] = client.clientId();
         if (!client.mayUse(handler.grantType())) {
             throw new OAuthException(OAuthError.UNAUTHORIZED_CLIENT, "The client may not use grant_type "
                     + handler.grantType());
         }
+        clientAndGrant[1] = handler.grantType();
         return handler.handle(client, p, ip).toResponse();
     }
 

@@ -143,7 +143,12 @@ class PortcullisConfigTest {
         "portcullis.outbound.allowed-networks|127.0.0.0/33|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
         "portcullis.outbound.allowed-networks|2130706433|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
         "portcullis.outbound.allowed-networks|fe80::1%eth0/128|PORTCULLIS_OUTBOUND_ALLOWED_NETWORKS",
-        "portcullis.client-assertion.accept-endpoint-audience|yes|PORTCULLIS_CLIENT_ASSERTION_ACCEPT_ENDPOINT_AUDIENCE"
+        "portcullis.client-assertion.accept-endpoint-audience|yes|PORTCULLIS_CLIENT_ASSERTION_ACCEPT_ENDPOINT_AUDIENCE",
+        "portcullis.metrics.enabled|yes|PORTCULLIS_METRICS_ENABLED",
+        "portcullis.metrics.enabled|true|PORTCULLIS_METRICS_ENABLED",
+        "portcullis.metrics.token|short|PORTCULLIS_METRICS_TOKEN",
+        "portcullis.metrics.networks|monitoring.internal|PORTCULLIS_METRICS_NETWORKS",
+        "portcullis.metrics.client-labels|1|PORTCULLIS_METRICS_CLIENT_LABELS"
     })
     void invalidValuesFailNamingKeyAndEnvironmentVariable(String key, String value, String env) {
         ConfigurationException e = assertThrows(ConfigurationException.class, () -> load(Map.of(key, value)));
@@ -276,6 +281,22 @@ class PortcullisConfigTest {
                 && example.getMessage().contains("example"), example.getMessage());
         assertEquals(Optional.of("b".repeat(32)),
                 load(Map.of("portcullis.admin.token", "b".repeat(32))).adminApi.token());
+    }
+
+    @Test
+    void metricsAreOffByDefaultAndOpenOnlyToATokenOrNetworks() {
+        MetricsSettings off = load(Map.of()).metrics;
+        assertEquals(false, off.enabled());
+        assertEquals(false, off.clientLabels());
+        MetricsSettings on = load(Map.of("portcullis.metrics.enabled", "true", "portcullis.metrics.token",
+                "m".repeat(32), "portcullis.metrics.networks", "10.0.0.0/8, 2001:db8::/32",
+                "portcullis.metrics.client-labels", "true")).metrics;
+        assertEquals(Optional.of("m".repeat(32)), on.token());
+        assertEquals(List.of(AddressRange.parse("10.0.0.0/8"), AddressRange.parse("2001:db8::/32")), on.networks());
+        assertEquals(true, on.clientLabels());
+        assertFalse(on.toString().contains("m".repeat(32)), "the token is never printed");
+        assertTrue(load(Map.of("portcullis.metrics.enabled", "true", "portcullis.metrics.networks", "127.0.0.1"))
+                .metrics.token().isEmpty(), "networks alone suffice");
     }
 
     @Test

@@ -149,6 +149,7 @@ final class AppServer implements AutoCloseable {
         run(log, settings, asadmin, "create-domain", "--nopassword", "--portbase", Integer.toString(portBase),
                 "--domaindir", domains.toString(), "portcullis");
         withoutBanners(domains.resolve("portcullis/config/domain.xml"));
+        withoutPayaraMetricsAndHealth(domains.resolve("portcullis/config/domain.xml"));
         Path commands = dir.resolve("deploy.asadmin");
         Files.writeString(commands, String.join("\n",
                 "deploy --contextroot / --name portcullis " + war, String.join("\n", deployBackends)) + "\n");
@@ -184,6 +185,25 @@ final class AppServer implements AutoCloseable {
         int at = http + "<http ".length();
         Files.writeString(domainXml, xml.substring(0, at) + "xpowered-by=\"false\" server-header=\"false\" "
                 + xml.substring(at));
+    }
+
+    /**
+     * Payara's own MicroProfile Metrics and Health endpoints off, as server-config/run-payara-server.sh switches them
+     * off ({@code set-metrics-configuration --enabled=false}, {@code set-microprofile-healthcheck-configuration
+     * --enabled=false} and a restart), written into the new domain before it starts, which saves that restart.
+     */
+    private static void withoutPayaraMetricsAndHealth(Path domainXml) throws IOException {
+        String xml = Files.readString(domainXml);
+        int config = xml.indexOf("<config name=\"server-config\"");
+        String metrics = "<microprofile-metrics-configuration></microprofile-metrics-configuration>";
+        int at = config < 0 ? -1 : xml.indexOf(metrics, config);
+        int end = xml.indexOf("</config>", Math.max(config, 0));
+        if (at < 0 || at > end || xml.substring(config, end).contains("<microprofile-healthcheck-configuration")) {
+            throw new IllegalStateException("domain.xml's server-config is not as expected any more: " + domainXml);
+        }
+        Files.writeString(domainXml, xml.substring(0, at) + "<microprofile-metrics-configuration enabled=\"false\">"
+                + "</microprofile-metrics-configuration><microprofile-healthcheck-configuration enabled=\"false\">"
+                + "</microprofile-healthcheck-configuration>" + xml.substring(at + metrics.length()));
     }
 
     private static Map<String, String> withIssuer(Map<String, String> settings, int port) {
