@@ -10,6 +10,7 @@ import dev.portcullis.account.PasswordHashers;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.crypto.SplitToken;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.ClassServer;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ServerTestBase;
@@ -682,14 +683,15 @@ class AuthorizationEndpointIT extends ServerTestBase {
         String ghost = "ghost" + System.nanoTime();
         UserAgent ua = new UserAgent(BASE);
         Http.Res page = ua.follow(ua.authorize(params(c)));
+        int slowdownAfter = Integer.parseInt(ClassServer.runSetting("portcullis.login.slowdown-after", "3"));
         for (String name : List.of(u.username(), ghost)) {
-            for (int i = 0; i < 3; i++) { // default slowdown-after = 3
+            for (int i = 0; i < slowdownAfter; i++) {
                 page = ua.signIn(page, name, "wrong-" + i);
                 assertTrue(page.body().contains("Invalid username or password"), page::body);
             }
             Map<String, Object> row = Db.rows("SELECT * FROM login_throttle WHERE throttle_key = ?", "user:" + name)
                     .get(0);
-            assertEquals(3, ((Number) row.get("failures")).intValue(), name);
+            assertEquals(slowdownAfter, ((Number) row.get("failures")).intValue(), name);
             assertNotNull(row.get("locked_until"), "slow-down started, whether or not the account exists");
         }
         assertTrue(ua.cookie("portcullis_session").isEmpty());
