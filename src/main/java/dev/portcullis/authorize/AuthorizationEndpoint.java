@@ -22,9 +22,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -63,15 +61,21 @@ public class AuthorizationEndpoint {
     @Inject
     IssuerSettings issuer;
 
+    /**
+     * The raw query, decoded here rather than by JAX-RS: Jersey and RESTEasy decode broken escapes ({@code %zz}),
+     * invalid UTF-8 and repeated names each their own way (RESTEasy throws on some, a 500), so both servers answer
+     * the same request with the same page only if Portcullis reads it itself, as the token endpoint does its body.
+     */
     @GET
-    public Response get(@Context UriInfo uri, @Context HttpServletRequest request) {
-        return handle(() -> ProtocolParameters.of(uri.getQueryParameters()), 302, request);
+    public Response get(@Context HttpServletRequest request) {
+        return handle(() -> ProtocolParameters.fromForm(request.getQueryString()), 302, request);
     }
 
+    /** The posted form as sent, decoded by the same rules as the query. */
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Response post(MultivaluedMap<String, String> form, @Context HttpServletRequest request) {
-        return handle(() -> ProtocolParameters.of(form), 303, request);
+    public Response post(String form, @Context HttpServletRequest request) {
+        return handle(() -> ProtocolParameters.fromForm(form), 303, request);
     }
 
     private Response handle(Supplier<ProtocolParameters> parse, int redirectStatus, HttpServletRequest request) {

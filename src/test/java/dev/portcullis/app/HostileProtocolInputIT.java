@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 class HostileProtocolInputIT extends HostileInputTestBase {
 
     HostileProtocolInputIT() {
-        super(800); // tokenEndpoint, userinfo, logoutEndpoint and adminApi, which every server runs, send 200 each
+        super(1000); // authorizeEndpoint, tokenEndpoint, userinfo, logoutEndpoint and adminApi, which every server
+                     // runs, send 200 each
     }
 
     // ---- endpoints -------------------------------------------------------------------------------------------

@@ -189,7 +189,7 @@ class HostileRequestLimitsIT extends HostileInputTestBase {
         for (String method : METHODS) {
             Http.RawRes r = raw(method + " " + e.path() + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
             String what = method + " " + e.path() + ": " + r.head();
-            assertTrue(r.status() < 500, what);
+            assertTrue(r.status() >= 100 && r.status() < 500, what);
             if (method.equals("TRACE")) {
                 assertEquals(405, r.status(), what);
                 assertEquals("", r.body(), what);
@@ -270,7 +270,9 @@ class HostileRequestLimitsIT extends HostileInputTestBase {
      * chunked body whose size line is not hexadecimal, Content-Length and Transfer-Encoding together, two different
      * Content-Lengths, a non-numeric or negative one, a body shorter than announced (the client then closes), and two
      * Content-Type headers. Each is answered with a 4xx (the endpoint's shape when the application answers; the HTTP
-     * listener refuses the ones it cannot frame with an empty 400) or, for a body cut short, not at all — never a 5xx.
+     * listener refuses the ones it cannot frame with an empty 400) — never a 5xx, never no answer; only a body cut
+     * short, which the client itself left incomplete, may go unanswered, and then the server must answer the next
+     * request ({@code rawIncomplete}).
      */
     @ParameterizedTest
     @MethodSource("bodyEndpoints")
@@ -298,12 +300,12 @@ class HostileRequestLimitsIT extends HostileInputTestBase {
         odd.put("body shorter than Content-Length", start + form + "Content-Length: 100\r\n\r\na=b");
         odd.put("chunked body cut short", start + form + "Transfer-Encoding: chunked\r\n\r\n10\r\na=b");
         odd.forEach((name, request) -> {
-            Http.RawRes r = raw(request);
-            String what = method + " " + e.path() + ", " + name + ": " + r.head();
-            if (r.status() == 0) {
-                assertTrue(name.contains("short"), () -> "no answer: " + what);
-                return;
+            boolean incomplete = name.contains("short");
+            Http.RawRes r = incomplete ? rawIncomplete(request) : raw(request);
+            if (r == null) {
+                return; // the client left the request incomplete; the server answered the next one (rawIncomplete)
             }
+            String what = method + " " + e.path() + ", " + name + ": " + r.head();
             if (e.path().equals("/oauth/logout") && r.status() == 303) {
                 // the listener reads these framings as an empty form (chunked over Content-Length, as RFC 9112 6.1
                 // allows; an unknown coding as no body), and an empty form is an RP-initiated logout without

@@ -20,6 +20,14 @@ public interface ClassServer extends AutoCloseable {
     Map<String, String> FULL_SERVER_SETTINGS = Map.of("portcullis.mfa.required", "off",
             "portcullis.mfa.passwordless", "true", "portcullis.login.slowdown-after", "5");
 
+    /**
+     * The value of a setting on the run's server: {@link #FULL_SERVER_SETTINGS} on a full server run, else the
+     * WAR's default, which the run's Payara Micro servers keep.
+     */
+    static String runSetting(String key, String warDefault) {
+        return ItEnvironment.fullServer() == null ? warDefault : FULL_SERVER_SETTINGS.getOrDefault(key, warDefault);
+    }
+
     /** e.g. {@code http://localhost:41234}, also the issuer. */
     String base();
 
