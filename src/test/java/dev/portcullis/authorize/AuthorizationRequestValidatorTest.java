@@ -49,7 +49,7 @@ class AuthorizationRequestValidatorTest {
                 () -> validate(VALID + "&resource=https%3A%2F%2Fpayroll.corp.example"));
         assertEquals(OAuthError.INVALID_TARGET, e.error().error());
         assertEquals("s9", e.state());
-        assertTrue(e.location("https://issuer.example").startsWith("https://spa.example.com/cb?error=invalid_target&"));
+        assertTrue(e.response("https://issuer.example").location().startsWith("https://spa.example.com/cb?error=invalid_target&"));
         assertThrows(UnverifiedRequestException.class, () -> validate(VALID.replace("spa.example.com", "evil.example")
                 + "&resource=https%3A%2F%2Fpayroll.corp.example"), "an unverified redirect URI gets the error page");
     }
@@ -87,7 +87,7 @@ class AuthorizationRequestValidatorTest {
         assertEquals(OAuthError.UNSUPPORTED_RESPONSE_TYPE, e.error().error());
         assertEquals("s1", e.state());
         assertEquals("https://spa.example.com/cb", e.redirectUri());
-        String location = e.location("https://issuer.example");
+        String location = e.response("https://issuer.example").location();
         assertTrue(location.startsWith("https://spa.example.com/cb?error=unsupported_response_type&"), location);
         assertTrue(location.contains("&state=s1&iss=https%3A%2F%2Fissuer.example"), location);
     }
@@ -150,5 +150,32 @@ class AuthorizationRequestValidatorTest {
         // with an unverified redirect_uri there is nowhere to send it: error page
         assertThrows(UnverifiedRequestException.class, () -> validate(ok.replace("spa.example.com%2Fcb",
                 "evil.example%2Fcb") + "&request_uri=https%3A%2F%2Fevil.example%2Freq"));
+    }
+
+    @Test
+    void theResponseModeIsCarriedAndLaterErrorsTravelInIt() {
+        assertEquals(ResponseMode.QUERY, validate(VALID).responseMode());
+        AuthorizationRequest r = validate(VALID + "&response_mode=form_post");
+        assertEquals(ResponseMode.FORM_POST, r.responseMode());
+        assertEquals(r, validate(r.query()), "the pages see the same mode");
+        assertEquals(ResponseMode.FRAGMENT, validate(VALID + "&response_mode=fragment").responseMode());
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(VALID.replace("scope=openid", "scope=bogus") + "&response_mode=form_post"));
+        assertEquals(OAuthError.INVALID_SCOPE, e.error().error());
+        assertEquals(ResponseMode.FORM_POST, e.response("https://issuer.example").mode());
+    }
+
+    @Test
+    void anUnknownResponseModeIsInvalidRequestInTheQuery() {
+        for (String mode : new String[] {"jwt", "query.jwt", "FORM_POST", "form_post "}) {
+            RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                    () -> validate(VALID + "&response_mode=" + java.net.URLEncoder.encode(mode,
+                            java.nio.charset.StandardCharsets.UTF_8)));
+            assertEquals(OAuthError.INVALID_REQUEST, e.error().error(), mode);
+            assertEquals(ResponseMode.QUERY, e.response("https://issuer.example").mode());
+            assertEquals("s9", e.state());
+        }
+        assertThrows(UnverifiedRequestException.class, () -> validate(VALID.replace("spa.example.com", "evil.example")
+                + "&response_mode=form_post"), "an unverified redirect URI gets the error page");
     }
 }

@@ -195,4 +195,28 @@ class SignInBrowserIT extends ServerTestBase {
         assertTrue(visible("error-message").getText().contains("not registered for it"));
         screenshot("error-redirect-uri");
     }
+
+    @Test
+    void formPostCarriesTheResponseToTheClientInAPostThatTheBrowserSubmits() throws IOException {
+        Admin.TestClient c = client();
+        Admin.TestUser u = admin.user(PASSWORD);
+        driver.get(authorizeUrl(c, "response_mode", "form_post"));
+        signIn(u.username(), PASSWORD);
+        visible("consent:allow").click();
+        visible("callback");
+        assertEquals(callbackUri, driver.getCurrentUrl(), "posted to the bare redirect URI, nothing in its query");
+        Map<String, String> posted = Http.query("?" + visible("posted").getText());
+        assertNotNull(posted.get("code"), posted::toString);
+        assertEquals("browser-state", posted.get("state"));
+        assertEquals(BASE, posted.get("iss"));
+        screenshot("form-post-arrived");
+
+        // the session's second request goes straight from the endpoint's page to the client, errors alike
+        driver.get(authorizeUrl(c, "response_mode", "form_post", "state", "second", "prompt", "none",
+                "scope", "openid email"));
+        visible("callback");
+        Map<String, String> error = Http.query("?" + visible("posted").getText());
+        assertEquals("consent_required", error.get("error"));
+        assertEquals("second", error.get("state"));
+    }
 }
