@@ -39,14 +39,7 @@ class AuthorizationEndpointIT extends ServerTestBase {
         p.put("response_type", "code");
         p.put("scope", "openid profile");
         p.put("state", "st-1");
-        for (int i = 0; i < overrides.length; i += 2) {
-            if (overrides[i + 1] == null) {
-                p.remove(overrides[i]);
-            } else {
-                p.put(overrides[i], overrides[i + 1]);
-            }
-        }
-        return p;
+        return Http.overridden(p, overrides);
     }
 
     private Admin.TestClient confidential() {
