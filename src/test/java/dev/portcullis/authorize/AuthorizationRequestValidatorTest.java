@@ -178,4 +178,46 @@ class AuthorizationRequestValidatorTest {
         assertThrows(UnverifiedRequestException.class, () -> validate(VALID.replace("spa.example.com", "evil.example")
                 + "&response_mode=form_post"), "an unverified redirect URI gets the error page");
     }
+
+    private AuthorizationRequest validate(String query, AuthorizationRequestValidator.PushRules rules) {
+        return AuthorizationRequestValidator.validate(ProtocolParameters.fromForm(query),
+                id -> id.equals("pub-1") ? Optional.of(pub) : Optional.empty(), NO_APIS, "ES256", rules);
+    }
+
+    /** pub-1 must push; its one redeemed request is under hash h1. */
+    private static final AuthorizationRequestValidator.PushRules MUST_PUSH = new AuthorizationRequestValidator.PushRules(
+            false, c -> true, (hash, clientId) -> hash.equals("h1") && clientId.equals("pub-1")
+                    ? Optional.of(VALID + "&response_mode=form_post") : Optional.empty());
+
+    @Test
+    void aClientThatMustPushIsRefusedAPlainRequestAtItsRedirectUriAndMayPushIt() {
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(VALID, MUST_PUSH));
+        assertEquals(OAuthError.INVALID_REQUEST, e.error().error());
+        assertEquals("s9", e.state());
+        AuthorizationRequestValidator.PushRules pushing = new AuthorizationRequestValidator.PushRules(true,
+                MUST_PUSH.mustPush(), MUST_PUSH.pending());
+        assertEquals("s9", validate(VALID, pushing).state(), "a pushed request meets the requirement");
+        assertEquals("s9", validate(VALID).state(), "a client that need not push is not asked to");
+    }
+
+    @Test
+    void aRedeemedPushedRequestIsItsStoredParametersCarriedByItsHash() {
+        AuthorizationRequest r = validate("client_id=pub-1&pushed_request=h1&state=forged&scope=evil"
+                + "&redirect_uri=https%3A%2F%2Fevil.example%2Fcb", MUST_PUSH);
+        assertEquals("s9", r.state(), "only the stored parameters count");
+        assertEquals("https://spa.example.com/cb", r.redirectUri());
+        assertEquals(ResponseMode.FORM_POST, r.responseMode());
+        assertTrue(r.pushed());
+        assertEquals("client_id=pub-1&pushed_request=h1", r.query());
+        assertEquals(r, validate(r.query(), MUST_PUSH), "the pages validate it again by its hash");
+
+        UnverifiedRequestException unknown = assertThrows(UnverifiedRequestException.class,
+                () -> validate("client_id=pub-1&pushed_request=h2", MUST_PUSH));
+        assertEquals("error.requestUriInvalid", unknown.messageKey());
+        assertThrows(UnverifiedRequestException.class, () -> validate("client_id=other&pushed_request=h1", MUST_PUSH));
+        assertThrows(RejectedAuthorizationRequest.class, () -> validate("client_id=pub-1&pushed_request=h1",
+                new AuthorizationRequestValidator.PushRules(true, c -> false, MUST_PUSH.pending())),
+                "a push cannot name a pushed request: it is checked as it stands");
+    }
 }
