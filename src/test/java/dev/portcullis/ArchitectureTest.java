@@ -190,7 +190,8 @@ class ArchitectureTest {
             Map.entry("webauthn_credentials", "dev.portcullis.mfa.PasskeyRepository"),
             Map.entry("webauthn_challenges", "dev.portcullis.mfa.PasskeyRepository"),
             Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtiRepository"),
-            Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticatorRepository"));
+            Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticatorRepository"),
+            Map.entry("pushed_authorization_requests", "dev.portcullis.authorize.PushedRequestRepository"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(

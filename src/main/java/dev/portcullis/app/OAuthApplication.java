@@ -2,6 +2,7 @@ package dev.portcullis.app;
 
 import dev.portcullis.authorize.AuthorizationEndpoint;
 import dev.portcullis.discovery.JwksResource;
+import dev.portcullis.par.PushedAuthorizationEndpoint;
 import dev.portcullis.tokenuse.IntrospectionEndpoint;
 import dev.portcullis.tokenuse.RevocationEndpoint;
 import dev.portcullis.session.LogoutEndpoint;
@@ -23,7 +24,8 @@ public class OAuthApplication extends Application {
     @Override
     public Set<Class<?>> getClasses() {
         return WebProviders.with(AuthorizationEndpoint.class, TokenEndpoint.class, JwksResource.class,
-                RevocationEndpoint.class, IntrospectionEndpoint.class, LogoutEndpoint.class);
+                RevocationEndpoint.class, IntrospectionEndpoint.class, LogoutEndpoint.class,
+                PushedAuthorizationEndpoint.class);
     }
 
     @Override

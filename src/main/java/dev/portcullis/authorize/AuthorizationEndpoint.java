@@ -24,6 +24,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
@@ -32,7 +33,8 @@ import java.util.logging.Logger;
  * {@code GET|POST /oauth/authorize}: the authorization endpoint (RFC 6749 4.1.1, OIDC Core 3.1.2). It validates
  * the request ({@link AuthorizationRequestValidator}), then sends the browser to the sign-in page, the consent page,
  * or back to the client with a code or an error ({@link AuthorizationFlow}). Requests that cannot safely go back to
- * a client get an HTML error page (400). Redirects are 302 after GET and 303 after POST.
+ * a client get an HTML error page (400). Redirects are 302 after GET and 303 after POST; with
+ * {@code response_mode=form_post} the answer to the client is a {@link FormPostPage} (200) instead.
  */
 @Path("authorize")
 @ApplicationScoped // one instance: no per-request bean creation or field injection
@@ -61,6 +63,9 @@ public class AuthorizationEndpoint {
     @Inject
     IssuerSettings issuer;
 
+    @Inject
+    PushedRequestRepository pushedRequests;
+
     /**
      * The raw query, decoded here rather than by JAX-RS: Jersey and RESTEasy decode broken escapes ({@code %zz}),
      * invalid UTF-8 and repeated names each their own way (RESTEasy throws on some, a 500), so both servers answer
@@ -78,6 +83,24 @@ public class AuthorizationEndpoint {
         return handle(() -> ProtocolParameters.fromForm(form), 303, request);
     }
 
+    /**
+     * RFC 9126 4: a request_uri of a pushed request is redeemed, once, for the client_id sent with it; the pushed
+     * parameters then replace every other parameter. Any other request_uri is left to the validator, which refuses it.
+     */
+    private ProtocolParameters redeemPushed(ProtocolParameters params) {
+        Optional<String> requestUri = params.get("request_uri");
+        if (requestUri.isEmpty() || !requestUri.get().startsWith(PushedRequestRepository.REQUEST_URI_PREFIX)) {
+            return params;
+        }
+        String clientId = params.get("client_id").orElseThrow(() -> new UnverifiedRequestException(
+                "error.clientMissing", "The request has no client_id"));
+        String hash = pushedRequests.redeem(requestUri.get(), clientId).orElseThrow(() ->
+                new UnverifiedRequestException("error.requestUriInvalid", "invalid_request_uri: the request_uri is "
+                        + "unknown, of another client, used before or expired"));
+        return ProtocolParameters.fromForm(AuthorizationRequest.query(Map.of("client_id", clientId,
+                AuthorizationRequestValidator.PUSHED_REQUEST, hash)));
+    }
+
     private Response handle(Supplier<ProtocolParameters> parse, int redirectStatus, HttpServletRequest request) {
         ProtocolParameters params;
         try {
@@ -90,7 +113,7 @@ public class AuthorizationEndpoint {
         }
         AuthorizationFlow.Next next;
         try {
-            AuthorizationRequest r = validator.validate(params);
+            AuthorizationRequest r = validator.validate(redeemPushed(params));
             String ip = clientAddress.of(request);
             // a directory user whose entry was refused at the re-check has no session any more: sign in again
             Optional<SsoSession> session = BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps())
@@ -105,6 +128,11 @@ public class AuthorizationEndpoint {
             return ErrorPage.response(msg, e.messageKey(), e.getMessage());
         } catch (RejectedAuthorizationRequest e) {
             next = flow.rejected(e);
+        }
+        if (next.formPost()) {
+            PageMessages msg = new PageMessages(
+                    PageMessages.pick(params.get("ui_locales").orElse(null), request.getLocales()));
+            return FormPostPage.of(next.toClient(), msg).response(200).build();
         }
         return Response.status(redirectStatus)
                 .location(URI.create(next.location()))

@@ -68,8 +68,29 @@ public class AuthorizationFlow {
     @Inject
     Clock clock;
 
-    /** Where the browser goes next: a page of ours (with the pending request in its query) or the client. */
-    public record Next(String location) {
+    /**
+     * Where the browser goes next: a page of ours (with the pending request in its query), or the client with an
+     * authorization response, which is a redirect unless it is a {@link ResponseMode#FORM_POST} page.
+     */
+    public record Next(String page, AuthorizationResponse toClient) {
+
+        static Next page(String location) {
+            return new Next(location, null);
+        }
+
+        static Next client(AuthorizationResponse response) {
+            return new Next(null, response);
+        }
+
+        /** The form post page's answer instead of a redirect. */
+        public boolean formPost() {
+            return toClient != null && toClient.mode() == ResponseMode.FORM_POST;
+        }
+
+        /** Where to redirect; not for a {@link #formPost()}. */
+        public String location() {
+            return toClient == null ? page : toClient.location();
+        }
     }
 
     /** The endpoint's decision for a fresh request with the browser's session, if any. */
@@ -157,7 +178,7 @@ public class AuthorizationFlow {
     /** A validation error after step 1, sent to the client. */
     public Next rejected(RejectedAuthorizationRequest e) {
         metrics.authorizationRefused(e.error().error().code());
-        return new Next(e.location(issuer.issuerString()));
+        return Next.client(e.response(issuer.issuerString()));
     }
 
     private Next issueCode(AuthorizationRequest r, SsoSession session, String ip) {
@@ -177,17 +198,18 @@ public class AuthorizationFlow {
                 .amr(session.amr())
                 .resources(r.resources())
                 .build(), ip);
-        return new Next(ClientRedirect.success(r.redirectUri(), code, r.state(), issuer.issuerString()));
+        return Next.client(ClientRedirect.success(r.redirectUri(), r.responseMode(), code, r.state(),
+                issuer.issuerString()));
     }
 
     private Next error(AuthorizationRequest r, OAuthException e) {
         metrics.authorizationRefused(e.error().code());
-        return new Next(ClientRedirect.error(r.redirectUri(), e.error().code(), e.description(), r.state(),
-                issuer.issuerString()));
+        return Next.client(ClientRedirect.error(r.redirectUri(), r.responseMode(), e.error().code(), e.description(),
+                r.state(), issuer.issuerString()));
     }
 
     private Next page(String path, AuthorizationRequest r) {
-        return new Next(issuer.endpoint(path) + "?" + r.query());
+        return Next.page(issuer.endpoint(path) + "?" + r.query());
     }
 
     private Next signIn(AuthorizationRequest r) {

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * {@code resources} are the RFC 8707 resources it names (API identifiers, checked), carried as repeated
  * {@code resource} parameters.
  */
-public record AuthorizationRequest(Client client, String redirectUri, boolean redirectUriGiven, Set<String> scopes,
+public record AuthorizationRequest(Client client, String redirectUri, boolean redirectUriGiven,
+                                   ResponseMode responseMode, Set<String> scopes,
                                    String state, String nonce, String codeChallenge, String codeChallengeMethod,
                                    Set<String> prompt, Long maxAge, String loginHint, String uiLocales,
                                    List<String> acrValues, List<String> resources,
@@ -27,7 +28,7 @@ public record AuthorizationRequest(Client client, String redirectUri, boolean re
     /** The parameters of the authorization endpoint; anything else in a request is ignored (and not carried). */
     public static final Set<String> PARAMETER_NAMES = Set.of("client_id", "redirect_uri", "response_type", "scope",
             "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "max_age", "login_hint",
-            "ui_locales", "acr_values");
+            "ui_locales", "acr_values", "response_mode");
 
     public String scope() {
         return Scopes.format(scopes);
@@ -45,10 +46,28 @@ public record AuthorizationRequest(Client client, String redirectUri, boolean re
         return prompt.contains("consent");
     }
 
-    /** The known parameters as a form-encoded query string, for the page URLs and the pages' hidden field. */
+    /**
+     * This request as the pages carry it: by {@code carried} (a redeemed pushed request's client_id and hash) instead
+     * of its own parameters.
+     */
+    AuthorizationRequest carriedAs(Map<String, String> carried) {
+        return new AuthorizationRequest(client, redirectUri, redirectUriGiven, responseMode, scopes, state, nonce,
+                codeChallenge, codeChallengeMethod, prompt, maxAge, loginHint, uiLocales, acrValues, resources,
+                new java.util.TreeMap<>(carried));
+    }
+
+    /** Whether this is a redeemed pushed request, carried by its hash. */
+    public boolean pushed() {
+        return parameters.containsKey(AuthorizationRequestValidator.PUSHED_REQUEST);
+    }
+
+    /**
+     * The known parameters as a form-encoded query string, for the page URLs and the pages' hidden field; for a
+     * pushed request, its client_id and hash.
+     */
     public String query() {
         StringBuilder q = new StringBuilder(query(parameters));
-        for (String resource : resources) {
+        for (String resource : pushed() ? List.<String>of() : resources) {
             q.append(q.length() == 0 ? "" : "&").append("resource=").append(enc(resource));
         }
         return q.toString();

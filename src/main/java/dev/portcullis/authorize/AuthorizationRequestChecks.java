@@ -95,6 +95,17 @@ public final class AuthorizationRequestChecks {
         }
     }
 
+    /**
+     * RFC 9126 5 and 6: a client that must push its requests ({@code require_pushed_authorization_requests}, or
+     * {@code portcullis.par.required} for all) sends them to the authorization endpoint only by request_uri.
+     */
+    public static void requestWasPushedWhenRequired(boolean pushedOrNotRequired) {
+        if (!pushedOrNotRequired) {
+            throw OAuthException.invalidRequest("This client must push its authorization requests to the "
+                    + "pushed_authorization_request_endpoint (RFC 9126)");
+        }
+    }
+
     /** 2a. response_type is exactly {@code code}. */
     public static void responseTypeIsCode(Optional<String> responseType) {
         if (responseType.isEmpty()) {

@@ -10,6 +10,7 @@ import static dev.portcullis.authorize.AuthorizationRequestChecks.openIdRequestN
 import static dev.portcullis.authorize.AuthorizationRequestChecks.promptIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.redirectUriIsRegistered;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.requestObjectsAreNotSupported;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.requestWasPushedWhenRequired;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.resourcesAreAllowed;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.responseTypeIsCode;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed;
@@ -18,23 +19,45 @@ import dev.portcullis.api.ApiDirectory;
 import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
+import dev.portcullis.config.PushedAuthorizationSettings;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Pkce;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * The one place an authorization request is validated, by the endpoint and again by the sign-in and consent pages
- * when they are POSTed (the pending request travels with the page and is never trusted without this).
+ * when they are POSTed (the pending request travels with the page and is never trusted without this), and by the
+ * pushed authorization request endpoint (RFC 9126) before it stores a request. A redeemed pushed request travels
+ * with the pages as {@link #PUSHED_REQUEST} and is validated again from its stored parameters.
  */
 @ApplicationScoped
 public class AuthorizationRequestValidator {
+
+    /**
+     * The parameter by which the sign-in pages (and the endpoint, when they send the browser back to it) carry a
+     * redeemed pushed request: the hash its row is stored under, never the request_uri.
+     */
+    public static final String PUSHED_REQUEST = "pushed_request";
+
+    /**
+     * What the rules of pushed requests (RFC 9126) need: whether a request is being pushed (then the requirement to
+     * push is met), whether a client must push, and the parameters of a redeemed request by its hash and client.
+     */
+    record PushRules(boolean pushing, Predicate<Client> mustPush, BiFunction<String, String, Optional<String>> pending) {
+
+        /** For callers that know no pushed requests: nothing must be pushed, no pushed request is found. */
+        static final PushRules NONE = new PushRules(false, c -> false, (hash, clientId) -> Optional.empty());
+    }
 
     @Inject
     ClientRepository clients;
@@ -42,33 +65,77 @@ public class AuthorizationRequestValidator {
     @Inject
     ResourceIndicatorService resourceIndicators;
 
+    @Inject
+    PushedRequestRepository pushedRequests;
+
+    @Inject
+    PushedAuthorizationSettings pushSettings;
+
     /**
+     * Validates a request that reached the authorization endpoint or a sign-in page from the browser.
+     *
      * @throws UnverifiedRequestException step 1 failed: show an error page
      * @throws RejectedAuthorizationRequest a later check failed: redirect the error to the client
      */
     public AuthorizationRequest validate(ProtocolParameters params) {
+        return validate(params, false);
+    }
+
+    /**
+     * Validates a request a client pushes (RFC 9126 2.1): the same checks, except that it meets the requirement to
+     * push. The caller answers the exceptions in JSON.
+     */
+    public AuthorizationRequest validatePushed(ProtocolParameters params) {
+        return validate(params, true);
+    }
+
+    private AuthorizationRequest validate(ProtocolParameters params, boolean pushing) {
+        PushRules rules = new PushRules(pushing,
+                c -> pushSettings.required() || c.requirePushedAuthorizationRequests(), pushedRequests::pending);
         try {
             return validate(params, clients::findCached, resourceIndicators::directory,
-                    resourceIndicators.defaultSigningAlg());
+                    resourceIndicators.defaultSigningAlg(), rules);
         } catch (UnverifiedRequestException | RejectedAuthorizationRequest refused) {
             // a refusal is decided on the row as it is now: the cached copy may predate a change made on another
             // instance, such as a redirect URI registered a moment ago
             return validate(params, clients::find, resourceIndicators::directory,
-                    resourceIndicators.defaultSigningAlg());
+                    resourceIndicators.defaultSigningAlg(), rules);
         }
     }
 
     static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup,
                                          Supplier<ApiDirectory> apis, String defaultSigningAlg) {
+        return validate(p, lookup, apis, defaultSigningAlg, PushRules.NONE);
+    }
+
+    static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup,
+                                         Supplier<ApiDirectory> apis, String defaultSigningAlg, PushRules push) {
         Optional<String> clientId = p.get("client_id");
         Client client = clientIsKnown(clientId, clientId.flatMap(lookup));
+        Optional<String> pushed = push.pushing() ? Optional.empty() : p.get(PUSHED_REQUEST);
+        if (pushed.isPresent()) {
+            // a redeemed pushed request: its own parameters, whatever else the page's URL says
+            String stored = push.pending().apply(pushed.get(), client.clientId()).orElseThrow(() ->
+                    new UnverifiedRequestException("error.requestUriInvalid",
+                            "invalid_request_uri: the pushed request is unknown, of another client or expired"));
+            AuthorizationRequest r = validate(ProtocolParameters.fromForm(stored), id -> Optional.of(client), apis,
+                    defaultSigningAlg, new PushRules(true, push.mustPush(), push.pending()));
+            return r.carriedAs(Map.of("client_id", client.clientId(), PUSHED_REQUEST, pushed.get()));
+        }
         openIdRequestNamesRedirectUri(p.get("scope"), p.get("redirect_uri"));
         String redirectUri = redirectUriIsRegistered(client, p.get("redirect_uri"));
         String state = p.get("state").orElse(null);
+        ResponseMode mode;
+        try {
+            mode = ResponseMode.of(p.get("response_mode"));
+        } catch (OAuthException e) {
+            throw new RejectedAuthorizationRequest(redirectUri, ResponseMode.QUERY, state, e);
+        }
         try {
             clientIsEnabled(client);
             clientMayUseCodes(client);
             requestObjectsAreNotSupported(p.get("request"), p.get("request_uri"));
+            requestWasPushedWhenRequired(push.pushing() || !push.mustPush().test(client));
             responseTypeIsCode(p.get("response_type"));
             Set<String> scopes = scopeIsAllowed(client, p.get("scope"));
             List<String> resources = resourcesAreAllowed(client, p.all("resource"), scopes, apis, defaultSigningAlg);
@@ -79,12 +146,12 @@ public class AuthorizationRequestValidator {
             Long maxAge = maxAgeIsValid(p.get("max_age"));
             nonceFits(p.get("nonce"));
             List<String> acrValues = acrValuesAreWellFormed(p.get("acr_values"));
-            return new AuthorizationRequest(client, redirectUri, p.has("redirect_uri"), scopes, state,
+            return new AuthorizationRequest(client, redirectUri, p.has("redirect_uri"), mode, scopes, state,
                     p.get("nonce").orElse(null), p.get("code_challenge").orElse(null),
                     p.get("code_challenge_method").orElse(null), prompt, maxAge, p.get("login_hint").orElse(null),
                     p.get("ui_locales").orElse(null), acrValues, resources, AuthorizationRequest.known(p.asMap()));
         } catch (OAuthException e) {
-            throw new RejectedAuthorizationRequest(redirectUri, state, e);
+            throw new RejectedAuthorizationRequest(redirectUri, mode, state, e);
         }
     }
 }

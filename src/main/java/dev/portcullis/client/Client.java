@@ -86,6 +86,9 @@ public class Client {
     /** Every sign-in for this client needs a second factor (whatever {@code portcullis.mfa.required} says). */
     @Column(name = "require_mfa")
     private boolean requireMfa;
+    /** The client's authorization requests must be pushed (RFC 9126 6), whatever {@code portcullis.par.required} says. */
+    @Column(name = "require_pushed_authorization_requests")
+    private boolean requirePushedAuthorizationRequests;
 
     @Column(name = "backchannel_logout_uri")
     private String backchannelLogoutUri;
@@ -181,6 +184,15 @@ public class Client {
 
     void requireMfa(boolean required, Instant now) {
         this.requireMfa = required;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    public boolean requirePushedAuthorizationRequests() {
+        return requirePushedAuthorizationRequests;
+    }
+
+    void requirePushedAuthorizationRequests(boolean required, Instant now) {
+        this.requirePushedAuthorizationRequests = required;
         this.updatedAt = now.getEpochSecond();
     }
 

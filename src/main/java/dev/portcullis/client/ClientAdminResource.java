@@ -53,14 +53,16 @@ public class ClientAdminResource {
     private static final String BACKCHANNEL_SESSION = "backchannel_logout_session_required";
     private static final String FRONTCHANNEL_URI = "frontchannel_logout_uri";
     private static final String FRONTCHANNEL_SESSION = "frontchannel_logout_session_required";
+    /** RFC 9126 6. */
+    private static final String REQUIRE_PAR = "require_pushed_authorization_requests";
 
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", "grant_types", "token_endpoint_auth_method",
-            "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
+            "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "grant_types",
+            "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
 
     /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
     private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", "enabled", "grant_types",
+            "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "enabled", "grant_types",
             "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
             FRONTCHANNEL_SESSION);
 
@@ -94,6 +96,7 @@ public class ClientAdminResource {
                 .scopes(json.requiredString("scopes", 1000))
                 .skipConsent(json.bool("skip_consent").orElse(false))
                 .requireMfa(json.bool("require_mfa").orElse(false))
+                .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(false))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
                 .jwks(json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse(null))
@@ -132,7 +135,7 @@ public class ClientAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change a client application (JSON merge patch)",
             description = "Fields: client_name, redirect_uris, post_logout_redirect_uris (null removes them), scopes, "
-                    + "skip_consent, enabled, confidential, grant_types, backchannel_logout_uri and "
+                    + "skip_consent, require_mfa, require_pushed_authorization_requests, enabled, confidential, grant_types, backchannel_logout_uri and "
                     + "frontchannel_logout_uri (null removes them), backchannel_logout_session_required, "
                     + "frontchannel_logout_session_required; validated as at registration. enabled=false "
                     + "refuses the client at the authorization and token endpoints and revokes every token issued to "
@@ -148,7 +151,7 @@ public class ClientAdminResource {
     public Response patch(@PathParam("client_id") String clientId, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
-                "enabled", "require_mfa", "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
+                "enabled", "require_mfa", REQUIRE_PAR, "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
                 FRONTCHANNEL_SESSION)) {
             if (json.has(field) && json.isNull(field)) {
                 throw Refusal.invalid(field, "cannot be removed (null)");
@@ -164,6 +167,7 @@ public class ClientAdminResource {
                 .confidential(json.bool("confidential").orElse(null))
                 .enabled(json.bool("enabled").orElse(null))
                 .requireMfa(json.bool("require_mfa").orElse(null))
+                .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(null))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
                 .jwks(json.has("jwks") ? json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse("") : null)
@@ -243,6 +247,7 @@ public class ClientAdminResource {
                 .add("skip_consent", c.skipConsent())
                 .add("enabled", c.enabled())
                 .add("require_mfa", c.requireMfa())
+                .add(REQUIRE_PAR, c.requirePushedAuthorizationRequests())
                 .add("grant_types", grantTypes)
                 .add("token_endpoint_auth_method", c.authMethod())
                 .add("created_at", c.createdAt().getEpochSecond());

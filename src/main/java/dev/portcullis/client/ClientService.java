@@ -126,8 +126,8 @@ public class ClientService {
      */
     public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
-                              Boolean requireMfa, List<String> grantTypes, String authMethod, String jwks,
-                              String jwksUri, LogoutNotifications.Change logout) {
+                              Boolean requireMfa, Boolean requirePushedRequests, List<String> grantTypes,
+                              String authMethod, String jwks, String jwksUri, LogoutNotifications.Change logout) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -140,6 +140,7 @@ public class ClientService {
             private Boolean confidential;
             private Boolean enabled;
             private Boolean requireMfa;
+            private Boolean requirePushedRequests;
 
             private Builder() {
             }
@@ -169,9 +170,14 @@ public class ClientService {
                 return this;
             }
 
+            public Builder requirePushedRequests(Boolean requirePushedRequests) {
+                this.requirePushedRequests = requirePushedRequests;
+                return this;
+            }
+
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
-                        enabled, requireMfa, grantTypes, authMethod, jwks, jwksUri, logout);
+                        enabled, requireMfa, requirePushedRequests, grantTypes, authMethod, jwks, jwksUri, logout);
             }
         }
     }
@@ -187,7 +193,7 @@ public class ClientService {
     /** What the admin asked for; validated by {@link #register}. Built by {@link #builder()}, naming each field. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
-                               List<String> grantTypes, String authMethod, String jwks, String jwksUri,
+                               boolean requirePushedRequests, List<String> grantTypes, String authMethod, String jwks, String jwksUri,
                                LogoutNotifications.Change logout) {
 
         /**
@@ -203,6 +209,7 @@ public class ClientService {
             private Boolean confidential;
             private boolean skipConsent;
             private boolean requireMfa;
+            private boolean requirePushedRequests;
 
             private Builder() {
                 redirectUris = List.of();
@@ -230,11 +237,16 @@ public class ClientService {
                 return this;
             }
 
+            public Builder requirePushedRequests(boolean requirePushedRequests) {
+                this.requirePushedRequests = requirePushedRequests;
+                return this;
+            }
+
             public Registration build() {
                 boolean isConfidential = confidential != null ? confidential
                         : !ClientAuthMethods.NONE.equals(authMethod);
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
-                        skipConsent, requireMfa, grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod,
+                        skipConsent, requireMfa, requirePushedRequests, grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod,
                         jwks, jwksUri, logout);
             }
         }
@@ -283,6 +295,7 @@ public class ClientService {
                 r.skipConsent(), clock.instant());
         client.changeLogoutNotifications(notifications, clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
+        client.requirePushedAuthorizationRequests(r.requirePushedRequests(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         client.changeAuthentication(method, jwks, jwksUri, clock.instant());
         Optional<String> secret = Optional.empty();
@@ -366,6 +379,12 @@ public class ClientService {
         if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
             noteChange(changed, "require_mfa", c.requireMfa(), p.requireMfa());
             c.requireMfa(p.requireMfa(), now);
+        }
+        if (p.requirePushedRequests() != null
+                && p.requirePushedRequests() != c.requirePushedAuthorizationRequests()) {
+            noteChange(changed, "require_pushed_authorization_requests", c.requirePushedAuthorizationRequests(),
+                    p.requirePushedRequests());
+            c.requirePushedAuthorizationRequests(p.requirePushedRequests(), now);
         }
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();

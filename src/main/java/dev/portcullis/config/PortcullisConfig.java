@@ -55,6 +55,10 @@ public class PortcullisConfig {
 
     @Produces
     @Singleton
+    PushedAuthorizationSettings pushedAuthorization;
+
+    @Produces
+    @Singleton
     OutboundSettings outbound;
 
     @Produces
@@ -118,6 +122,7 @@ public class PortcullisConfig {
         logout = LogoutSettings.load(c);
         clients = ClientSettings.load(c);
         clientAssertions = ClientAssertionSettings.load(c);
+        pushedAuthorization = PushedAuthorizationSettings.load(c);
         outbound = OutboundSettings.load(c);
         throttle = ThrottleSettings.load(c);
         passwords = PasswordSettings.load(c);

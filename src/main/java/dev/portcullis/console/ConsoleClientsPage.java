@@ -47,6 +47,8 @@ public class ConsoleClientsPage {
     private boolean confidential = true;
     private String scopes = "openid profile email";
     private boolean skipConsent;
+    /** require_pushed_authorization_requests (RFC 9126). */
+    private boolean requirePushed;
     /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
     private String grantTypes;
     /** The registration form's token_endpoint_auth_method; blank: not chosen (the checkbox decides the type). */
@@ -74,7 +76,8 @@ public class ConsoleClientsPage {
             ClientService.Registration.Builder b = ClientService.Registration.builder()
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
                     .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
-                    .skipConsent(skipConsent).grantTypes(words(grantTypes)).logout(logoutChange())
+                    .skipConsent(skipConsent).requirePushedRequests(requirePushed).grantTypes(words(grantTypes))
+                    .logout(logoutChange())
                     .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
             // a chosen method decides the type itself (none is public); the checkbox only when none is chosen
             if (blankAsNull(authMethod) == null) {
@@ -103,6 +106,7 @@ public class ConsoleClientsPage {
                     redirectUris = String.join("\n", c.redirectUris());
                     postLogoutRedirectUris = String.join("\n", c.postLogoutRedirectUris());
                     grantTypes = GrantTypes.format(c.grantTypes());
+                    requirePushed = c.requirePushedAuthorizationRequests();
                     LogoutNotifications n = c.logoutNotifications();
                     backchannelLogoutUri = n.backchannelUri();
                     backchannelLogoutSessionRequired = n.backchannelSessionRequired();
@@ -117,12 +121,13 @@ public class ConsoleClientsPage {
         return shown;
     }
 
-    /** Saves the name, URIs and grant types of the shown client. */
+    /** Saves the name, URIs, grant types, logout notifications and push requirement of the shown client. */
     public String save() {
         getShown().ifPresent(c -> form.submit(actor -> {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
-                    .grantTypes(words(grantTypes)).logout(logoutChange()).build(), actor);
+                    .grantTypes(words(grantTypes)).logout(logoutChange()).requirePushedRequests(requirePushed)
+                    .build(), actor);
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
         }));
         return null;
@@ -349,5 +354,13 @@ public class ConsoleClientsPage {
 
     public void setSkipConsent(boolean skipConsent) {
         this.skipConsent = skipConsent;
+    }
+
+    public boolean isRequirePushed() {
+        return requirePushed;
+    }
+
+    public void setRequirePushed(boolean requirePushed) {
+        this.requirePushed = requirePushed;
     }
 }

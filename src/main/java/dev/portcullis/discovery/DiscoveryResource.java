@@ -2,9 +2,11 @@ package dev.portcullis.discovery;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.api.ResourceIndicatorService;
+import dev.portcullis.authorize.ResponseMode;
 import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.config.HttpSettings;
+import dev.portcullis.config.PushedAuthorizationSettings;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.JsonSupport;
@@ -41,6 +43,9 @@ public class DiscoveryResource {
     HttpSettings httpSettings;
 
     @Inject
+    PushedAuthorizationSettings pushSettings;
+
+    @Inject
     ResourceIndicatorService resourceIndicators;
 
     @GET
@@ -64,8 +69,10 @@ public class DiscoveryResource {
                 .add("revocation_endpoint", issuer.endpoint("/oauth/revoke"))
                 .add("introspection_endpoint", issuer.endpoint("/oauth/introspect"))
                 .add("end_session_endpoint", issuer.endpoint("/oauth/logout"))
+                .add("pushed_authorization_request_endpoint", issuer.endpoint("/oauth/par"))
+                .add("require_pushed_authorization_requests", pushSettings.required())
                 .add("response_types_supported", array(List.of("code")))
-                .add("response_modes_supported", array(List.of("query")))
+                .add("response_modes_supported", array(ResponseMode.SUPPORTED))
                 .add("grant_types_supported",
                         array(GrantTypes.ALL))
                 .add("subject_types_supported", array(List.of("public")))
@@ -83,7 +90,8 @@ public class DiscoveryResource {
                 .add("claims_supported", array(CLAIMS))
                 .add("acr_values_supported", array(AuthMethods.ACR_VALUES))
                 .add("authorization_response_iss_parameter_supported", true)
-                // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is
+                // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is (a pushed
+                // request's request_uri is RFC 9126's, announced by pushed_authorization_request_endpoint)
                 .add("request_parameter_supported", false)
                 .add("request_uri_parameter_supported", false)
                 // logout tokens carry sid, and the signed-out page loads front-channel logout URIs with iss and sid

@@ -7,6 +7,7 @@ import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCodeRepository;
+import dev.portcullis.authorize.PushedRequestRepository;
 import dev.portcullis.config.RetentionSettings;
 import dev.portcullis.kerberos.UsedAuthenticatorRepository;
 import dev.portcullis.session.SsoSessionRepository;
@@ -37,7 +38,8 @@ import java.util.logging.Logger;
 /**
  * Deletes rows that can no longer be used, so no table grows with the server's age: expired SSO sessions, stale
  * sign-in counters, authorization codes, access-token records and refresh tokens a day past expiry, grants with no
- * token left, the jtis of expired client assertions, used Kerberos authenticators past their time, and audit events
+ * token left, the jtis of expired client assertions, used Kerberos authenticators past their time, pushed
+ * authorization requests past their time, and audit events
  * past {@code portcullis.audit.retention-days}.
  *
  * <p>Every instance runs it every 10 minutes, on the server's default managed scheduled executor (Jakarta
@@ -57,10 +59,10 @@ public class ExpiredRowsCleanup {
     /** What one run deleted, per table. */
     public record Purged(int ssoSessions, int throttleCounters, int authorizationCodes, int accessTokens,
                          int refreshTokens, int tokenGrants, int clientAssertionJtis, int kerberosAuthenticators,
-                         int auditEvents) {
+                         int pushedAuthorizationRequests, int auditEvents) {
         public int total() {
             return ssoSessions + throttleCounters + authorizationCodes + accessTokens + refreshTokens + tokenGrants
-                    + clientAssertionJtis + kerberosAuthenticators + auditEvents;
+                    + clientAssertionJtis + kerberosAuthenticators + pushedAuthorizationRequests + auditEvents;
         }
 
         /** The counts under the names of the admin API's answer. */
@@ -74,6 +76,7 @@ public class ExpiredRowsCleanup {
             m.put("token_grants", tokenGrants);
             m.put("client_assertion_jtis", clientAssertionJtis);
             m.put("kerberos_authenticators", kerberosAuthenticators);
+            m.put("pushed_authorization_requests", pushedAuthorizationRequests);
             m.put("audit_events", auditEvents);
             return m;
         }
@@ -131,6 +134,9 @@ public class ExpiredRowsCleanup {
     AuditEventRepository auditEvents;
 
     @Inject
+    PushedRequestRepository pushedRequests;
+
+    @Inject
     RetentionSettings retentionSettings;
 
     @Inject
@@ -185,7 +191,9 @@ public class ExpiredRowsCleanup {
         // an assertion past exp (and the skew) is refused for that alone, so its jti need not be kept
         int j = assertionJtis.purgeExpired(now.minus(ClientAssertionVerifier.SKEW));
         int k = kerberosAuthenticators.purgeExpired(now);
+        // a pushed request past its time can be neither redeemed nor carried by the pages
+        int p = pushedRequests.purgeExpired(now);
         int e = retentionSettings.auditRetention().map(keep -> auditEvents.purgeOlderThan(now.minus(keep))).orElse(0);
-        return new Purged(s, t, c, a, r, g, j, k, e);
+        return new Purged(s, t, c, a, r, g, j, k, p, e);
     }
 }

@@ -4,6 +4,7 @@ import dev.portcullis.account.SignInService;
 import dev.portcullis.authorize.AuthorizationFlow;
 import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.authorize.AuthorizationRequestValidator;
+import dev.portcullis.authorize.FormPostPage;
 import dev.portcullis.authorize.RejectedAuthorizationRequest;
 import dev.portcullis.authorize.UnverifiedRequestException;
 import dev.portcullis.config.IssuerSettings;
@@ -20,6 +21,8 @@ import jakarta.faces.context.FacesContext;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -93,7 +96,7 @@ public abstract class AuthorizationPage {
             fail(e.messageKey());
         } catch (RejectedAuthorizationRequest e) {
             if (redirectStatus > 0) {
-                redirect(flow.rejected(e).location(), redirectStatus);
+                send(flow.rejected(e), redirectStatus);
             } else {
                 fail("error.malformed");
             }
@@ -116,6 +119,20 @@ public abstract class AuthorizationPage {
     protected Optional<SsoSession> liveSession() {
         return BrowserCookies.read(servletRequest(), BrowserCookies.SESSION, issuer.isHttps())
                 .flatMap(sessions::findLive).filter(s -> signIn.sessionStillAllowed(s.userId(), ip()));
+    }
+
+    /** Sends the browser on: a redirect, or the form post page that carries the response to the client. */
+    protected void send(AuthorizationFlow.Next next, int redirectStatus) {
+        if (!next.formPost()) {
+            redirect(next.location(), redirectStatus);
+            return;
+        }
+        try {
+            FormPostPage.of(next.toClient(), getMsg()).write(servletResponse(), 200);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        FacesContext.getCurrentInstance().responseComplete();
     }
 
     protected void redirect(String location, int status) {

@@ -57,7 +57,7 @@ public class ConsentBean extends AuthorizationPage {
             redirect(issuer.endpoint("/oauth/authorize") + "?" + r.query(), 303);
             return null;
         }
-        redirect(flow.afterConsent(r, s, allow, ip()).location(), 303);
+        send(flow.afterConsent(r, s, allow, ip()), 303);
         return null;
     }
 

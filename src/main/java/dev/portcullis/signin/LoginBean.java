@@ -188,7 +188,7 @@ public class LoginBean extends AuthorizationPage {
         BrowserCookies.set(servletResponse(), BrowserCookies.SESSION, started.cookieValue(), sessionSettings.maxTtl(),
                 issuer.isHttps());
         BrowserCookies.rotateCsrf(servletResponse(), issuer.isHttps());
-        redirect(flow.afterSignIn(r, started.session(), true, ip()).location(), 303);
+        send(flow.afterSignIn(r, started.session(), true, ip()), 303);
     }
 
     /** Whether the page offers "sign in with a passkey" ({@code portcullis.mfa.passwordless}). */

@@ -189,7 +189,7 @@ public class SecondFactorBean extends AuthorizationPage {
         if (s.isMultiFactor()) {
             BrowserCookies.rotateCsrf(servletResponse(), issuer.isHttps());
         }
-        redirect(flow.afterSignIn(r, s, true, ip()).location(), 303);
+        send(flow.afterSignIn(r, s, true, ip()), 303);
     }
 
     /** The request of a valid POST from a signed-in browser, or null (the page then shows why or has redirected). */

@@ -29,7 +29,8 @@ class HostileProtocolInputIT extends HostileInputTestBase {
     @Test
     void authorizeEndpoint() {
         List<String> names = List.of("client_id", "redirect_uri", "response_type", "scope", "state", "nonce",
-                "code_challenge", "code_challenge_method", "prompt", "max_age", "ui_locales", "login_hint");
+                "code_challenge", "code_challenge_method", "prompt", "max_age", "ui_locales", "login_hint",
+                "response_mode", "request_uri");
         int sent = 0;
         for (String value : HostilePayloads.values()) {
             for (String name : names) {
@@ -54,6 +55,12 @@ class HostileProtocolInputIT extends HostileInputTestBase {
     void tokenEndpoint() {
         sweepJsonEndpoint("/oauth/token", List.of("grant_type", "code", "redirect_uri", "client_id", "client_secret",
                 "code_verifier", "refresh_token", "scope"), true);
+    }
+
+    @Test
+    void pushedAuthorizationEndpoint() {
+        sweepJsonEndpoint("/oauth/par", List.of("client_id", "client_secret", "response_type", "redirect_uri", "scope",
+                "state", "response_mode", "request_uri", "code_challenge"), true);
     }
 
     @Test

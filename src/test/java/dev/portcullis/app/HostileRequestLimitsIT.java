@@ -131,6 +131,7 @@ class HostileRequestLimitsIT extends HostileInputTestBase {
         return List.of(
                 new Endpoint("/oauth/authorize", Shape.PAGE, Set.of("GET", "POST")),
                 new Endpoint("/oauth/token", Shape.JSON, Set.of("POST")),
+                new Endpoint("/oauth/par", Shape.JSON, Set.of("POST")),
                 new Endpoint("/oauth/userinfo", Shape.JSON, Set.of("GET", "POST")),
                 new Endpoint("/oauth/revoke", Shape.JSON, Set.of("POST")),
                 new Endpoint("/oauth/introspect", Shape.JSON, Set.of("POST")),

@@ -40,14 +40,7 @@ class AuthorizationEndpointIT extends ServerTestBase {
         p.put("response_type", "code");
         p.put("scope", "openid profile");
         p.put("state", "st-1");
-        for (int i = 0; i < overrides.length; i += 2) {
-            if (overrides[i + 1] == null) {
-                p.remove(overrides[i]);
-            } else {
-                p.put(overrides[i], overrides[i + 1]);
-            }
-        }
-        return p;
+        return Http.overridden(p, overrides);
     }
 
     private Admin.TestClient confidential() {
@@ -520,6 +513,90 @@ class AuthorizationEndpointIT extends ServerTestBase {
         UserAgent ua = new UserAgent(BASE);
         Http.Res signedIn = ua.signIn(ua.follow(ua.authorize(params(c, "scope", "openid"))), u.username(), u.password());
         assertNotNull(assertClientRedirect(signedIn, 303, c.redirectUri()).get("code"));
+    }
+
+    // ---------------- response modes ----------------
+
+    /** Asserts the form post page of {@code response_mode=form_post} and returns the fields it posts. */
+    private static Map<String, String> assertFormPost(Http.Res r, String redirectUri) {
+        assertEquals(200, r.status(), r::toString);
+        assertNull(r.header("Location"));
+        assertTrue(r.header("Content-Type").startsWith("text/html"), r::toString);
+        assertEquals("no-store", r.header("Cache-Control"));
+        String csp = r.header("Content-Security-Policy");
+        assertTrue(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline") && !csp.contains("form-action"),
+                csp);
+        assertSecureHtmlHeaders(r);
+        assertTrue(r.body().contains("<form id=\"form-post\" method=\"post\" action=\"" + redirectUri + "\">"),
+                r::body);
+        assertTrue(r.body().contains("<script src=\"/js/form-post.js\"></script>"), r::body);
+        assertEquals(1, r.body().split("<script", -1).length - 1, "the one script is the external one");
+        assertTrue(r.body().contains("<noscript>") && r.body().contains("<button type=\"submit\" id=\"continue\">"),
+                "a button for browsers without scripts");
+        Map<String, String> fields = UserAgent.formFields(r.body(), "form-post");
+        assertEquals(BASE, fields.get("iss"));
+        return fields;
+    }
+
+    @Test
+    void formPostDeliversTheCodeFromTheSignInAndFromTheEndpoint() {
+        Admin.TestClient c = admin.client(true, "openid", true, "https://trusted.example.com/cb");
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res login = ua.follow(ua.authorize(params(c, "scope", "openid", "response_mode", "form_post")));
+        Map<String, String> posted = assertFormPost(ua.signIn(login, u.username(), u.password()), c.redirectUri());
+        assertEquals("st-1", posted.get("state"));
+        Http.Res token = new Http(BASE).postForm("/oauth/token", Map.of("grant_type", "authorization_code",
+                "code", posted.get("code"), "redirect_uri", c.redirectUri(), "client_id", c.clientId(),
+                "client_secret", c.secret()));
+        assertEquals(200, token.status(), token::toString);
+
+        Map<String, String> again = assertFormPost(ua.authorizeByPost(params(c, "scope", "openid",
+                "response_mode", "form_post", "state", "<\"&'>")), c.redirectUri());
+        assertNotNull(again.get("code"));
+        assertEquals("<\"&'>", again.get("state"), "escaped in the page, posted unchanged");
+    }
+
+    @Test
+    void formPostCarriesErrorsAfterTheRedirectUriIsVerifiedAndNotBefore() {
+        Admin.TestClient c = confidential();
+        Map<String, String> e = assertFormPost(new UserAgent(BASE).authorize(params(c, "response_mode", "form_post",
+                "response_type", "token")), c.redirectUri());
+        assertEquals("unsupported_response_type", e.get("error"));
+        assertEquals("st-1", e.get("state"));
+        assertNull(e.get("code"));
+        assertEquals("login_required", assertFormPost(new UserAgent(BASE).authorize(params(c,
+                "response_mode", "form_post", "prompt", "none")), c.redirectUri()).get("error"));
+        assertErrorPage(new UserAgent(BASE).authorize(params(c, "response_mode", "form_post",
+                "redirect_uri", "https://evil.example.com/cb")), "not registered for it");
+
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res consent = ua.follow(ua.signIn(ua.follow(ua.authorize(params(c, "response_mode", "form_post"))),
+                u.username(), u.password()));
+        assertEquals("access_denied", assertFormPost(ua.consent(consent, false), c.redirectUri()).get("error"));
+    }
+
+    @Test
+    void anUnknownResponseModeIsInvalidRequestInTheQueryAndFragmentIsHonoured() {
+        Admin.TestClient c = confidential();
+        for (String mode : List.of("jwt", "form_post.jwt", "FORM_POST", "web_message")) {
+            assertErrorRedirect(new UserAgent(BASE).authorize(params(c, "response_mode", mode)), c.redirectUri(),
+                    "invalid_request", "st-1");
+        }
+        Http.Res fragment = new UserAgent(BASE).authorize(params(c, "response_mode", "fragment", "prompt", "none"));
+        assertEquals(302, fragment.status(), fragment::toString);
+        String location = fragment.header("Location");
+        assertTrue(location.startsWith(c.redirectUri() + "#error=login_required&"), location);
+        assertEquals(Map.of("error", "login_required", "error_description", "The user is not signed in",
+                "state", "st-1", "iss", BASE), Http.query("?" + location.substring(location.indexOf('#') + 1)));
+    }
+
+    @Test
+    void theFormPostScriptIsServedFromTheServer() {
+        Http.Res js = new UserAgent(BASE).get("/js/form-post.js");
+        assertEquals(200, js.status(), js::toString);
+        assertTrue(js.body().contains("getElementById('form-post')"), js::body);
     }
 
     // ---------------- the sign-in form ----------------

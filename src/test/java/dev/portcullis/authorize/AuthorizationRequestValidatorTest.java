@@ -49,7 +49,7 @@ class AuthorizationRequestValidatorTest {
                 () -> validate(VALID + "&resource=https%3A%2F%2Fpayroll.corp.example"));
         assertEquals(OAuthError.INVALID_TARGET, e.error().error());
         assertEquals("s9", e.state());
-        assertTrue(e.location("https://issuer.example").startsWith("https://spa.example.com/cb?error=invalid_target&"));
+        assertTrue(e.response("https://issuer.example").location().startsWith("https://spa.example.com/cb?error=invalid_target&"));
         assertThrows(UnverifiedRequestException.class, () -> validate(VALID.replace("spa.example.com", "evil.example")
                 + "&resource=https%3A%2F%2Fpayroll.corp.example"), "an unverified redirect URI gets the error page");
     }
@@ -87,7 +87,7 @@ class AuthorizationRequestValidatorTest {
         assertEquals(OAuthError.UNSUPPORTED_RESPONSE_TYPE, e.error().error());
         assertEquals("s1", e.state());
         assertEquals("https://spa.example.com/cb", e.redirectUri());
-        String location = e.location("https://issuer.example");
+        String location = e.response("https://issuer.example").location();
         assertTrue(location.startsWith("https://spa.example.com/cb?error=unsupported_response_type&"), location);
         assertTrue(location.contains("&state=s1&iss=https%3A%2F%2Fissuer.example"), location);
     }
@@ -150,5 +150,74 @@ class AuthorizationRequestValidatorTest {
         // with an unverified redirect_uri there is nowhere to send it: error page
         assertThrows(UnverifiedRequestException.class, () -> validate(ok.replace("spa.example.com%2Fcb",
                 "evil.example%2Fcb") + "&request_uri=https%3A%2F%2Fevil.example%2Freq"));
+    }
+
+    @Test
+    void theResponseModeIsCarriedAndLaterErrorsTravelInIt() {
+        assertEquals(ResponseMode.QUERY, validate(VALID).responseMode());
+        AuthorizationRequest r = validate(VALID + "&response_mode=form_post");
+        assertEquals(ResponseMode.FORM_POST, r.responseMode());
+        assertEquals(r, validate(r.query()), "the pages see the same mode");
+        assertEquals(ResponseMode.FRAGMENT, validate(VALID + "&response_mode=fragment").responseMode());
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(VALID.replace("scope=openid", "scope=bogus") + "&response_mode=form_post"));
+        assertEquals(OAuthError.INVALID_SCOPE, e.error().error());
+        assertEquals(ResponseMode.FORM_POST, e.response("https://issuer.example").mode());
+    }
+
+    @Test
+    void anUnknownResponseModeIsInvalidRequestInTheQuery() {
+        for (String mode : new String[] {"jwt", "query.jwt", "FORM_POST", "form_post "}) {
+            RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                    () -> validate(VALID + "&response_mode=" + java.net.URLEncoder.encode(mode,
+                            java.nio.charset.StandardCharsets.UTF_8)));
+            assertEquals(OAuthError.INVALID_REQUEST, e.error().error(), mode);
+            assertEquals(ResponseMode.QUERY, e.response("https://issuer.example").mode());
+            assertEquals("s9", e.state());
+        }
+        assertThrows(UnverifiedRequestException.class, () -> validate(VALID.replace("spa.example.com", "evil.example")
+                + "&response_mode=form_post"), "an unverified redirect URI gets the error page");
+    }
+
+    private AuthorizationRequest validate(String query, AuthorizationRequestValidator.PushRules rules) {
+        return AuthorizationRequestValidator.validate(ProtocolParameters.fromForm(query),
+                id -> id.equals("pub-1") ? Optional.of(pub) : Optional.empty(), NO_APIS, "ES256", rules);
+    }
+
+    /** pub-1 must push; its one redeemed request is under hash h1. */
+    private static final AuthorizationRequestValidator.PushRules MUST_PUSH = new AuthorizationRequestValidator.PushRules(
+            false, c -> true, (hash, clientId) -> hash.equals("h1") && clientId.equals("pub-1")
+                    ? Optional.of(VALID + "&response_mode=form_post") : Optional.empty());
+
+    @Test
+    void aClientThatMustPushIsRefusedAPlainRequestAtItsRedirectUriAndMayPushIt() {
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(VALID, MUST_PUSH));
+        assertEquals(OAuthError.INVALID_REQUEST, e.error().error());
+        assertEquals("s9", e.state());
+        AuthorizationRequestValidator.PushRules pushing = new AuthorizationRequestValidator.PushRules(true,
+                MUST_PUSH.mustPush(), MUST_PUSH.pending());
+        assertEquals("s9", validate(VALID, pushing).state(), "a pushed request meets the requirement");
+        assertEquals("s9", validate(VALID).state(), "a client that need not push is not asked to");
+    }
+
+    @Test
+    void aRedeemedPushedRequestIsItsStoredParametersCarriedByItsHash() {
+        AuthorizationRequest r = validate("client_id=pub-1&pushed_request=h1&state=forged&scope=evil"
+                + "&redirect_uri=https%3A%2F%2Fevil.example%2Fcb", MUST_PUSH);
+        assertEquals("s9", r.state(), "only the stored parameters count");
+        assertEquals("https://spa.example.com/cb", r.redirectUri());
+        assertEquals(ResponseMode.FORM_POST, r.responseMode());
+        assertTrue(r.pushed());
+        assertEquals("client_id=pub-1&pushed_request=h1", r.query());
+        assertEquals(r, validate(r.query(), MUST_PUSH), "the pages validate it again by its hash");
+
+        UnverifiedRequestException unknown = assertThrows(UnverifiedRequestException.class,
+                () -> validate("client_id=pub-1&pushed_request=h2", MUST_PUSH));
+        assertEquals("error.requestUriInvalid", unknown.messageKey());
+        assertThrows(UnverifiedRequestException.class, () -> validate("client_id=other&pushed_request=h1", MUST_PUSH));
+        assertThrows(RejectedAuthorizationRequest.class, () -> validate("client_id=pub-1&pushed_request=h1",
+                new AuthorizationRequestValidator.PushRules(true, c -> false, MUST_PUSH.pending())),
+                "a push cannot name a pushed request: it is checked as it stands");
     }
 }

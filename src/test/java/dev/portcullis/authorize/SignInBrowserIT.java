@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.ApacheHttpd;
 import dev.portcullis.testing.BrowserSetup;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ServerTestBase;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -194,5 +196,53 @@ class SignInBrowserIT extends ServerTestBase {
         driver.get(authorizeUrl(c).replace(Http.enc(callbackUri), Http.enc("https://evil.example.com/cb")));
         assertTrue(visible("error-message").getText().contains("not registered for it"));
         screenshot("error-redirect-uri");
+    }
+
+    @Test
+    void formPostCarriesTheResponseToTheClientInAPostThatTheBrowserSubmits() throws IOException {
+        Admin.TestClient c = client();
+        Admin.TestUser u = admin.user(PASSWORD);
+        driver.get(authorizeUrl(c, "response_mode", "form_post"));
+        signIn(u.username(), PASSWORD);
+        visible("consent:allow").click();
+        visible("callback");
+        assertEquals(callbackUri, driver.getCurrentUrl(), "posted to the bare redirect URI, nothing in its query");
+        Map<String, String> posted = Http.query("?" + visible("posted").getText());
+        assertNotNull(posted.get("code"), posted::toString);
+        assertEquals("browser-state", posted.get("state"));
+        assertEquals(BASE, posted.get("iss"));
+        screenshot("form-post-arrived");
+
+        // the session's second request goes straight from the endpoint's page to the client, errors alike
+        driver.get(authorizeUrl(c, "response_mode", "form_post", "state", "second", "prompt", "none",
+                "scope", "openid email"));
+        visible("callback");
+        Map<String, String> error = Http.query("?" + visible("posted").getText());
+        assertEquals("consent_required", error.get("error"));
+        assertEquals("second", error.get("state"));
+    }
+
+    /**
+     * A relying party nobody here wrote, set to form_post: Apache's mod_auth_openidc ({@code OIDCResponseMode
+     * form_post}) on localhost, the site of the server under test, signs its user in through the login page.
+     */
+    @Test
+    void apacheWithResponseModeFormPostSignsItsUserIn() {
+        ApacheHttpd.Site site = ApacheHttpd.site("localhost");
+        Http.Res r = admin.post("/admin/clients", "{\"client_name\":\"Apache form_post\",\"redirect_uris\":["
+                + Http.q(site.redirectUri()) + "],\"confidential\":true,\"scopes\":\"openid profile\","
+                + "\"skip_consent\":true}");
+        assertEquals(201, r.status(), r::toString);
+        site = new ApacheHttpd.Site(site.host(), site.port(), r.jsonString("client_id"), r.jsonString("client_secret"),
+                "form_post");
+        Admin.TestUser u = admin.user(PASSWORD);
+        try (ApacheHttpd apache = ApacheHttpd.start(BASE, List.of(site))) {
+            driver.get(site.protectedPage());
+            signIn(u.username(), PASSWORD);
+            WebElement who = visible("who");
+            assertEquals(u.username(), who.getText(), () -> apache.log("error.log"));
+            assertEquals(1, apache.accessLogCount(l -> l.contains("\"POST /protected/redirect_uri ")
+                    && l.endsWith(" 302")), () -> String.join("\n", apache.accessLog()));
+        }
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.CodeFixture;
+import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.OwnPagesTestBase;
 import dev.portcullis.testing.UserAgent;
@@ -84,15 +85,41 @@ class ConsoleIT extends OwnPagesTestBase {
         assertEquals(200, ua.get("/account/index.xhtml").status()); // the same user's account page is open
     }
 
-    @Test
-    void adminRegistersAClientEditsItsRedirectUriAndAUserSignsInToIt() {
+    /** Signs an administrator in to the clients page and fills its create form; {@code checkboxes} are ticked first. */
+    private void fillClientForm(String name, String redirectUri, String... checkboxes) {
         Admin.TestUser boss = administrator();
         browser.forget(BASE);
         browser.open(BASE + "/admin/console/clients.xhtml");
         browser.signIn(boss.username(), PASSWORD);
-        browser.visible("create:name").sendKeys("Console-made app");
-        browser.driver().findElement(By.id("create:redirectUris")).sendKeys("https://first.example/cb");
+        browser.visible("create:name").sendKeys(name);
+        browser.driver().findElement(By.id("create:redirectUris")).sendKeys(redirectUri);
+        for (String id : checkboxes) {
+            browser.driver().findElement(By.id(id)).click();
+        }
         browser.driver().findElement(By.id("create:submit")).click();
+    }
+
+    @Test
+    void adminRequiresPushedRequestsOfAClientAndLiftsItAgain() {
+        fillClientForm("Pushing app", "https://push.example/cb", "create:requirePushed");
+        String clientId = browser.visible("created-id").getText();
+        assertEquals(true, admin.get("/admin/clients/" + clientId).json().get("require_pushed_authorization_requests"));
+
+        browser.driver().findElement(By.cssSelector("#client-" + clientId + " a")).click();
+        WebElement required = browser.visible("edit:requirePushed");
+        assertTrue(required.isSelected(), "the edit form shows the stored value");
+        required.click();
+        browser.driver().findElement(By.id("edit:submit")).click();
+        assertEquals("Saved.", browser.visible("done").getText());
+        assertFalse(browser.visible("edit:requirePushed").isSelected());
+        assertEquals(false, admin.get("/admin/clients/" + clientId).json().get("require_pushed_authorization_requests"));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CLIENT_UPDATED' "
+                + "AND client_id = ? AND detail LIKE ?", clientId, "%require_pushed_authorization_requests%"));
+    }
+
+    @Test
+    void adminRegistersAClientEditsItsRedirectUriAndAUserSignsInToIt() {
+        fillClientForm("Console-made app", "https://first.example/cb");
         String clientId = browser.visible("created-id").getText();
         String secret = browser.driver().findElement(By.id("created-secret")).getText();
         assertEquals(43, secret.length());

@@ -34,7 +34,12 @@ public final class ApacheHttpd implements AutoCloseable {
      * One relying party: its host name as the browser uses it ({@code 127.0.0.1} or {@code localhost}, which decides
      * which site its cookies belong to), its port, and the client it signs in as.
      */
-    public record Site(String host, int port, String clientId, String secret) {
+    public record Site(String host, int port, String clientId, String secret, String responseMode) {
+
+        /** A site with mod_auth_openidc's default response mode (query). */
+        public Site(String host, int port, String clientId, String secret) {
+            this(host, port, clientId, secret, null);
+        }
 
         public String base() {
             return "http://" + host + ":" + port;
@@ -168,13 +173,16 @@ public final class ApacheHttpd implements AutoCloseable {
                         OIDCRemoteUserClaim sub
                         OIDCPassClaimsAs environment
                         OIDCSessionInactivityTimeout 3600
+                        %8$s
                         <Location /protected/>
                             AuthType openid-connect
                             Require valid-user
                         </Location>
                     </VirtualHost>
                     """.formatted(s.host(), s.port(), issuer, s.clientId(), s.secret(), s.redirectUri(),
-                    dev.portcullis.crypto.Secrets.newSecret()));
+                    dev.portcullis.crypto.Secrets.newSecret(), s.responseMode() == null ? ""
+                            // no SameSite=None on its state cookie: over plain http Chromium would drop it
+                            : "OIDCResponseMode " + s.responseMode() + "\n    OIDCCookieSameSite Off"));
         }
         return c.toString();
     }

@@ -79,8 +79,14 @@ public final class BrowserSetup {
     public static HttpServer callbackServer() throws IOException {
         HttpServer callback = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         callback.createContext("/cb", exchange -> {
-            byte[] body = "<!DOCTYPE html><title>Client callback</title><h1 id=\"callback\">Back at the client</h1>"
-                    .getBytes(StandardCharsets.UTF_8);
+            // a form post (response_mode=form_post) is shown as its method and form-encoded body
+            String posted = "";
+            if ("POST".equals(exchange.getRequestMethod())) {
+                posted = "<p id=\"posted\">" + new String(exchange.getRequestBody().readAllBytes(),
+                        StandardCharsets.UTF_8).replace("&", "&amp;").replace("<", "&lt;") + "</p>";
+            }
+            byte[] body = ("<!DOCTYPE html><title>Client callback</title><h1 id=\"callback\">Back at the client</h1>"
+                    + posted).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {

@@ -204,6 +204,18 @@ public final class Http {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
+    /** {@code params} with key/value {@code overrides} applied in order (a null value removes the key). */
+    public static Map<String, String> overridden(Map<String, String> params, String... overrides) {
+        for (int i = 0; i < overrides.length; i += 2) {
+            if (overrides[i + 1] == null) {
+                params.remove(overrides[i]);
+            } else {
+                params.put(overrides[i], overrides[i + 1]);
+            }
+        }
+        return params;
+    }
+
     /** Parses a query string (or the query of a URL) into a map; later duplicates win. */
     public static Map<String, String> query(String urlOrQuery) {
         String q = urlOrQuery.contains("?") ? urlOrQuery.substring(urlOrQuery.indexOf('?') + 1) : urlOrQuery;

@@ -153,7 +153,7 @@ public final class UserAgent {
      * Runs the whole browser part of the code flow: authorize with client_id, redirect_uri (the client's first),
      * response_type=code, scope=openid and a random state, overridden/extended by {@code extraParams}; signs in and
      * approves consent when asked. Returns the query parameters of the final redirect to the client (code, state,
-     * iss — or error, error_description, state, iss).
+     * iss — or error, error_description, state, iss), or the fields of the form post page that carries them.
      */
     public Map<String, String> authorizeAndGetRedirectParams(Admin.TestClient client, Admin.TestUser user,
                                                              Map<String, String> extraParams) {
@@ -176,6 +176,8 @@ public final class UserAgent {
                 r = signIn(r, user.username(), user.password());
             } else if (r.status() == 200 && r.body().contains("id=\"consent\"")) {
                 r = consent(r, true);
+            } else if (r.status() == 200 && r.body().contains("id=\"form-post\"")) {
+                return formFields(r.body(), "form-post"); // response_mode=form_post
             } else {
                 fail("unexpected answer in the authorization flow: " + r);
             }

@@ -243,7 +243,8 @@ class RefreshTokenGrantIT extends TokenEndpointTestBase {
         // counts per table; the rows themselves are checked below (the scheduled run may have taken some of them)
         Map<?, ?> counts = (Map<?, ?>) purged.json().get("purged");
         assertEquals(Set.of("sso_sessions", "throttle_counters", "authorization_codes", "access_tokens",
-                "refresh_tokens", "token_grants", "client_assertion_jtis", "kerberos_authenticators", "audit_events"),
+                "refresh_tokens", "token_grants", "client_assertion_jtis", "kerberos_authenticators",
+                "pushed_authorization_requests", "audit_events"),
                 counts.keySet(),
                 purged::toString);
         assertEquals(counts.values().stream().mapToInt(n -> ((Number) n).intValue()).sum(),
