@@ -16,6 +16,10 @@ public final class Scopes {
     public static final String OPENID = "openid";
     public static final String PROFILE = "profile";
     public static final String EMAIL = "email";
+    /** The {@code address} claim (OIDC Core 5.4). */
+    public static final String ADDRESS = "address";
+    /** The {@code phone_number} and {@code phone_number_verified} claims (OIDC Core 5.4). */
+    public static final String PHONE = "phone";
     /** The {@code groups} claim: the user's groups (the directory's, or those an administrator gave a local user). */
     public static final String GROUPS = "groups";
     /** Read the signed-in user's own profile and authorizations through /api/v1 (delegable). */
@@ -27,7 +31,7 @@ public final class Scopes {
     public static final String OFFLINE_ACCESS = "offline_access";
 
     /** Catalogue order, which is also the order scopes are shown and returned in. */
-    public static final List<String> ALL = List.of(OPENID, PROFILE, EMAIL, GROUPS, READ_USER, API);
+    public static final List<String> ALL = List.of(OPENID, PROFILE, EMAIL, ADDRESS, PHONE, GROUPS, READ_USER, API);
 
     private static final Pattern SCOPE_TOKEN = Pattern.compile("[\\x21\\x23-\\x5B\\x5D-\\x7E]+"); // RFC 6749 3.3
 

@@ -10,6 +10,7 @@ import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.token.ClientAssertionVerifier;
+import dev.portcullis.token.UserClaims;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -19,6 +20,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,9 +32,15 @@ import java.util.List;
 @CrossOrigin
 public class DiscoveryResource {
 
-    /** The user claims an ID token can carry (per scope), besides the protocol claims. */
-    public static final List<String> CLAIMS = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce",
-            "at_hash", "azp", "amr", "acr", "sid", "name", "given_name", "family_name", "preferred_username", "email", "groups");
+    /** The protocol claims of the ID token, then the user claims the scopes release ({@link UserClaims#ALL}). */
+    public static final List<String> CLAIMS = claims();
+
+    private static List<String> claims() {
+        List<String> names = new ArrayList<>(List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce",
+                "at_hash", "azp", "amr", "acr", "sid"));
+        names.addAll(UserClaims.ALL);
+        return List.copyOf(names);
+    }
 
     @Inject
     IssuerSettings issuer;

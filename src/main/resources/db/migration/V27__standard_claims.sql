@@ -1,0 +1,22 @@
+-- The OIDC Core 5.1 standard claims a user may have (issue 49), released by scope: profile (names, picture,
+-- website, gender, birthdate, zoneinfo, locale, updated_at), phone, address. The address is stored member by member;
+-- profile_updated_at is the updated_at claim: when a released claim last changed (updated_at also moves with
+-- passwords and roles).
+ALTER TABLE users ADD COLUMN middle_name VARCHAR(200);
+ALTER TABLE users ADD COLUMN nickname VARCHAR(200);
+ALTER TABLE users ADD COLUMN picture VARCHAR(2000);
+ALTER TABLE users ADD COLUMN website VARCHAR(2000);
+ALTER TABLE users ADD COLUMN gender VARCHAR(50);
+ALTER TABLE users ADD COLUMN birthdate VARCHAR(10);
+ALTER TABLE users ADD COLUMN zoneinfo VARCHAR(64);
+ALTER TABLE users ADD COLUMN locale VARCHAR(35);
+ALTER TABLE users ADD COLUMN phone_number VARCHAR(40);
+ALTER TABLE users ADD COLUMN phone_number_verified BOOLEAN DEFAULT FALSE NOT NULL;
+ALTER TABLE users ADD COLUMN address_formatted VARCHAR(500);
+ALTER TABLE users ADD COLUMN address_street VARCHAR(500);
+ALTER TABLE users ADD COLUMN address_locality VARCHAR(200);
+ALTER TABLE users ADD COLUMN address_region VARCHAR(200);
+ALTER TABLE users ADD COLUMN address_postal_code VARCHAR(40);
+ALTER TABLE users ADD COLUMN address_country VARCHAR(100);
+ALTER TABLE users ADD COLUMN profile_updated_at BIGINT;
+UPDATE users SET profile_updated_at = updated_at;
