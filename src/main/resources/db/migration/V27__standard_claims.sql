@@ -1,4 +1,4 @@
--- The OIDC Core 5.1 standard claims a user may have (issue 49), released by scope: profile (names, picture,
+-- Issue 49. The OIDC Core 5.1 standard claims a user may have (users: UserRepository's), released by scope: profile (names, picture,
 -- website, gender, birthdate, zoneinfo, locale, updated_at), phone, address. The address is stored member by member;
 -- profile_updated_at is the updated_at claim: when a released claim last changed (updated_at also moves with
 -- passwords and roles).
@@ -20,3 +20,7 @@ ALTER TABLE users ADD COLUMN address_postal_code VARCHAR(40);
 ALTER TABLE users ADD COLUMN address_country VARCHAR(100);
 ALTER TABLE users ADD COLUMN profile_updated_at BIGINT;
 UPDATE users SET profile_updated_at = updated_at;
+-- The claims request parameter (OIDC Core 5.5) in its normal form (ClaimsRequest.toJson), carried from the code to
+-- its grant, whose ID tokens and userinfo answers follow it; null without one.
+ALTER TABLE authorization_codes ADD COLUMN claims VARCHAR(8000);
+ALTER TABLE token_grants ADD COLUMN claims VARCHAR(8000);

@@ -89,6 +89,7 @@ public class DiscoveryResource {
                 .add("code_challenge_methods_supported", array(List.of("S256")))
                 .add("scopes_supported", array(List.copyOf(resourceIndicators.directory().allScopes())))
                 .add("claims_supported", array(CLAIMS))
+                .add("claims_parameter_supported", true)
                 .add("acr_values_supported", array(AuthMethods.ACR_VALUES))
                 .add("authorization_response_iss_parameter_supported", true)
                 // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is

@@ -75,7 +75,7 @@ public class TokenIssuer {
             throw new LostRace();
         }
         TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime(),
-                code.amr(), code.resources(), code.sid().orElse(null));
+                code.amr(), code.resources(), code.sid().orElse(null), code.claims().orElse(null));
         Issued issued = new Issued(grant, issue(grant, code.scope(), audience, code.nonce().orElse(null)));
         audit.success(AuditEvent.Type.CODE_REDEEMED, code.clientId(), code.userId(), ip, "grant " + grantId);
         return issued;
@@ -193,7 +193,8 @@ public class TokenIssuer {
         if (scopes.contains(Scopes.OPENID)) {
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
                     grant.authTime(), AuthMethods.claim(grant.amr()), AuthMethods.acr(grant.amr()), nonce, accessToken, now,
-                    accessExpiry, UserClaims.of(user.get(), scopes), grant.sid())));
+                    accessExpiry, UserClaims.inIdToken(user.get(), scopes, grant.claimsRequest(), true),
+                    grant.sid())));
         }
         return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.of(refreshToken),
                 audience.scope(), now.getEpochSecond(), idToken);

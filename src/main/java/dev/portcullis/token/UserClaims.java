@@ -3,7 +3,7 @@ package dev.portcullis.token;
 import dev.portcullis.account.StandardClaims;
 import dev.portcullis.account.User;
 import dev.portcullis.client.Scopes;
-import java.util.ArrayList;
+import dev.portcullis.protocol.ClaimsRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,42 +17,60 @@ import java.util.Set;
  * structured {@code address}; with {@code phone}, {@code phone_number} and {@code phone_number_verified}; with
  * {@code groups}, {@code groups} ({@link User#groups}: a directory user's as captured at the last sign-in, a local
  * user's as an administrator set them; an empty list for none). {@code sub} is not among them: each caller sets it
- * with its other fixed claims.
+ * with its other fixed claims. The {@code claims} request parameter (OIDC Core 5.5) adds claims one by one.
  */
 public final class UserClaims {
 
-    private static final List<String> PROFILE = profile();
-
     /** Every claim a scope can release, in release order. */
-    public static final List<String> ALL = all();
+    public static final List<String> ALL = Scopes.CLAIMS;
 
     private UserClaims() {
     }
 
     /**
-     * Values are Strings, Booleans, Longs ({@code updated_at}), lists of Strings ({@code groups}) and a map of
-     * Strings ({@code address}), in a stable order.
+     * The claims {@code scopes} release. Values are Strings, Booleans, Longs ({@code updated_at}), lists of Strings
+     * ({@code groups}) and a map of Strings ({@code address}), in a stable order.
      */
     public static Map<String, Object> of(User user, Set<String> scopes) {
         Map<String, Object> claims = new LinkedHashMap<>();
         for (String scope : scopes) {
-            for (String claim : released(scope)) {
+            for (String claim : Scopes.claimsOf(scope)) {
                 value(user, claim).ifPresent(v -> claims.put(claim, v));
             }
         }
         return claims;
     }
 
-    /** The claims {@code scope} releases (none for a scope that releases none). */
-    public static List<String> released(String scope) {
-        return switch (scope) {
-            case Scopes.PROFILE -> PROFILE;
-            case Scopes.EMAIL -> List.of("email", "email_verified");
-            case Scopes.ADDRESS -> List.of(StandardClaims.ADDRESS);
-            case Scopes.PHONE -> List.of(StandardClaims.PHONE_NUMBER, StandardClaims.PHONE_NUMBER_VERIFIED);
-            case Scopes.GROUPS -> List.of(Scopes.GROUPS);
-            default -> List.of();
-        };
+    /**
+     * The claims of the userinfo answer: those {@code scopes} release, and those the {@code claims} parameter asks
+     * for there ({@link #withRequested}).
+     */
+    public static Map<String, Object> atUserinfo(User user, Set<String> scopes, ClaimsRequest request) {
+        return withRequested(of(user, scopes), user, request.userinfo());
+    }
+
+    /**
+     * The user claims of an ID token: those {@code scopes} release when {@code scopeClaims}, and those the
+     * {@code claims} parameter asks for in the ID token ({@link #withRequested}).
+     */
+    public static Map<String, Object> inIdToken(User user, Set<String> scopes, ClaimsRequest request,
+                                                boolean scopeClaims) {
+        return withRequested(scopeClaims ? of(user, scopes) : new LinkedHashMap<>(), user, request.idToken());
+    }
+
+    /**
+     * {@code claims} and, added, each claim asked for one by one (OIDC Core 5.5) that the user has, with a value
+     * the request allows ({@code value}/{@code values}); a name that is no user claim is ignored.
+     */
+    static Map<String, Object> withRequested(Map<String, Object> claims, User user,
+                                             Map<String, ClaimsRequest.Requested> requested) {
+        for (String claim : Scopes.CLAIMS) {
+            ClaimsRequest.Requested asked = requested.get(claim);
+            if (asked != null && !claims.containsKey(claim)) {
+                value(user, claim).filter(asked::allows).ifPresent(v -> claims.put(claim, v));
+            }
+        }
+        return claims;
     }
 
     /** The user's value of {@code claim}, empty when they have none or it is not a user claim. */
@@ -71,20 +89,5 @@ public final class UserClaims {
             default -> StandardClaims.TEXTS.contains(claim) ? user.claim(claim) : null;
         };
         return Optional.ofNullable(value);
-    }
-
-    private static List<String> profile() {
-        List<String> names = new ArrayList<>(List.of("preferred_username", "name"));
-        names.addAll(StandardClaims.PROFILE_TEXTS);
-        names.add("updated_at");
-        return List.copyOf(names);
-    }
-
-    private static List<String> all() {
-        List<String> names = new ArrayList<>();
-        for (String scope : Scopes.ALL) {
-            names.addAll(released(scope));
-        }
-        return List.copyOf(names);
     }
 }

@@ -84,7 +84,7 @@ public class UserInfoEndpoint {
         // user deleted or disabled meanwhile (disabling also revokes the token; this needs no further read)
         User user = users.findCached(t.subject()).filter(User::enabled).orElseThrow(BearerToken::invalid);
         JsonObjectBuilder claims = JsonSupport.JSON.createObjectBuilder().add("sub", user.userId());
-        UserClaims.of(user, t.scopes()).forEach((name, value) -> add(claims, name, value));
+        UserClaims.atUserinfo(user, t.scopes(), t.claims()).forEach((name, value) -> add(claims, name, value));
         return claims.build().toString();
     }
 

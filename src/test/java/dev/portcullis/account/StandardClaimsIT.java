@@ -5,10 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.oauth2.sdk.id.Issuer;
+import com.nimbusds.openid.connect.sdk.Nonce;
+import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
 import com.nimbusds.openid.connect.sdk.claims.Address;
 import com.nimbusds.openid.connect.sdk.claims.UserInfo;
 import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
+import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
 import dev.portcullis.testing.Admin;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
@@ -176,6 +182,112 @@ class StandardClaimsIT extends ServerTestBase {
         assertNull(none.getPhoneNumber());
         assertNull(none.getPhoneNumberVerified(), "no number: no verified flag either");
         assertNull(none.getGivenName());
+    }
+
+    @Test
+    void theClaimsParameterReleasesClaimsOneByOneWhereAsked() throws Exception {
+        Admin.TestClient app = admin.confidentialClient("openid profile email address phone", REDIRECT);
+        Admin.TestUser u = userWith(ALL_CLAIMS);
+        String claims = "{\"userinfo\":{\"nickname\":{\"essential\":true},\"address\":null,\"email\":null,"
+                + "\"no_such_claim\":{\"essential\":true}},\"id_token\":{\"given_name\":null,"
+                + "\"locale\":{\"value\":\"fr-FR\"},\"phone_number\":{\"values\":[\"+442071838750\"]},"
+                + "\"auth_time\":{\"essential\":true}},\"extension\":{\"ignored\":true}}";
+        String nonce = "n-" + Long.toHexString(System.nanoTime());
+        UserAgent ua = new UserAgent(BASE);
+        Http.Res consent = ua.follow(ua.signIn(ua.follow(ua.authorize(Map.of("client_id", app.clientId(),
+                "redirect_uri", REDIRECT, "response_type", "code", "scope", "openid", "nonce", nonce, "claims",
+                claims))), u.username(), PASSWORD));
+        assertEquals(200, consent.status(), consent::toString);
+        // an unknown claim is no detail to show; auth_time is no detail about the user
+        assertTrue(consent.body().contains("<li>See these details too: nickname, address, email, given_name, locale, "
+                + "phone_number</li>"), consent::body);
+        Map<String, String> redirect = Http.query(ua.consent(consent, true).header("Location"));
+        Http.Res token = http.postJson("/oauth/token", app.codeExchangeJson(redirect.get("code")));
+        assertEquals(200, token.status(), token::toString);
+
+        IDTokenClaimsSet id = validated(app, token.jsonString("id_token"), nonce);
+        assertEquals("Ada", id.getStringClaim("given_name"));
+        assertEquals("+442071838750", id.getStringClaim("phone_number"));
+        assertNull(id.getStringClaim("locale"), "asked only with another value");
+        assertNull(id.getStringClaim("nickname"), "asked at userinfo, not in the ID token");
+        assertTrue(id.getAuthenticationTime() != null);
+        assertNull(id.getClaim("no_such_claim"));
+
+        UserInfo info = UserInfo.parse(http.get("/oauth/userinfo", "Authorization", "Bearer "
+                + token.jsonString("access_token")).body());
+        assertEquals("ada", info.getNickname());
+        assertEquals("London", info.getAddress().getLocality());
+        assertEquals("ada@example.com", info.getEmailAddress());
+        assertNull(info.getGivenName(), "asked in the ID token only, and no profile scope");
+        assertNull(info.getEmailVerified(), "not asked and no email scope");
+        assertNull(info.getClaim("no_such_claim"));
+        assertTrue(Db.rows("SELECT claims FROM token_grants WHERE user_id = ?", u.userId()).get(0).get("claims")
+                .toString().contains("nickname"), "the grant carries the request");
+
+        Http.Res refreshed = http.postForm("/oauth/token", Map.of("grant_type", "refresh_token", "refresh_token",
+                token.jsonString("refresh_token"), "client_id", app.clientId(), "client_secret", app.secret()));
+        assertEquals(200, refreshed.status(), refreshed::toString);
+        IDTokenClaimsSet again = IDTokenClaimsSet.parse(SignedJWT.parse(refreshed.jsonString("id_token"))
+                .getJWTClaimsSet().toString());
+        assertEquals("Ada", again.getStringClaim("given_name"), "a refreshed ID token follows the same request");
+    }
+
+    @Test
+    void claimsBeyondTheScopesAreAskedEveryTimeButScopesAloneAreRemembered() {
+        Admin.TestClient app = admin.confidentialClient("openid profile", REDIRECT);
+        Admin.TestUser u = userWith(ALL_CLAIMS);
+        UserAgent ua = new UserAgent(BASE);
+        assertTrue(ua.authorizeAndGetRedirectParams(app, u, Map.of("scope", "openid profile")).containsKey("code"));
+        Http.Res remembered = ua.authorize(Map.of("client_id", app.clientId(), "redirect_uri", REDIRECT,
+                "response_type", "code", "scope", "openid profile", "claims",
+                "{\"userinfo\":{\"nickname\":null}}"));
+        assertTrue(remembered.header("Location").startsWith(REDIRECT), "profile covers nickname: no question");
+        Http.Res asked = ua.authorize(Map.of("client_id", app.clientId(), "redirect_uri", REDIRECT,
+                "response_type", "code", "scope", "openid profile", "claims",
+                "{\"userinfo\":{\"phone_number\":null}}"));
+        assertTrue(asked.header("Location").contains("/consent.xhtml"), asked::toString);
+        Http.Res none = ua.authorize(Map.of("client_id", app.clientId(), "redirect_uri", REDIRECT,
+                "response_type", "code", "scope", "openid profile", "prompt", "none", "claims",
+                "{\"userinfo\":{\"phone_number\":null}}"));
+        assertEquals("consent_required", Http.query(none.header("Location")).get("error"));
+    }
+
+    @Test
+    void aSubValueForAnotherUserGetsNoPositiveAnswer() {
+        Admin.TestClient app = admin.confidentialClient("openid", REDIRECT);
+        Admin.TestUser u = userWith(ALL_CLAIMS);
+        Map<String, String> other = new UserAgent(BASE).authorizeAndGetRedirectParams(app, u, Map.of("claims",
+                "{\"id_token\":{\"sub\":{\"value\":\"someone-else\"}}}"));
+        assertEquals("access_denied", other.get("error"), other::toString);
+        assertNull(other.get("code"));
+        Map<String, String> same = new UserAgent(BASE).authorizeAndGetRedirectParams(app, u, Map.of("claims",
+                "{\"id_token\":{\"sub\":{\"value\":\"" + u.userId() + "\",\"essential\":true}}}"));
+        assertTrue(same.containsKey("code"), same::toString);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{", "[]", "\"name\"", "{\"userinfo\":[\"name\"]}", "{\"id_token\":{\"name\":1}}",
+        "{\"userinfo\":{\"name\":{\"essential\":\"yes\"}}}", "{\"id_token\":{\"name\":{\"values\":\"a\"}}}"})
+    void aMalformedClaimsParameterIsInvalidRequestAtTheClient(String claims) {
+        Admin.TestClient app = admin.confidentialClient("openid", REDIRECT);
+        Http.Res r = new UserAgent(BASE).authorize(Map.of("client_id", app.clientId(), "redirect_uri", REDIRECT,
+                "response_type", "code", "scope", "openid", "state", "s1", "claims", claims));
+        assertEquals(302, r.status(), r::toString);
+        Map<String, String> p = Http.query(r.header("Location"));
+        assertEquals("invalid_request", p.get("error"), p::toString);
+        assertEquals("s1", p.get("state"));
+    }
+
+    @Test
+    void discoverySaysTheClaimsParameterIsSupported() throws Exception {
+        assertTrue(OIDCProviderMetadata.resolve(new Issuer(BASE)).supportsClaimsParam());
+    }
+
+    private IDTokenClaimsSet validated(Admin.TestClient app, String idToken, String nonce) throws Exception {
+        OIDCProviderMetadata meta = OIDCProviderMetadata.resolve(new Issuer(BASE));
+        IDTokenValidator validator = new IDTokenValidator(meta.getIssuer(), new ClientID(app.clientId()),
+                JWSAlgorithm.RS256, meta.getJWKSetURI().toURL());
+        return validator.validate(SignedJWT.parse(idToken), new Nonce(nonce));
     }
 
     /** The code flow through sign-in and consent, then userinfo parsed as a relying party's library does. */
