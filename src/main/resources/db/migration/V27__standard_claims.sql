@@ -24,3 +24,6 @@ UPDATE users SET profile_updated_at = updated_at;
 -- its grant, whose ID tokens and userinfo answers follow it; null without one.
 ALTER TABLE authorization_codes ADD COLUMN claims VARCHAR(8000);
 ALTER TABLE token_grants ADD COLUMN claims VARCHAR(8000);
+-- A client whose ID tokens carry the granted scopes' claims too (relying parties that read only the ID token);
+-- otherwise an ID token carries identity and session claims, and the scopes' claims are at userinfo.
+ALTER TABLE clients ADD COLUMN id_token_claims BOOLEAN DEFAULT FALSE NOT NULL;

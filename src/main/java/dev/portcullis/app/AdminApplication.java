@@ -155,6 +155,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     implementation = String.class),
             @SchemaProperty(name = "scopes", type = SchemaType.STRING, description = "space-separated"),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "ID tokens carry the "
+                    + "granted scopes' claims too (for relying parties that read only the ID token)"),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description =
                     "authorization_code, refresh_token, client_credentials, "
                     + "urn:ietf:params:oauth:grant-type:token-exchange",
@@ -190,6 +192,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "scopes", type = SchemaType.STRING,
                     description = "from openid profile email read_user api"),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN, description = "default false"),
+            @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "default false: the "
+                    + "scopes' claims at userinfo only; true: in the ID token too"),
             @SchemaProperty(name = "backchannel_logout_uri", type = SchemaType.STRING,
                     description = "optional; https, or http on a loopback host; its host must not be or resolve to an "
                             + "address outside portcullis.outbound.allowed-networks (by default: loopback, "
@@ -222,6 +226,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "replaces the list; null removes it", nullable = true, implementation = String.class),
             @SchemaProperty(name = "scopes", type = SchemaType.STRING),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "ID tokens carry the "
+                    + "granted scopes' claims too (for relying parties that read only the ID token)"),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description = "replaces the set",
                     implementation = String.class),
             @SchemaProperty(name = "token_endpoint_auth_method", type = SchemaType.STRING, description =

@@ -127,7 +127,7 @@ public class ClientService {
     public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
                               Boolean requireMfa, List<String> grantTypes, String authMethod, String jwks,
-                              String jwksUri, LogoutNotifications.Change logout) {
+                              String jwksUri, LogoutNotifications.Change logout, Boolean idTokenClaims) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -140,6 +140,7 @@ public class ClientService {
             private Boolean confidential;
             private Boolean enabled;
             private Boolean requireMfa;
+            private Boolean idTokenClaims;
 
             private Builder() {
             }
@@ -169,9 +170,14 @@ public class ClientService {
                 return this;
             }
 
+            public Builder idTokenClaims(Boolean idTokenClaims) {
+                this.idTokenClaims = idTokenClaims;
+                return this;
+            }
+
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
-                        enabled, requireMfa, grantTypes, authMethod, jwks, jwksUri, logout);
+                        enabled, requireMfa, grantTypes, authMethod, jwks, jwksUri, logout, idTokenClaims);
             }
         }
     }
@@ -188,7 +194,7 @@ public class ClientService {
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
                                List<String> grantTypes, String authMethod, String jwks, String jwksUri,
-                               LogoutNotifications.Change logout) {
+                               LogoutNotifications.Change logout, boolean idTokenClaims) {
 
         /**
          * A confidential client without URIs, consent or a required second factor until a field is named; a
@@ -203,6 +209,7 @@ public class ClientService {
             private Boolean confidential;
             private boolean skipConsent;
             private boolean requireMfa;
+            private boolean idTokenClaims;
 
             private Builder() {
                 redirectUris = List.of();
@@ -230,12 +237,18 @@ public class ClientService {
                 return this;
             }
 
+            /** Its ID tokens carry the scopes' claims too (default false: userinfo only). */
+            public Builder idTokenClaims(boolean idTokenClaims) {
+                this.idTokenClaims = idTokenClaims;
+                return this;
+            }
+
             public Registration build() {
                 boolean isConfidential = confidential != null ? confidential
                         : !ClientAuthMethods.NONE.equals(authMethod);
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
                         skipConsent, requireMfa, grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod,
-                        jwks, jwksUri, logout);
+                        jwks, jwksUri, logout, idTokenClaims);
             }
         }
     }
@@ -283,6 +296,7 @@ public class ClientService {
                 r.skipConsent(), clock.instant());
         client.changeLogoutNotifications(notifications, clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
+        client.idTokenClaims(r.idTokenClaims(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         client.changeAuthentication(method, jwks, jwksUri, clock.instant());
         Optional<String> secret = Optional.empty();
@@ -366,6 +380,10 @@ public class ClientService {
         if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
             noteChange(changed, "require_mfa", c.requireMfa(), p.requireMfa());
             c.requireMfa(p.requireMfa(), now);
+        }
+        if (p.idTokenClaims() != null && p.idTokenClaims() != c.idTokenClaims()) {
+            noteChange(changed, "id_token_claims", c.idTokenClaims(), p.idTokenClaims());
+            c.idTokenClaims(p.idTokenClaims(), now);
         }
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();

@@ -47,6 +47,7 @@ public class ConsoleClientsPage {
     private boolean confidential = true;
     private String scopes = "openid profile email";
     private boolean skipConsent;
+    private boolean idTokenClaims;
     /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
     private String grantTypes;
     /** The registration form's token_endpoint_auth_method; blank: not chosen (the checkbox decides the type). */
@@ -74,7 +75,8 @@ public class ConsoleClientsPage {
             ClientService.Registration.Builder b = ClientService.Registration.builder()
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
                     .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
-                    .skipConsent(skipConsent).grantTypes(words(grantTypes)).logout(logoutChange())
+                    .skipConsent(skipConsent).idTokenClaims(idTokenClaims).grantTypes(words(grantTypes))
+                    .logout(logoutChange())
                     .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
             // a chosen method decides the type itself (none is public); the checkbox only when none is chosen
             if (blankAsNull(authMethod) == null) {
@@ -103,6 +105,7 @@ public class ConsoleClientsPage {
                     redirectUris = String.join("\n", c.redirectUris());
                     postLogoutRedirectUris = String.join("\n", c.postLogoutRedirectUris());
                     grantTypes = GrantTypes.format(c.grantTypes());
+                    idTokenClaims = c.idTokenClaims();
                     LogoutNotifications n = c.logoutNotifications();
                     backchannelLogoutUri = n.backchannelUri();
                     backchannelLogoutSessionRequired = n.backchannelSessionRequired();
@@ -117,12 +120,13 @@ public class ConsoleClientsPage {
         return shown;
     }
 
-    /** Saves the name, URIs and grant types of the shown client. */
+    /** Saves the name, URIs, grant types and ID token claims setting of the shown client. */
     public String save() {
         getShown().ifPresent(c -> form.submit(actor -> {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
-                    .grantTypes(words(grantTypes)).logout(logoutChange()).build(), actor);
+                    .grantTypes(words(grantTypes)).idTokenClaims(idTokenClaims).logout(logoutChange()).build(),
+                    actor);
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
         }));
         return null;
@@ -341,6 +345,14 @@ public class ConsoleClientsPage {
 
     public void setFrontchannelLogoutSessionRequired(boolean required) {
         this.frontchannelLogoutSessionRequired = required;
+    }
+
+    public boolean isIdTokenClaims() {
+        return idTokenClaims;
+    }
+
+    public void setIdTokenClaims(boolean idTokenClaims) {
+        this.idTokenClaims = idTokenClaims;
     }
 
     public boolean isSkipConsent() {

@@ -33,7 +33,10 @@ public final class UserClaims {
      */
     public static Map<String, Object> of(User user, Set<String> scopes) {
         Map<String, Object> claims = new LinkedHashMap<>();
-        for (String scope : scopes) {
+        for (String scope : Scopes.ALL) { // catalogue order, whatever the order of the request's scopes
+            if (!scopes.contains(scope)) {
+                continue;
+            }
             for (String claim : Scopes.claimsOf(scope)) {
                 value(user, claim).ifPresent(v -> claims.put(claim, v));
             }

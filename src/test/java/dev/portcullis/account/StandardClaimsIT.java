@@ -279,6 +279,55 @@ class StandardClaimsIT extends ServerTestBase {
     }
 
     @Test
+    void anIdTokenCarriesIdentityAndSessionClaimsOnlyUnlessTheClientWantsTheScopesClaims() throws Exception {
+        Admin.TestClient app = admin.confidentialClient("openid profile email address phone", REDIRECT);
+        Admin.TestUser u = userWith(ALL_CLAIMS);
+        assertEquals(false, admin.get("/admin/clients/" + app.clientId()).json().get("id_token_claims"));
+        String scope = "openid profile email address phone";
+
+        IDTokenClaimsSet minimal = idToken(app, u, scope);
+        assertEquals(u.userId(), minimal.getSubject().getValue());
+        assertTrue(minimal.getAuthenticationTime() != null);
+        assertTrue(minimal.getClaim("sid") != null);
+        assertTrue(minimal.getClaim("amr") != null);
+        for (String claim : List.of("preferred_username", "name", "given_name", "email", "email_verified", "address",
+                "phone_number", "locale", "updated_at")) {
+            assertNull(minimal.getClaim(claim), claim + " is at userinfo, not in the ID token");
+        }
+
+        Http.Res wanted = admin.patch("/admin/clients/" + app.clientId(), "{\"id_token_claims\":true}");
+        assertEquals(200, wanted.status(), wanted::toString);
+        assertEquals(true, wanted.json().get("id_token_claims"));
+        assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CLIENT_UPDATED' "
+                + "AND client_id = ? AND detail LIKE '%id_token_claims%'", app.clientId()));
+        IDTokenClaimsSet whole = idToken(app, u, scope);
+        assertEquals("Ada", whole.getStringClaim("given_name"));
+        assertEquals(u.username(), whole.getStringClaim("preferred_username"));
+        assertEquals("ada@example.com", whole.getStringClaim("email"));
+        assertEquals("+442071838750", whole.getStringClaim("phone_number"));
+        assertEquals("London", ((Map<?, ?>) whole.getClaim("address")).get("locality"));
+        assertNull(idToken(app, u, "openid").getClaim("given_name"), "still only what the scopes release");
+
+        Http.Res refused = admin.patch("/admin/clients/" + app.clientId(), "{\"id_token_claims\":null}");
+        assertEquals(400, refused.status(), refused::toString);
+        Http.Res wrongType = admin.patch("/admin/clients/" + app.clientId(), "{\"id_token_claims\":\"yes\"}");
+        assertEquals(400, wrongType.status(), wrongType::toString);
+        Http.Res registered = admin.post("/admin/clients", "{\"client_name\":\"Reads the ID token\",\"redirect_uris\":"
+                + "[\"" + REDIRECT + "\"],\"scopes\":\"openid profile\",\"id_token_claims\":true}");
+        assertEquals(201, registered.status(), registered::toString);
+        assertEquals(true, registered.json().get("id_token_claims"));
+    }
+
+    private IDTokenClaimsSet idToken(Admin.TestClient app, Admin.TestUser u, String scope) throws Exception {
+        String nonce = "n-" + Long.toHexString(System.nanoTime());
+        Map<String, String> redirect = new UserAgent(BASE).authorizeAndGetRedirectParams(app, u,
+                Map.of("scope", scope, "nonce", nonce));
+        Http.Res token = http.postJson("/oauth/token", app.codeExchangeJson(redirect.get("code")));
+        assertEquals(200, token.status(), token::toString);
+        return validated(app, token.jsonString("id_token"), nonce);
+    }
+
+    @Test
     void discoverySaysTheClaimsParameterIsSupported() throws Exception {
         assertTrue(OIDCProviderMetadata.resolve(new Issuer(BASE)).supportsClaimsParam());
     }
