@@ -9,7 +9,9 @@ import jakarta.persistence.NamedQuery;
 import jakarta.persistence.QueryHint;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -99,6 +101,55 @@ public class User {
     @Column(name = "directory_checked_at")
     private Long directoryCheckedAt;
 
+    @Column(name = "middle_name")
+    private String middleName;
+
+    private String nickname;
+
+    private String picture;
+
+    private String website;
+
+    private String gender;
+
+    /** YYYY or YYYY-MM-DD (year 0000: not disclosed). */
+    private String birthdate;
+
+    private String zoneinfo;
+
+    private String locale;
+
+    @Column(name = "phone_number")
+    private String phoneNumber;
+
+    @Column(name = "phone_number_verified")
+    private boolean phoneNumberVerified;
+
+    @Column(name = "address_formatted")
+    private String addressFormatted;
+
+    @Column(name = "address_street")
+    private String addressStreet;
+
+    @Column(name = "address_locality")
+    private String addressLocality;
+
+    @Column(name = "address_region")
+    private String addressRegion;
+
+    @Column(name = "address_postal_code")
+    private String addressPostalCode;
+
+    @Column(name = "address_country")
+    private String addressCountry;
+
+    /**
+     * When a released claim last changed (epoch seconds), the {@code updated_at} claim; {@link #updatedAt} also
+     * moves with passwords, roles and the like.
+     */
+    @Column(name = "profile_updated_at")
+    private Long profileUpdatedAt;
+
     /** Member of {@code portcullis.ldap.admin-group} at the last sign-in or re-check (directory users only). */
     @Column(name = "directory_admin")
     private boolean directoryAdmin;
@@ -117,6 +168,7 @@ public class User {
         this.passwordHash = passwordHash;
         this.createdAt = now.getEpochSecond();
         this.updatedAt = createdAt;
+        this.profileUpdatedAt = createdAt;
     }
 
     public String userId() {
@@ -167,6 +219,87 @@ public class User {
         this.email = email;
         this.name = name;
         this.updatedAt = now.getEpochSecond();
+        this.profileUpdatedAt = updatedAt;
+    }
+
+    /**
+     * A text claim of {@link StandardClaims#TEXTS} or a member of {@code address} named
+     * {@code address.<member>}; null when the user has none.
+     */
+    public String claim(String name) {
+        return switch (name) {
+            case "given_name" -> givenName;
+            case "family_name" -> familyName;
+            case "middle_name" -> middleName;
+            case "nickname" -> nickname;
+            case "picture" -> picture;
+            case "website" -> website;
+            case "gender" -> gender;
+            case "birthdate" -> birthdate;
+            case "zoneinfo" -> zoneinfo;
+            case "locale" -> locale;
+            case "phone_number" -> phoneNumber;
+            case "address.formatted" -> addressFormatted;
+            case "address.street_address" -> addressStreet;
+            case "address.locality" -> addressLocality;
+            case "address.region" -> addressRegion;
+            case "address.postal_code" -> addressPostalCode;
+            case "address.country" -> addressCountry;
+            default -> throw new IllegalArgumentException("not a stored claim: " + name);
+        };
+    }
+
+    /** Sets or (null) removes a claim named as {@link #claim} names it; the caller has validated the value. */
+    void changeClaim(String name, String value, Instant now) {
+        switch (name) {
+            case "given_name" -> givenName = value;
+            case "family_name" -> familyName = value;
+            case "middle_name" -> middleName = value;
+            case "nickname" -> nickname = value;
+            case "picture" -> picture = value;
+            case "website" -> website = value;
+            case "gender" -> gender = value;
+            case "birthdate" -> birthdate = value;
+            case "zoneinfo" -> zoneinfo = value;
+            case "locale" -> locale = value;
+            case "phone_number" -> phoneNumber = value;
+            case "address.formatted" -> addressFormatted = value;
+            case "address.street_address" -> addressStreet = value;
+            case "address.locality" -> addressLocality = value;
+            case "address.region" -> addressRegion = value;
+            case "address.postal_code" -> addressPostalCode = value;
+            case "address.country" -> addressCountry = value;
+            default -> throw new IllegalArgumentException("not a stored claim: " + name);
+        }
+        this.updatedAt = now.getEpochSecond();
+        this.profileUpdatedAt = updatedAt;
+    }
+
+    public boolean phoneNumberVerified() {
+        return phoneNumberVerified;
+    }
+
+    void changePhoneNumberVerified(boolean verified, Instant now) {
+        this.phoneNumberVerified = verified;
+        this.updatedAt = now.getEpochSecond();
+        this.profileUpdatedAt = updatedAt;
+    }
+
+    /** The members of {@code address} the user has, in {@link StandardClaims#ADDRESS_MEMBERS} order. */
+    public Map<String, String> address() {
+        Map<String, String> members = new LinkedHashMap<>();
+        for (String member : StandardClaims.ADDRESS_MEMBERS) {
+            String value = claim(StandardClaims.ADDRESS + "." + member);
+            if (value != null) {
+                members.put(member, value);
+            }
+        }
+        return members;
+    }
+
+    /** The {@code updated_at} claim: when a released claim last changed. */
+    public Instant profileUpdatedAt() {
+        return Instant.ofEpochSecond(profileUpdatedAt == null ? updatedAt : profileUpdatedAt);
     }
 
     void changeEnabled(boolean enabled, Instant now) {
@@ -254,6 +387,7 @@ public class User {
         this.directoryAdmin = administrator;
         this.directoryCheckedAt = now.getEpochSecond();
         this.updatedAt = now.getEpochSecond();
+        this.profileUpdatedAt = updatedAt;
     }
 
     void changePasswordHash(String hash, Instant now) {

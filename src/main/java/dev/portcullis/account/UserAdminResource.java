@@ -25,7 +25,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -63,7 +65,19 @@ public class UserAdminResource {
     HttpServletRequest request;
 
     /** A merge patch's fields (RFC 7396); anything else is refused. */
-    private static final Set<String> PATCH_FIELDS = Set.of("email", "name", "enabled", "roles", "groups");
+    private static final Set<String> PATCH_FIELDS = fields("email", "name", "enabled", "roles", "groups");
+
+    /** The fields of a new user. */
+    private static final Set<String> NEW_FIELDS = fields("username", "password", "email", "name", "groups");
+
+    /** {@code base} and the standard claims (OIDC Core 5.1) an administrator sets. */
+    private static Set<String> fields(String... base) {
+        Set<String> all = new TreeSet<>(List.of(base));
+        all.addAll(StandardClaims.TEXTS);
+        all.add(StandardClaims.ADDRESS);
+        all.add(StandardClaims.PHONE_NUMBER_VERIFIED);
+        return Set.copyOf(all);
+    }
 
     @GET
     @Operation(summary = "List and search users, paged by username",
@@ -94,7 +108,9 @@ public class UserAdminResource {
     @Path("{username}")
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change a user (JSON merge patch)",
-            description = "Fields: email, name (null removes them), enabled, roles (replaces the set; null: none), "
+            description = "Fields: email, name and the standard claims (given_name ... phone_number; null removes "
+                    + "one; address is merged member by member, null removes it; given_name and family_name are "
+                    + "refused for a directory user), phone_number_verified, enabled, roles (replaces the set; null: none), "
                     + "groups (a local user's group names; replaces the set; null: none; refused for a directory "
                     + "user). "
                     + "enabled=false ends the user's SSO sessions and revokes every token family at once; they "
@@ -115,7 +131,7 @@ public class UserAdminResource {
         List<String> groups = json.has("groups") ? groups(json).orElse(List.of()) : null;
         UserAdminService.UserPatch patch = UserAdminService.UserPatch.patch().email(json.removableString("email", 1000))
                 .name(json.removableString("name", 1000)).enabled(json.bool("enabled").orElse(null)).roles(roles)
-                .groups(groups).build();
+                .groups(groups).claims(claims(json)).build();
         return service.update(username, patch, actor())
                 .map(u -> Response.ok(describe(u).build().toString()).build())
                 .orElseThrow(UserAdminResource::notFound);
@@ -134,18 +150,19 @@ public class UserAdminResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Create a user", description = "Username is case-insensitive and stored lower-case; "
-            + "duplicate usernames answer 409. groups: the user's group names (optional).")
+            + "duplicate usernames answer 409. groups: the user's group names (optional); the standard claims "
+            + "as in the User schema (optional).")
     @RequestBody(content = @Content(schema = @Schema(ref = "NewUser")))
     @APIResponse(responseCode = "201", content = @Content(schema = @Schema(ref = "User")))
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response create(String body) {
-        JsonObjects json = JsonObjects.parse(body, Set.of("username", "password", "email", "name", "groups"));
+        JsonObjects json = JsonObjects.parse(body, NEW_FIELDS);
         User u = service.create(new UserAdminService.NewUser(
                 json.requiredString("username", 1000),
                 json.string("password", 100_000).orElse(null),
                 json.string("email", 1000).orElse(null),
                 json.string("name", 1000).orElse(null),
-                groups(json).orElse(List.of())), actor());
+                groups(json).orElse(List.of()), claims(json)), actor());
         return Response.status(201).header("Location", "/admin/users/" + u.username())
                 .entity(describe(u).build().toString()).build();
     }
@@ -188,6 +205,35 @@ public class UserAdminResource {
         return json.stringList("groups", 1000, 1000);
     }
 
+    /**
+     * The standard claims a request names, bounded for parsing (the service checks each against its rule); absent
+     * ones are not named, null removes one.
+     */
+    static ClaimChanges claims(JsonObjects json) {
+        Map<String, Optional<String>> texts = new LinkedHashMap<>();
+        for (String claim : StandardClaims.TEXTS) {
+            Optional<String> value = json.removableString(claim, StandardClaims.maxLength(claim));
+            if (value != null) {
+                texts.put(claim, value);
+            }
+        }
+        Optional<JsonObjects> address = json.removableObject(StandardClaims.ADDRESS,
+                Set.copyOf(StandardClaims.ADDRESS_MEMBERS));
+        if (address != null) {
+            for (String member : StandardClaims.ADDRESS_MEMBERS) {
+                Optional<String> value = address.isEmpty() ? Optional.empty()
+                        : address.get().removableLines(member, StandardClaims.maxLength(member));
+                if (value != null) {
+                    texts.put(StandardClaims.ADDRESS + "." + member, value);
+                }
+            }
+        }
+        if (json.isNull(StandardClaims.PHONE_NUMBER_VERIFIED)) {
+            throw Refusal.invalid(StandardClaims.PHONE_NUMBER_VERIFIED, "cannot be removed (null)");
+        }
+        return new ClaimChanges(texts, json.bool(StandardClaims.PHONE_NUMBER_VERIFIED).orElse(null));
+    }
+
     static JsonObjectBuilder describe(User u) {
         JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
                 .add("user_id", u.userId())
@@ -201,6 +247,20 @@ public class UserAdminResource {
         if (u.name() != null) {
             b.add("name", u.name());
         }
+        for (String claim : StandardClaims.TEXTS) {
+            String value = u.claim(claim);
+            if (value != null) {
+                b.add(claim, value);
+            }
+        }
+        b.add(StandardClaims.PHONE_NUMBER_VERIFIED, u.phoneNumberVerified());
+        Map<String, String> address = u.address();
+        if (!address.isEmpty()) {
+            JsonObjectBuilder a = JsonSupport.JSON.createObjectBuilder();
+            address.forEach(a::add);
+            b.add(StandardClaims.ADDRESS, a);
+        }
+        b.add("updated_at", u.profileUpdatedAt().getEpochSecond());
         b.add("source", u.source());
         if (!u.fromDirectory()) {
             b.add("groups", JsonSupport.JSON.createArrayBuilder(u.groups()));

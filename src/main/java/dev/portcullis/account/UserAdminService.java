@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -66,7 +67,7 @@ public class UserAdminService {
      * {@code groups} removes every group). Built by {@link #patch()}, naming only the fields that change.
      */
     public record UserPatch(Optional<String> email, Optional<String> name, Boolean enabled, Set<String> roles,
-                            List<String> groups) {
+                            List<String> groups, ClaimChanges claims) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -80,6 +81,7 @@ public class UserAdminService {
             private Boolean enabled;
             private Set<String> roles;
             private List<String> groups;
+            private ClaimChanges claims = ClaimChanges.NONE;
 
             private Builder() {
             }
@@ -112,14 +114,25 @@ public class UserAdminService {
                 return this;
             }
 
+            /** The standard claims to set or remove. */
+            public Builder claims(ClaimChanges claims) {
+                this.claims = claims;
+                return this;
+            }
+
             public UserPatch build() {
-                return new UserPatch(email, name, enabled, roles, groups);
+                return new UserPatch(email, name, enabled, roles, groups, claims);
             }
         }
     }
 
-    /** {@code groups} may be empty, never null. */
-    public record NewUser(String username, String password, String email, String name, List<String> groups) {
+    /** {@code groups} may be empty, never null; {@code claims} the standard claims to set. */
+    public record NewUser(String username, String password, String email, String name, List<String> groups,
+                          ClaimChanges claims) {
+
+        public NewUser(String username, String password, String email, String name, List<String> groups) {
+            this(username, password, email, name, groups, ClaimChanges.NONE);
+        }
 
         public NewUser(String username, String password, String email, String name) {
             this(username, password, email, name, List.of());
@@ -147,12 +160,14 @@ public class UserAdminService {
         CredentialService.checkPassword(n.password());
         checkEmail(n.email());
         checkName(n.name());
+        n.claims().check();
         List<String> groups = groupNames(n.groups());
         if (users.findByUsername(username).isPresent()) {
             throw new Refusal(new Refusal.UsernameTaken(username));
         }
         User user = new User(userId, username, n.email(), n.name(), credentials.hashOfNew(n.password()), clock.instant());
         user.changeGroups(groups, clock.instant());
+        changeClaims(user, n.claims(), clock.instant());
         try {
             users.add(user); // flushes: a concurrent duplicate surfaces here as 409, not at commit
         } catch (PersistenceException e) {
@@ -183,10 +198,16 @@ public class UserAdminService {
                 }
             }
         }
+        patch.claims().check();
         List<String> groups = patch.groups() == null ? null : groupNames(patch.groups());
         Optional<User> found = users.findForChange(username);
         if (groups != null && found.filter(User::fromDirectory).isPresent()) {
             throw Refusal.invalid("groups", "a directory user's groups are the directory's");
+        }
+        for (String claim : patch.claims().texts().keySet()) {
+            if (StandardClaims.FROM_DIRECTORY.contains(claim) && found.filter(User::fromDirectory).isPresent()) {
+                throw Refusal.invalid(claim, "a directory user's " + claim + " is the directory's");
+            }
         }
         if (Boolean.FALSE.equals(patch.enabled()) && found.isPresent()
                 && actor.userId().filter(found.get().userId()::equals).isPresent()) {
@@ -205,6 +226,7 @@ public class UserAdminService {
                     changed.add("name");
                 }
             }
+            changed.addAll(changeClaims(u, patch.claims(), now));
             if (patch.roles() != null && !patch.roles().equals(u.roles())) {
                 u.changeRoles(patch.roles(), now);
                 changed.add("roles=[" + String.join(" ", u.roles()) + "]");
@@ -265,6 +287,23 @@ public class UserAdminService {
             users.remove(u);
         });
         return user.isPresent();
+    }
+
+    /** Applies validated claim changes; the names of the claims that changed, for the audit trail (no values). */
+    static List<String> changeClaims(User u, ClaimChanges changes, Instant now) {
+        Set<String> changed = new TreeSet<>();
+        changes.texts().forEach((name, value) -> {
+            String next = value.orElse(null);
+            if (!Objects.equals(next, u.claim(name))) {
+                u.changeClaim(name, next, now);
+                changed.add(name.startsWith(StandardClaims.ADDRESS + ".") ? StandardClaims.ADDRESS : name);
+            }
+        });
+        if (changes.phoneNumberVerified() != null && changes.phoneNumberVerified() != u.phoneNumberVerified()) {
+            u.changePhoneNumberVerified(changes.phoneNumberVerified(), now);
+            changed.add(StandardClaims.PHONE_NUMBER_VERIFIED + "=" + changes.phoneNumberVerified());
+        }
+        return List.copyOf(changed);
     }
 
     /** Whether {@code s} has the shape of an e-mail address (at most 254 characters, one {@code @}, no spaces). */

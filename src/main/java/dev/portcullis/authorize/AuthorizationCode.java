@@ -16,18 +16,31 @@ import java.util.Set;
  * {@code redirectUriGiven} says whether the authorization request carried redirect_uri (then the token request must
  * repeat it, RFC 6749 4.1.3); {@code grantId} is the grant created at redemption, revoked if the code is presented
  * again; {@code resources} are the RFC 8707 resources the request named (API identifiers; empty when none);
- * {@code sid} the SSO session's {@code sid}, which the grant's ID tokens carry.
+ * {@code sid} the SSO session's {@code sid}, which the grant's ID tokens carry; {@code claims} the request's
+ * {@code claims} parameter in its stored form ({@link dev.portcullis.protocol.ClaimsRequest#toJson()}).
  */
 public record AuthorizationCode(String codeId, String secretHash, String clientId, String userId, String redirectUri,
                                 boolean redirectUriGiven, String scope, Optional<String> nonce,
                                 Optional<String> codeChallenge, Optional<String> codeChallengeMethod,
                                 Instant authTime, Optional<String> sessionHash, Instant createdAt, Instant expiresAt,
                                 Instant redeemedAt, Optional<String> grantId, Set<String> amr,
-                                List<String> resources, Optional<String> sid) {
+                                List<String> resources, Optional<String> sid, Optional<String> claims) {
 
     public AuthorizationCode {
         resources = resources == null ? List.of() : List.copyOf(resources);
         sid = sid == null ? Optional.empty() : sid;
+        claims = claims == null ? Optional.empty() : claims;
+    }
+
+    /** A code of a request without the {@code claims} parameter. */
+    public AuthorizationCode(String codeId, String secretHash, String clientId, String userId, String redirectUri,
+                             boolean redirectUriGiven, String scope, Optional<String> nonce,
+                             Optional<String> codeChallenge, Optional<String> codeChallengeMethod, Instant authTime,
+                             Optional<String> sessionHash, Instant createdAt, Instant expiresAt, Instant redeemedAt,
+                             Optional<String> grantId, Set<String> amr, List<String> resources, Optional<String> sid) {
+        this(codeId, secretHash, clientId, userId, redirectUri, redirectUriGiven, scope, nonce, codeChallenge,
+                codeChallengeMethod, authTime, sessionHash, createdAt, expiresAt, redeemedAt, grantId, amr, resources,
+                sid, Optional.empty());
     }
 
     /** A code of a session without a {@code sid} (started before V18). */
@@ -59,7 +72,16 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
     public record CodeRequest(String clientId, String userId, String redirectUri, boolean redirectUriGiven,
                               String scope, String nonce, String codeChallenge, String codeChallengeMethod,
                               Instant authTime, String sessionHash, Set<String> amr, List<String> resources,
-                              String sid) {
+                              String sid, String claims) {
+
+        /** A request without the {@code claims} parameter. */
+        public CodeRequest(String clientId, String userId, String redirectUri, boolean redirectUriGiven,
+                           String scope, String nonce, String codeChallenge, String codeChallengeMethod,
+                           Instant authTime, String sessionHash, Set<String> amr, List<String> resources,
+                           String sid) {
+            this(clientId, userId, redirectUri, redirectUriGiven, scope, nonce, codeChallenge, codeChallengeMethod,
+                    authTime, sessionHash, amr, resources, sid, null);
+        }
 
         public static Builder builder() {
             return new Builder();
@@ -80,6 +102,7 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
             private Set<String> amr;
             private List<String> resources = List.of();
             private String sid;
+            private String claims;
 
             private Builder() {
             }
@@ -154,12 +177,18 @@ public record AuthorizationCode(String codeId, String secretHash, String clientI
                 return this;
             }
 
+            /** The {@code claims} parameter in its stored form (null: none). */
+            public Builder claims(String claims) {
+                this.claims = claims;
+                return this;
+            }
+
             public CodeRequest build() {
                 return new CodeRequest(Objects.requireNonNull(clientId, "clientId"),
                         Objects.requireNonNull(userId, "userId"), Objects.requireNonNull(redirectUri, "redirectUri"),
                         redirectUriGiven, Objects.requireNonNull(scope, "scope"), nonce, codeChallenge,
                         codeChallengeMethod, Objects.requireNonNull(authTime, "authTime"), sessionHash,
-                        Objects.requireNonNull(amr, "amr"), resources, sid);
+                        Objects.requireNonNull(amr, "amr"), resources, sid, claims);
             }
         }
     }

@@ -27,7 +27,7 @@ public class AuthorizationCodeRepository {
 
     private static final String COLUMNS = "code_id, secret_hash, client_id, user_id, redirect_uri, redirect_uri_given, "
             + "scope, nonce, code_challenge, code_challenge_method, auth_time, session_hash, created_at, expires_at, "
-            + "redeemed_at, grant_id, amr, resources, sid";
+            + "redeemed_at, grant_id, amr, resources, sid, claims";
 
     @Inject
     Jdbc jdbc;
@@ -46,11 +46,12 @@ public class AuthorizationCodeRepository {
     public String issue(AuthorizationCode.CodeRequest r, String ip) {
         SplitToken code = SplitToken.issue();
         long now = clock.instant().getEpochSecond();
-        jdbc.update("INSERT INTO authorization_codes (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,NULL,?,?,?)",
+        jdbc.update("INSERT INTO authorization_codes (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,NULL,?,?,?,?)",
                 code.id(), code.secretHash(), r.clientId(), r.userId(), r.redirectUri(), r.redirectUriGiven(),
                 r.scope(), r.nonce(), r.codeChallenge(), r.codeChallenge() == null ? null : r.codeChallengeMethod(),
                 r.authTime().getEpochSecond(), r.sessionHash(), now, now + tokenSettings.codeTtl().toSeconds(),
-                Jdbc.words(r.amr()), r.resources().isEmpty() ? null : String.join(" ", r.resources()), r.sid());
+                Jdbc.words(r.amr()), r.resources().isEmpty() ? null : String.join(" ", r.resources()), r.sid(),
+                r.claims());
         audit.success(AuditEvent.Type.CODE_ISSUED, r.clientId(), r.userId(), ip, r.scope());
         return code.value();
     }
@@ -72,7 +73,8 @@ public class AuthorizationCodeRepository {
                 Optional.ofNullable(row.string("code_challenge_method")), row.instant("auth_time"),
                 Optional.ofNullable(row.string("session_hash")), row.instant("created_at"), row.instant("expires_at"),
                 row.nullableInstant("redeemed_at"), Optional.ofNullable(row.string("grant_id")),
-                row.words("amr"), List.copyOf(row.words("resources")), Optional.ofNullable(row.string("sid")));
+                row.words("amr"), List.copyOf(row.words("resources")), Optional.ofNullable(row.string("sid")),
+                Optional.ofNullable(row.string("claims")));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.portcullis.authorize;
 
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.client.Scopes;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.SecondFactorSettings;
 import dev.portcullis.consent.ConsentRepository;
@@ -146,9 +147,11 @@ public class AuthorizationFlow {
         if (needsSecondFactor(r, session)) {
             return secondFactor(r);
         }
+        // claims asked for one by one beyond the scopes are not remembered with a consent: asked each time
         boolean ask = !r.client().skipConsent()
                 && (r.promptConsent() && promptConsentPending
-                    || !consents.covers(session.userId(), r.client().clientId(), r.scopes()));
+                    || !consents.covers(session.userId(), r.client().clientId(), r.scopes())
+                    || !Scopes.claimsBeyond(r.claims().names(), r.scopes()).isEmpty());
         if (ask) {
             if (r.promptNone()) {
                 return error(r, new OAuthException(OAuthError.CONSENT_REQUIRED, "The user has not approved this client"));
@@ -182,6 +185,13 @@ public class AuthorizationFlow {
     }
 
     private Next issueCode(AuthorizationRequest r, SsoSession session, String ip) {
+        for (String subject : r.claims().subjects()) {
+            if (!subject.equals(session.userId())) {
+                // OIDC Core 5.5.1: never a positive answer for a user other than the one the request names
+                return error(r, new OAuthException(OAuthError.ACCESS_DENIED,
+                        "The signed-in user is not the one the claims parameter names"));
+            }
+        }
         sessions.noteClient(session, r.client().clientId());
         String code = codes.issue(AuthorizationCode.CodeRequest.builder()
                 .clientId(r.client().clientId())
@@ -197,6 +207,7 @@ public class AuthorizationFlow {
                 .sid(session.sid())
                 .amr(session.amr())
                 .resources(r.resources())
+                .claims(r.claims().toJson())
                 .build(), ip);
         return Next.client(ClientRedirect.success(r.redirectUri(), r.responseMode(), code, r.state(),
                 issuer.issuerString()));

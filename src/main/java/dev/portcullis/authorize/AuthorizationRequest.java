@@ -3,6 +3,7 @@ package dev.portcullis.authorize;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.crypto.Secrets;
+import dev.portcullis.protocol.ClaimsRequest;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -16,19 +17,20 @@ import java.util.stream.Collectors;
  * creates it. {@link #parameters()} keeps the original protocol parameters so the sign-in and consent pages can carry
  * the pending request in their URL and hidden field and validate it again on POST: nothing lives in one JVM's memory.
  * {@code resources} are the RFC 8707 resources it names (API identifiers, checked), carried as repeated
- * {@code resource} parameters.
+ * {@code resource} parameters; {@code claims} the {@code claims} parameter (OIDC Core 5.5, {@link ClaimsRequest#NONE}
+ * without one).
  */
 public record AuthorizationRequest(Client client, String redirectUri, boolean redirectUriGiven,
                                    ResponseMode responseMode, Set<String> scopes,
                                    String state, String nonce, String codeChallenge, String codeChallengeMethod,
                                    Set<String> prompt, Long maxAge, String loginHint, String uiLocales,
-                                   List<String> acrValues, List<String> resources,
+                                   List<String> acrValues, List<String> resources, ClaimsRequest claims,
                                    Map<String, String> parameters) {
 
     /** The parameters of the authorization endpoint; anything else in a request is ignored (and not carried). */
     public static final Set<String> PARAMETER_NAMES = Set.of("client_id", "redirect_uri", "response_type", "scope",
             "state", "nonce", "code_challenge", "code_challenge_method", "prompt", "max_age", "login_hint",
-            "ui_locales", "acr_values", "response_mode");
+            "ui_locales", "acr_values", "response_mode", "claims");
 
     public String scope() {
         return Scopes.format(scopes);

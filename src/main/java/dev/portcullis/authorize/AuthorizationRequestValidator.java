@@ -20,6 +20,7 @@ import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.config.PushedAuthorizationSettings;
+import dev.portcullis.protocol.ClaimsRequest;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Pkce;
 import dev.portcullis.protocol.ProtocolParameters;
@@ -146,10 +147,12 @@ public class AuthorizationRequestValidator {
             Long maxAge = maxAgeIsValid(p.get("max_age"));
             nonceFits(p.get("nonce"));
             List<String> acrValues = acrValuesAreWellFormed(p.get("acr_values"));
+            ClaimsRequest claims = ClaimsRequest.parse(p.get("claims"));
             return new AuthorizationRequest(client, redirectUri, p.has("redirect_uri"), mode, scopes, state,
                     p.get("nonce").orElse(null), p.get("code_challenge").orElse(null),
                     p.get("code_challenge_method").orElse(null), prompt, maxAge, p.get("login_hint").orElse(null),
-                    p.get("ui_locales").orElse(null), acrValues, resources, AuthorizationRequest.known(p.asMap()));
+                    p.get("ui_locales").orElse(null), acrValues, resources, claims,
+                    AuthorizationRequest.known(p.asMap()));
         } catch (OAuthException e) {
             throw new RejectedAuthorizationRequest(redirectUri, mode, state, e);
         }

@@ -90,6 +90,13 @@ public class Client {
     @Column(name = "require_pushed_authorization_requests")
     private boolean requirePushedAuthorizationRequests;
 
+    /**
+     * Its ID tokens carry the claims of the granted scopes as well (for relying parties that read only the ID
+     * token); otherwise those claims are at userinfo only.
+     */
+    @Column(name = "id_token_claims")
+    private boolean idTokenClaims;
+
     @Column(name = "backchannel_logout_uri")
     private String backchannelLogoutUri;
 
@@ -193,6 +200,16 @@ public class Client {
 
     void requirePushedAuthorizationRequests(boolean required, Instant now) {
         this.requirePushedAuthorizationRequests = required;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    /** Whether its ID tokens carry the scopes' claims too, not only identity and session claims. */
+    public boolean idTokenClaims() {
+        return idTokenClaims;
+    }
+
+    void idTokenClaims(boolean wanted, Instant now) {
+        this.idTokenClaims = wanted;
         this.updatedAt = now.getEpochSecond();
     }
 

@@ -58,13 +58,14 @@ public class ClientAdminResource {
 
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
             "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "grant_types",
-            "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
+            "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
+            FRONTCHANNEL_SESSION, "id_token_claims");
 
     /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
     private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
             "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "enabled", "grant_types",
             "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
-            FRONTCHANNEL_SESSION);
+            FRONTCHANNEL_SESSION, "id_token_claims");
 
     /** The optional body of a secret rotation. */
     private static final Set<String> ROTATION_FIELDS = Set.of("previous_secret_valid_for");
@@ -97,6 +98,7 @@ public class ClientAdminResource {
                 .skipConsent(json.bool("skip_consent").orElse(false))
                 .requireMfa(json.bool("require_mfa").orElse(false))
                 .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(false))
+                .idTokenClaims(json.bool("id_token_claims").orElse(false))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
                 .jwks(json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse(null))
@@ -137,7 +139,8 @@ public class ClientAdminResource {
             description = "Fields: client_name, redirect_uris, post_logout_redirect_uris (null removes them), scopes, "
                     + "skip_consent, require_mfa, require_pushed_authorization_requests, enabled, confidential, grant_types, backchannel_logout_uri and "
                     + "frontchannel_logout_uri (null removes them), backchannel_logout_session_required, "
-                    + "frontchannel_logout_session_required; validated as at registration. enabled=false "
+                    + "frontchannel_logout_session_required, id_token_claims; validated as at registration. "
+                    + "enabled=false "
                     + "refuses the client at the authorization and token endpoints and revokes every token issued to "
                     + "it. The type changes only when confidential is sent with the other value: made confidential, "
                     + "the answer carries the new client_secret, once; made public, the secret is deleted and every "
@@ -152,7 +155,7 @@ public class ClientAdminResource {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
                 "enabled", "require_mfa", REQUIRE_PAR, "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
-                FRONTCHANNEL_SESSION)) {
+                FRONTCHANNEL_SESSION, "id_token_claims")) {
             if (json.has(field) && json.isNull(field)) {
                 throw Refusal.invalid(field, "cannot be removed (null)");
             }
@@ -168,6 +171,7 @@ public class ClientAdminResource {
                 .enabled(json.bool("enabled").orElse(null))
                 .requireMfa(json.bool("require_mfa").orElse(null))
                 .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(null))
+                .idTokenClaims(json.bool("id_token_claims").orElse(null))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
                 .jwks(json.has("jwks") ? json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse("") : null)
@@ -248,6 +252,7 @@ public class ClientAdminResource {
                 .add("enabled", c.enabled())
                 .add("require_mfa", c.requireMfa())
                 .add(REQUIRE_PAR, c.requirePushedAuthorizationRequests())
+                .add("id_token_claims", c.idTokenClaims())
                 .add("grant_types", grantTypes)
                 .add("token_endpoint_auth_method", c.authMethod())
                 .add("created_at", c.createdAt().getEpochSecond());

@@ -127,7 +127,8 @@ public class ClientService {
     public record ClientPatch(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
                               Boolean requireMfa, Boolean requirePushedRequests, List<String> grantTypes,
-                              String authMethod, String jwks, String jwksUri, LogoutNotifications.Change logout) {
+                              String authMethod, String jwks, String jwksUri, LogoutNotifications.Change logout,
+                              Boolean idTokenClaims) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -141,6 +142,7 @@ public class ClientService {
             private Boolean enabled;
             private Boolean requireMfa;
             private Boolean requirePushedRequests;
+            private Boolean idTokenClaims;
 
             private Builder() {
             }
@@ -175,9 +177,15 @@ public class ClientService {
                 return this;
             }
 
+            public Builder idTokenClaims(Boolean idTokenClaims) {
+                this.idTokenClaims = idTokenClaims;
+                return this;
+            }
+
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
-                        enabled, requireMfa, requirePushedRequests, grantTypes, authMethod, jwks, jwksUri, logout);
+                        enabled, requireMfa, requirePushedRequests, grantTypes, authMethod, jwks, jwksUri, logout,
+                        idTokenClaims);
             }
         }
     }
@@ -193,8 +201,8 @@ public class ClientService {
     /** What the admin asked for; validated by {@link #register}. Built by {@link #builder()}, naming each field. */
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
-                               boolean requirePushedRequests, List<String> grantTypes, String authMethod, String jwks, String jwksUri,
-                               LogoutNotifications.Change logout) {
+                               boolean requirePushedRequests, List<String> grantTypes, String authMethod, String jwks,
+                               String jwksUri, LogoutNotifications.Change logout, boolean idTokenClaims) {
 
         /**
          * A confidential client without URIs, consent or a required second factor until a field is named; a
@@ -210,6 +218,7 @@ public class ClientService {
             private boolean skipConsent;
             private boolean requireMfa;
             private boolean requirePushedRequests;
+            private boolean idTokenClaims;
 
             private Builder() {
                 redirectUris = List.of();
@@ -242,12 +251,19 @@ public class ClientService {
                 return this;
             }
 
+            /** Its ID tokens carry the scopes' claims too (default false: userinfo only). */
+            public Builder idTokenClaims(boolean idTokenClaims) {
+                this.idTokenClaims = idTokenClaims;
+                return this;
+            }
+
             public Registration build() {
                 boolean isConfidential = confidential != null ? confidential
                         : !ClientAuthMethods.NONE.equals(authMethod);
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
-                        skipConsent, requireMfa, requirePushedRequests, grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod,
-                        jwks, jwksUri, logout);
+                        skipConsent, requireMfa, requirePushedRequests,
+                        grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod, jwks, jwksUri, logout,
+                        idTokenClaims);
             }
         }
     }
@@ -296,6 +312,7 @@ public class ClientService {
         client.changeLogoutNotifications(notifications, clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
         client.requirePushedAuthorizationRequests(r.requirePushedRequests(), clock.instant());
+        client.idTokenClaims(r.idTokenClaims(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         client.changeAuthentication(method, jwks, jwksUri, clock.instant());
         Optional<String> secret = Optional.empty();
@@ -385,6 +402,10 @@ public class ClientService {
             noteChange(changed, "require_pushed_authorization_requests", c.requirePushedAuthorizationRequests(),
                     p.requirePushedRequests());
             c.requirePushedAuthorizationRequests(p.requirePushedRequests(), now);
+        }
+        if (p.idTokenClaims() != null && p.idTokenClaims() != c.idTokenClaims()) {
+            noteChange(changed, "id_token_claims", c.idTokenClaims(), p.idTokenClaims());
+            c.idTokenClaims(p.idTokenClaims(), now);
         }
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();

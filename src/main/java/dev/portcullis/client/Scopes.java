@@ -16,6 +16,10 @@ public final class Scopes {
     public static final String OPENID = "openid";
     public static final String PROFILE = "profile";
     public static final String EMAIL = "email";
+    /** The {@code address} claim (OIDC Core 5.4). */
+    public static final String ADDRESS = "address";
+    /** The {@code phone_number} and {@code phone_number_verified} claims (OIDC Core 5.4). */
+    public static final String PHONE = "phone";
     /** The {@code groups} claim: the user's groups (the directory's, or those an administrator gave a local user). */
     public static final String GROUPS = "groups";
     /** Read the signed-in user's own profile and authorizations through /api/v1 (delegable). */
@@ -27,7 +31,37 @@ public final class Scopes {
     public static final String OFFLINE_ACCESS = "offline_access";
 
     /** Catalogue order, which is also the order scopes are shown and returned in. */
-    public static final List<String> ALL = List.of(OPENID, PROFILE, EMAIL, GROUPS, READ_USER, API);
+    public static final List<String> ALL = List.of(OPENID, PROFILE, EMAIL, ADDRESS, PHONE, GROUPS, READ_USER, API);
+
+    /**
+     * The user claims {@code scope} releases (OIDC Core 5.4; {@code groups} its own), in release order; none for a
+     * scope that releases none.
+     */
+    public static List<String> claimsOf(String scope) {
+        return switch (scope) {
+            case PROFILE -> List.of("preferred_username", "name", "given_name", "family_name", "middle_name",
+                    "nickname", "picture", "website", "gender", "birthdate", "zoneinfo", "locale", "updated_at");
+            case EMAIL -> List.of("email", "email_verified");
+            case ADDRESS -> List.of("address");
+            case PHONE -> List.of("phone_number", "phone_number_verified");
+            case GROUPS -> List.of("groups");
+            default -> List.of();
+        };
+    }
+
+    /** Every user claim a scope releases, in catalogue order. */
+    public static final List<String> CLAIMS = ALL.stream().flatMap(s -> claimsOf(s).stream()).toList();
+
+    /** The user claims among {@code names} that none of {@code scopes} releases (unknown names are no claims). */
+    public static Set<String> claimsBeyond(Set<String> names, Set<String> scopes) {
+        Set<String> beyond = new LinkedHashSet<>();
+        for (String name : names) {
+            if (CLAIMS.contains(name) && scopes.stream().noneMatch(s -> claimsOf(s).contains(name))) {
+                beyond.add(name);
+            }
+        }
+        return beyond;
+    }
 
     private static final Pattern SCOPE_TOKEN = Pattern.compile("[\\x21\\x23-\\x5B\\x5D-\\x7E]+"); // RFC 6749 3.3
 

@@ -49,6 +49,7 @@ public class ConsoleClientsPage {
     private boolean skipConsent;
     /** require_pushed_authorization_requests (RFC 9126). */
     private boolean requirePushed;
+    private boolean idTokenClaims;
     /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
     private String grantTypes;
     /** The registration form's token_endpoint_auth_method; blank: not chosen (the checkbox decides the type). */
@@ -76,7 +77,8 @@ public class ConsoleClientsPage {
             ClientService.Registration.Builder b = ClientService.Registration.builder()
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
                     .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
-                    .skipConsent(skipConsent).requirePushedRequests(requirePushed).grantTypes(words(grantTypes))
+                    .skipConsent(skipConsent).requirePushedRequests(requirePushed).idTokenClaims(idTokenClaims)
+                    .grantTypes(words(grantTypes))
                     .logout(logoutChange())
                     .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
             // a chosen method decides the type itself (none is public); the checkbox only when none is chosen
@@ -107,6 +109,7 @@ public class ConsoleClientsPage {
                     postLogoutRedirectUris = String.join("\n", c.postLogoutRedirectUris());
                     grantTypes = GrantTypes.format(c.grantTypes());
                     requirePushed = c.requirePushedAuthorizationRequests();
+                    idTokenClaims = c.idTokenClaims();
                     LogoutNotifications n = c.logoutNotifications();
                     backchannelLogoutUri = n.backchannelUri();
                     backchannelLogoutSessionRequired = n.backchannelSessionRequired();
@@ -121,13 +124,13 @@ public class ConsoleClientsPage {
         return shown;
     }
 
-    /** Saves the name, URIs, grant types, logout notifications and push requirement of the shown client. */
+    /** Saves the name, URIs, grant types, logout notifications, push requirement and ID token claims setting. */
     public String save() {
         getShown().ifPresent(c -> form.submit(actor -> {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
                     .grantTypes(words(grantTypes)).logout(logoutChange()).requirePushedRequests(requirePushed)
-                    .build(), actor);
+                    .idTokenClaims(idTokenClaims).build(), actor);
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
         }));
         return null;
@@ -346,6 +349,14 @@ public class ConsoleClientsPage {
 
     public void setFrontchannelLogoutSessionRequired(boolean required) {
         this.frontchannelLogoutSessionRequired = required;
+    }
+
+    public boolean isIdTokenClaims() {
+        return idTokenClaims;
+    }
+
+    public void setIdTokenClaims(boolean idTokenClaims) {
+        this.idTokenClaims = idTokenClaims;
     }
 
     public boolean isSkipConsent() {

@@ -12,6 +12,7 @@ import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.session.AuthMethods;
 import dev.portcullis.token.ClientAssertionVerifier;
+import dev.portcullis.token.UserClaims;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
@@ -21,6 +22,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,9 +34,15 @@ import java.util.List;
 @CrossOrigin
 public class DiscoveryResource {
 
-    /** The user claims an ID token can carry (per scope), besides the protocol claims. */
-    public static final List<String> CLAIMS = List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce",
-            "at_hash", "azp", "amr", "acr", "sid", "name", "given_name", "family_name", "preferred_username", "email", "groups");
+    /** The protocol claims of the ID token, then the user claims the scopes release ({@link UserClaims#ALL}). */
+    public static final List<String> CLAIMS = claims();
+
+    private static List<String> claims() {
+        List<String> names = new ArrayList<>(List.of("iss", "sub", "aud", "exp", "iat", "auth_time", "nonce",
+                "at_hash", "azp", "amr", "acr", "sid"));
+        names.addAll(UserClaims.ALL);
+        return List.copyOf(names);
+    }
 
     @Inject
     IssuerSettings issuer;
@@ -88,6 +96,7 @@ public class DiscoveryResource {
                 .add("code_challenge_methods_supported", array(List.of("S256")))
                 .add("scopes_supported", array(List.copyOf(resourceIndicators.directory().allScopes())))
                 .add("claims_supported", array(CLAIMS))
+                .add("claims_parameter_supported", true)
                 .add("acr_values_supported", array(AuthMethods.ACR_VALUES))
                 .add("authorization_response_iss_parameter_supported", true)
                 // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is (a pushed

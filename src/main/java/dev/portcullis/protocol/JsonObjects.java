@@ -77,6 +77,38 @@ public final class JsonObjects {
     }
 
     public Optional<String> string(String field, int maxLength) {
+        return text(field, maxLength, false);
+    }
+
+    /** As {@link #removableString}, with line breaks (LF) allowed, as in a postal address. */
+    public Optional<String> removableLines(String field, int maxLength) {
+        return has(field) ? text(field, maxLength, true) : null;
+    }
+
+    /**
+     * A member that must be a JSON object with only {@code allowedFields}, for a nested merge patch: null when
+     * absent, empty when JSON null.
+     */
+    public Optional<JsonObjects> removableObject(String field, Set<String> allowedFields) {
+        if (!has(field)) {
+            return null;
+        }
+        JsonValue v = object.get(field);
+        if (v == JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (v.getValueType() != JsonValue.ValueType.OBJECT) {
+            throw OAuthException.invalidRequest(field + ": must be a JSON object");
+        }
+        for (String key : v.asJsonObject().keySet()) {
+            if (!allowedFields.contains(key)) {
+                throw OAuthException.invalidRequest(field + ": unknown member: " + printable(key));
+            }
+        }
+        return Optional.of(new JsonObjects(v.asJsonObject()));
+    }
+
+    private Optional<String> text(String field, int maxLength, boolean lines) {
         JsonValue v = object.get(field);
         if (v == null || v == JsonValue.NULL) {
             return Optional.empty();
@@ -88,7 +120,7 @@ public final class JsonObjects {
         if (s.length() > maxLength) {
             throw OAuthException.invalidRequest(field + ": must be at most " + maxLength + " characters");
         }
-        if (s.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        if (s.chars().anyMatch(c -> (c < 0x20 || c == 0x7f) && !(lines && c == '\n'))) {
             throw OAuthException.invalidRequest(field + ": must not contain control characters");
         }
         return Optional.of(s);

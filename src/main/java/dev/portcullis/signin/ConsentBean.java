@@ -8,7 +8,9 @@ import dev.portcullis.session.SsoSession;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -69,15 +71,24 @@ public class ConsentBean extends AuthorizationPage {
         return session;
     }
 
-    /** The requested scopes as plain-language descriptions, in catalogue order; a registered API's scope by its name. */
+    /**
+     * The requested scopes as plain-language descriptions, in catalogue order (a registered API's scope by its
+     * name), then the claims the {@code claims} parameter asks for beyond them.
+     */
     public List<String> getScopeDescriptions() {
         AuthorizationRequest r = getRequest();
         if (r == null) {
             return List.of();
         }
-        return Scopes.parse(r.scope()).stream()
+        List<String> lines = Scopes.parse(r.scope()).stream()
                 .map(s -> getMsg().containsKey("scope." + s) ? getMsg().get("scope." + s) : s)
-                .collect(Collectors.toList());
+                .collect(Collectors.toCollection(ArrayList::new));
+        Set<String> beyond = Scopes.claimsBeyond(r.claims().names(), r.scopes());
+        if (!beyond.isEmpty()) {
+            // claims the client asks for one by one (OIDC Core 5.5), by their names
+            lines.add(getMsg().format("consent.claims", String.join(", ", beyond)));
+        }
+        return lines;
     }
 
     /** Who is signed in, so the user can tell whose data is shared. */

@@ -12,6 +12,7 @@ import dev.portcullis.config.TokenSettings;
 import dev.portcullis.jose.SigningKeyService;
 import dev.portcullis.jose.TokenMinter;
 import dev.portcullis.persistence.Jdbc;
+import dev.portcullis.protocol.ClaimsRequest;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -63,7 +64,14 @@ public class AccessTokenVerifier {
      * whose {@code subject} is the client id.
      */
     public record VerifiedAccessToken(String jti, String subject, String clientId, Set<String> scopes,
-                                      Instant expiresAt, String grantId, String userId, List<String> audience) {
+                                      Instant expiresAt, String grantId, String userId, List<String> audience,
+                                      ClaimsRequest claims) {
+
+        /** A token whose grant's request had no {@code claims} parameter. */
+        public VerifiedAccessToken(String jti, String subject, String clientId, Set<String> scopes,
+                                   Instant expiresAt, String grantId, String userId, List<String> audience) {
+            this(jti, subject, clientId, scopes, expiresAt, grantId, userId, audience, ClaimsRequest.NONE);
+        }
 
         /** Whether a user granted this token, so that user endpoints may answer about them. */
         public boolean hasUser() {
@@ -126,7 +134,8 @@ public class AccessTokenVerifier {
             return status.filter(s -> s.isActive(now))
                     .map(s -> new VerifiedAccessToken(s.token().jti(), claims.getSubject(),
                             s.grant().clientId(), Scopes.parse(s.token().scope()), s.token().expiresAt(),
-                            s.grant().grantId(), s.grant().userId(), List.copyOf(claims.getAudience())));
+                            s.grant().grantId(), s.grant().userId(), List.copyOf(claims.getAudience()),
+                            s.grant().claimsRequest()));
         } catch (ParseException | JOSEException e) {
             return Optional.empty();
         } catch (RuntimeException e) {

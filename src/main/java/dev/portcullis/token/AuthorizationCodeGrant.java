@@ -115,7 +115,7 @@ public class AuthorizationCodeGrant implements GrantHandler {
     private TokenResponse redeem(String value, AuthorizationCode code, AccessTokenAudience audience, Client client,
                                  String ip) {
         try {
-            return issuer.redeem(code, audience, ip).response();
+            return issuer.redeem(code, audience, client.idTokenClaims(), ip).response();
         } catch (TokenIssuer.LostRace e) {
             // a concurrent request redeemed it first (or it expired this instant): the same as a replay
             AuthorizationCode now = codes.find(value).orElse(code);

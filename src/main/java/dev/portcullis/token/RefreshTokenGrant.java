@@ -76,7 +76,7 @@ public class RefreshTokenGrant implements GrantHandler {
         String scope = narrow(grant.scope(), requestedScope);
         AccessTokenAudience audience = resourcesAreWithinTheGrant(grant, client, scope, p.all("resource"));
         try {
-            return issuer.rotate(token, grant, scope, audience, ip).response();
+            return issuer.rotate(token, grant, scope, audience, client.idTokenClaims(), ip).response();
         } catch (TokenIssuer.LostRace e) {
             throw reused(grant, ip); // a parallel request rotated it first
         }

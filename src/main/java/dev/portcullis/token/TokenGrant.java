@@ -1,5 +1,6 @@
 package dev.portcullis.token;
 
+import dev.portcullis.protocol.ClaimsRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,14 +15,27 @@ import java.util.Set;
  * the grant is live; {@code amr} the methods of the sign-in it came from (ID tokens of its refreshes carry them too);
  * {@code resources} the RFC 8707 resources it was authorized for (API identifiers; empty: those its scope reaches),
  * within which a refresh may narrow a token's audience; {@code sid} the SSO session it was signed in by (its ID
- * tokens' {@code sid}; null for client credentials and sessions started before V18).
+ * tokens' {@code sid}; null for client credentials and sessions started before V18); {@code claims} the
+ * authorization request's {@code claims} parameter in its stored form (null without one), which its ID tokens and
+ * userinfo answers follow.
  */
 public record TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
                          Instant createdAt, Instant revokedAt, Set<String> amr, List<String> resources,
-                         String sid) {
+                         String sid, String claims) {
 
     public TokenGrant {
         resources = resources == null ? List.of() : List.copyOf(resources);
+    }
+
+    /** A grant of a request without the {@code claims} parameter. */
+    public TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
+                      Instant createdAt, Instant revokedAt, Set<String> amr, List<String> resources, String sid) {
+        this(grantId, clientId, userId, scope, authTime, createdAt, revokedAt, amr, resources, sid, null);
+    }
+
+    /** The {@code claims} parameter of the authorization request, {@link ClaimsRequest#NONE} without one. */
+    public ClaimsRequest claimsRequest() {
+        return ClaimsRequest.stored(claims);
     }
 
     /** A grant authorized without resources. */
@@ -36,11 +50,17 @@ public record TokenGrant(String grantId, String clientId, String userId, String 
         this(grantId, clientId, userId, scope, authTime, createdAt, revokedAt, amr, resources, null);
     }
 
-    /** A new, live grant. */
+    /** A new, live grant of a request without the {@code claims} parameter. */
     TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now,
                Set<String> amr, List<String> resources, String sid) {
+        this(grantId, clientId, userId, scope, authTime, now, amr, resources, sid, (String) null);
+    }
+
+    /** A new, live grant. */
+    TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now,
+               Set<String> amr, List<String> resources, String sid, String claims) {
         this(grantId, clientId, userId, scope, Instant.ofEpochSecond(authTime.getEpochSecond()),
-                Instant.ofEpochSecond(now.getEpochSecond()), null, amr, resources, sid);
+                Instant.ofEpochSecond(now.getEpochSecond()), null, amr, resources, sid, claims);
     }
 
     /** When the family ends, however often it is refreshed ({@code portcullis.refresh-token.max-lifetime}). */

@@ -66,17 +66,19 @@ public class TokenIssuer {
 
     /**
      * Redeems a validated code: marks it used, creates its grant (authorized for the code's resources) and the first
-     * tokens, the access token for {@code audience}, and audits it.
+     * tokens, the access token for {@code audience}, and audits it. {@code idTokenClaims}: the client's
+     * {@code id_token_claims}.
      */
     @Transactional
-    public Issued redeem(AuthorizationCode code, AccessTokenAudience audience, String ip) {
+    public Issued redeem(AuthorizationCode code, AccessTokenAudience audience, boolean idTokenClaims, String ip) {
         String grantId = Secrets.newTimeOrderedId();
         if (!codes.markRedeemed(code, grantId)) {
             throw new LostRace();
         }
         TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime(),
-                code.amr(), code.resources(), code.sid().orElse(null));
-        Issued issued = new Issued(grant, issue(grant, code.scope(), audience, code.nonce().orElse(null)));
+                code.amr(), code.resources(), code.sid().orElse(null), code.claims().orElse(null));
+        Issued issued = new Issued(grant, issue(grant, code.scope(), audience, code.nonce().orElse(null),
+                idTokenClaims));
         audit.success(AuditEvent.Type.CODE_REDEEMED, code.clientId(), code.userId(), ip, "grant " + grantId);
         return issued;
     }
@@ -87,11 +89,11 @@ public class TokenIssuer {
      */
     @Transactional
     public Issued rotate(RefreshToken token, TokenGrant grant, String scope, AccessTokenAudience audience,
-                         String ip) {
+                         boolean idTokenClaims, String ip) {
         if (!grants.markRefreshTokenUsed(token)) {
             throw new LostRace();
         }
-        Issued issued = new Issued(grant, issue(grant, scope, audience, null));
+        Issued issued = new Issued(grant, issue(grant, scope, audience, null, idTokenClaims));
         audit.success(AuditEvent.Type.TOKEN_REFRESHED, grant.clientId(), grant.userId(), ip, "grant " + grant.grantId());
         return issued;
     }
@@ -168,10 +170,14 @@ public class TokenIssuer {
 
     /**
      * The tokens of a code redemption or refresh: the access token for {@code audience} (whose scope it carries) and,
-     * when {@code scope} (before narrowing to the audience) has openid, an ID token with the claims it allows. The
-     * user's groups follow {@code scope} too: narrowing to an API keeps the roles its backend maps from them.
+     * when {@code scope} (before narrowing to the audience) has openid, an ID token. The ID token is data-minimal:
+     * identity and session claims, and the user claims the grant's {@code claims} parameter asks for there; the
+     * claims {@code scope} releases only when the client wants them there ({@code idTokenClaims}), since the access
+     * token reads them at userinfo. The user's groups in the access token follow {@code scope} too: narrowing to an
+     * API keeps the roles its backend maps from them.
      */
-    private TokenResponse issue(TokenGrant grant, String scope, AccessTokenAudience audience, String nonce) {
+    private TokenResponse issue(TokenGrant grant, String scope, AccessTokenAudience audience, String nonce,
+                                boolean idTokenClaims) {
         Instant now = clock.instant();
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
         Set<String> scopes = Scopes.parse(scope);
@@ -194,7 +200,8 @@ public class TokenIssuer {
         if (scopes.contains(Scopes.OPENID)) {
             idToken = Optional.of(minter.idToken(new TokenMinter.IdTokenClaims(grant.userId(), grant.clientId(),
                     grant.authTime(), AuthMethods.claim(grant.amr()), AuthMethods.acr(grant.amr()), nonce, accessToken, now,
-                    accessExpiry, UserClaims.of(user.get(), scopes), grant.sid())));
+                    accessExpiry, UserClaims.inIdToken(user.get(), scopes, grant.claimsRequest(), idTokenClaims),
+                    grant.sid())));
         }
         return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.of(refreshToken),
                 audience.scope(), now.getEpochSecond(), idToken);

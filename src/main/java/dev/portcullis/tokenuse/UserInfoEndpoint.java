@@ -15,12 +15,12 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * {@code GET|POST /oauth/userinfo} (OIDC Core 5.3): the claims about the user of an access token with {@code openid}
- * scope — {@code sub} always; {@code name}, {@code preferred_username} with {@code profile}; {@code email},
- * {@code email_verified} with {@code email} ({@link UserClaims}, the same claims the ID token carries). The token
+ * scope — {@code sub} always, and those its scopes release ({@link UserClaims}). The token
  * comes in the {@code Authorization: Bearer} header, or — here only, as OIDC Core 5.3.1 allows — as
  * {@code access_token} in a form body; both at once, or in the query string, is invalid_request (RFC 6750 2).
  * Errors per RFC 6750 3, thrown as {@link OAuthException}. The HTTP side is {@code app.UserInfoServlet}: a plain
@@ -84,15 +84,24 @@ public class UserInfoEndpoint {
         // user deleted or disabled meanwhile (disabling also revokes the token; this needs no further read)
         User user = users.findCached(t.subject()).filter(User::enabled).orElseThrow(BearerToken::invalid);
         JsonObjectBuilder claims = JsonSupport.JSON.createObjectBuilder().add("sub", user.userId());
-        UserClaims.of(user, t.scopes()).forEach((name, value) -> {
-            if (value instanceof Boolean b) {
-                claims.add(name, b);
-            } else if (value instanceof List<?> list) {
-                claims.add(name, JsonSupport.JSON.createArrayBuilder(list));
-            } else {
-                claims.add(name, (String) value);
-            }
-        });
+        UserClaims.atUserinfo(user, t.scopes(), t.claims()).forEach((name, value) -> add(claims, name, value));
         return claims.build().toString();
+    }
+
+    /** Adds one of the value types {@link UserClaims} gives. */
+    static void add(JsonObjectBuilder claims, String name, Object value) {
+        if (value instanceof Boolean b) {
+            claims.add(name, b);
+        } else if (value instanceof Long n) {
+            claims.add(name, n);
+        } else if (value instanceof List<?> list) {
+            claims.add(name, JsonSupport.JSON.createArrayBuilder(list));
+        } else if (value instanceof Map<?, ?> map) {
+            JsonObjectBuilder members = JsonSupport.JSON.createObjectBuilder();
+            map.forEach((k, v) -> members.add((String) k, (String) v));
+            claims.add(name, members);
+        } else {
+            claims.add(name, (String) value);
+        }
     }
 }

@@ -116,7 +116,7 @@ class UserGroupsIT extends ServerTestBase {
 
     @Test
     void scopeGroupsReleasesALocalUsersGroupsInTheIdTokenAndAtUserinfo() throws Exception {
-        Admin.TestClient app = admin.confidentialClient("openid profile groups", REDIRECT);
+        Admin.TestClient app = admin.withIdTokenClaims(admin.confidentialClient("openid profile groups", REDIRECT));
         Admin.TestUser u = userWithGroups("[\"staff\",\"payroll-admins\"]");
 
         SignedIn withScope = signIn(app, u, "openid groups");

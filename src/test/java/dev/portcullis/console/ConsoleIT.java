@@ -132,11 +132,14 @@ class ConsoleIT extends OwnPagesTestBase {
         WebElement grantTypes = browser.visible("edit:grantTypes");
         assertEquals("authorization_code refresh_token", grantTypes.getAttribute("value"), "the default");
         grantTypes.sendKeys(" client_credentials");
+        assertFalse(browser.visible("edit:idTokenClaims").isSelected(), "the default: claims at userinfo only");
+        browser.driver().findElement(By.id("edit:idTokenClaims")).click();
         browser.driver().findElement(By.id("edit:submit")).click();
         assertEquals("Saved.", browser.visible("done").getText());
         assertEquals("https://second.example/cb", browser.visible("edit:redirectUris").getAttribute("value"));
         assertEquals(List.of("authorization_code", "refresh_token", "client_credentials"),
                 admin.get("/admin/clients/" + clientId).json().get("grant_types"));
+        assertEquals(true, admin.get("/admin/clients/" + clientId).json().get("id_token_claims"));
         browser.screenshot("console-client-edited");
 
         Admin.TestUser u = admin.user(PASSWORD);

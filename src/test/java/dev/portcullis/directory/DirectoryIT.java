@@ -80,7 +80,9 @@ class DirectoryIT {
         properties.addAll(ad.serviceAccount());
         server = PayaraProcess.start(properties.toArray(String[]::new));
         admin = new Admin(server.http(), System.getProperty("portcullis.test.admin-token"));
-        confidential = admin.confidentialClient("openid profile email groups", "https://app.example.com/cb");
+        // the tests compare the ID token's claims with userinfo's
+        confidential = admin.withIdTokenClaims(admin.confidentialClient("openid profile email groups",
+                "https://app.example.com/cb"));
     }
 
     @AfterAll
@@ -176,7 +178,8 @@ class DirectoryIT {
         String callbackUri = BrowserSetup.callbackUri(callback);
         WebDriver driver = BrowserSetup.chromium();
         try {
-            Admin.TestClient spa = admin.publicClient("openid profile email groups", "http://127.0.0.1/cb");
+            Admin.TestClient spa = admin.withIdTokenClaims(admin.publicClient("openid profile email groups",
+                    "http://127.0.0.1/cb"));
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(20));
             driver.get(server.base + "/oauth/authorize?" + Http.form(Map.of("client_id", spa.clientId(),
                     "redirect_uri", callbackUri, "response_type", "code", "scope", "openid profile email groups",

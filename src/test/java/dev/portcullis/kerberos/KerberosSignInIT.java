@@ -120,7 +120,8 @@ class KerberosSignInIT {
         properties.addAll(ad.serviceAccount());
         server = ClassServer.startOwn(properties.toArray(String[]::new));
         admin = new Admin(server.http(), System.getProperty("portcullis.test.admin-token"));
-        client = admin.client(true, "openid profile", true, "https://app.example.com/cb");
+        // the tests read preferred_username from the ID token
+        client = admin.withIdTokenClaims(admin.client(true, "openid profile", true, "https://app.example.com/cb"));
     }
 
     @AfterAll

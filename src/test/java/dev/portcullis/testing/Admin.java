@@ -69,6 +69,16 @@ public final class Admin {
         return new TestClient(r.jsonString("client_id"), r.jsonString("client_secret"), redirectUris[0], name);
     }
 
+    /**
+     * {@code client}, now registered to want the scopes' claims in its ID tokens too ({@code id_token_claims}), for
+     * tests that read them there.
+     */
+    public TestClient withIdTokenClaims(TestClient client) {
+        Http.Res r = patch("/admin/clients/" + client.clientId(), "{\"id_token_claims\":true}");
+        assertEquals(200, r.status(), r::toString);
+        return client;
+    }
+
     /** A new user with a unique name and the given password. */
     public TestUser user(String password) {
         String username = "user" + Long.toHexString(System.nanoTime());

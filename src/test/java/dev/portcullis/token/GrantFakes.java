@@ -76,7 +76,8 @@ final class GrantFakes {
         dev.portcullis.api.AccessTokenAudience audience;
 
         @Override
-        public Issued redeem(AuthorizationCode code, dev.portcullis.api.AccessTokenAudience audience, String ip) {
+        public Issued redeem(AuthorizationCode code, dev.portcullis.api.AccessTokenAudience audience,
+                             boolean idTokenClaims, String ip) {
             if (loseRace) {
                 throw new LostRace();
             }
@@ -87,7 +88,7 @@ final class GrantFakes {
 
         @Override
         public Issued rotate(RefreshToken token, TokenGrant grant, String scope,
-                             dev.portcullis.api.AccessTokenAudience audience, String ip) {
+                             dev.portcullis.api.AccessTokenAudience audience, boolean idTokenClaims, String ip) {
             if (loseRace) {
                 throw new LostRace();
             }

@@ -138,7 +138,7 @@ class TokenUseEndpointsIT extends ServerTestBase {
         assertEquals(Set.of("sub"), openidOnly.keySet());
 
         Map<String, Object> profile = userinfo(accessToken(client, "openid profile")).json();
-        assertEquals(Set.of("sub", "preferred_username", "name"), profile.keySet());
+        assertEquals(Set.of("sub", "preferred_username", "name", "updated_at"), profile.keySet());
     }
 
     @Test
