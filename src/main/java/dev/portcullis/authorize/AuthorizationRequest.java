@@ -54,7 +54,7 @@ public record AuthorizationRequest(Client client, String redirectUri, boolean re
      */
     AuthorizationRequest carriedAs(Map<String, String> carried) {
         return new AuthorizationRequest(client, redirectUri, redirectUriGiven, responseMode, scopes, state, nonce,
-                codeChallenge, codeChallengeMethod, prompt, maxAge, loginHint, uiLocales, acrValues, resources,
+                codeChallenge, codeChallengeMethod, prompt, maxAge, loginHint, uiLocales, acrValues, resources, claims,
                 new java.util.TreeMap<>(carried));
     }
 
