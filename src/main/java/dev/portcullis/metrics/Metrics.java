@@ -69,7 +69,12 @@ public class Metrics {
 
     @PostConstruct
     void register() {
-        String[] perClient = settings.clientLabels() ? new String[] {"client"} : new String[0];
+        register(settings.clientLabels(), databaseGauges);
+    }
+
+    /** Registers every metric, with a per-client label when {@code clientLabels}, and the database's gauges. */
+    void register(boolean clientLabels, Iterable<MultiCollector> gauges) {
+        String[] perClient = clientLabels ? new String[] {"client"} : new String[0];
         signIns = counter("portcullis_sign_ins", "Sign-in attempts by method, outcome and reason",
                 "method", "outcome", "reason");
         tokensIssued = counter("portcullis_tokens_issued", "Token responses by grant type",
@@ -96,8 +101,8 @@ public class Metrics {
                 .classicOnly().classicUpperBounds(LATENCY_BUCKETS).withoutExemplars().register(registry);
         initialise();
         JvmMetrics.builder().register(registry);
-        for (MultiCollector gauges : databaseGauges) {
-            registry.register(gauges);
+        for (MultiCollector g : gauges) {
+            registry.register(g);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.portcullis.mfa;
 
+import dev.portcullis.metrics.TestMetrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -92,17 +93,20 @@ class FactorChangeServiceTest {
         passkeys.keySettings = keys;
         passkeys.clock = clock;
         passkeys.audit = audit;
+        passkeys.metrics = TestMetrics.create();
         passkeys.throttle = throttle;
         SecondFactorGuard attempts = new SecondFactorGuard();
         attempts.signIn = throttle;
         attempts.factors = TestThrottles.secondFactor(db.jdbc, TestThrottles.limits(5, 3), clock);
         attempts.audit = audit;
+        attempts.metrics = TestMetrics.create();
         passkeys.attempts = attempts;
         factors.repository = TestFactors.codes(db.jdbc);
         factors.issuer = issuer;
         factors.keySettings = keys;
         factors.clock = clock;
         factors.audit = audit;
+        factors.metrics = TestMetrics.create();
         factors.attempts = attempts;
         factors.passkeys = passkeys;
         sessions = TestSessions.on(db.jdbc, new SessionSettings(Duration.ofHours(8), Duration.ofDays(1)), clock);
@@ -110,6 +114,7 @@ class FactorChangeServiceTest {
         changes.passkeys = passkeys;
         changes.sessions = sessions;
         changes.audit = audit;
+        changes.metrics = TestMetrics.create();
         changes.clock = clock;
         changes.signIn = new SignInService() {
             @Override

@@ -1,5 +1,6 @@
 package dev.portcullis.mfa;
 
+import dev.portcullis.metrics.TestMetrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,6 +61,7 @@ class PasskeyServiceTest {
         at(NOW);
         passkeys.issuer = new IssuerSettings(URI.create(ISSUER));
         passkeys.audit = audit;
+        passkeys.metrics = TestMetrics.create();
         passkeys.keys = new EncryptionKeys(new byte[32], List.of());
         passkeys.throttle = new SignInThrottle() {
             @Override
@@ -92,6 +94,7 @@ class PasskeyServiceTest {
         passkeys.attempts.signIn = passkeys.throttle;
         passkeys.attempts.factors = TestThrottles.secondFactor(db.jdbc, TestThrottles.limits(3, 3), clock);
         passkeys.attempts.audit = passkeys.audit;
+        passkeys.attempts.metrics = TestMetrics.create();
         passkeys.users = new UserLookupService() {
             @Override
             public Optional<User> findById(String userId) {
@@ -317,6 +320,7 @@ class PasskeyServiceTest {
         }
         List<String> changes = new ArrayList<>();
         SecondFactorService factors = new SecondFactorService();
+        factors.metrics = TestMetrics.create();
         factors.repository = TestFactors.codes(db.jdbc);
         factors.passkeys = passkeys;
         factors.sessions = sessions;

@@ -1,5 +1,6 @@
 package dev.portcullis.mfa;
 
+import dev.portcullis.metrics.TestMetrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,10 +58,12 @@ class SecondFactorServiceTest {
         f.clock = clock;
         f.keys = keys;
         f.audit = audit;
+        f.metrics = TestMetrics.create();
         f.attempts = new SecondFactorGuard();
         f.attempts.signIn = passwords;
         f.attempts.factors = TestThrottles.secondFactor(db.jdbc, limits, clock);
         f.attempts.audit = f.audit;
+        f.attempts.metrics = TestMetrics.create();
         return f;
     }
 

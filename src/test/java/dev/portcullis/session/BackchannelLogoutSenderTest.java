@@ -1,5 +1,6 @@
 package dev.portcullis.session;
 
+import dev.portcullis.metrics.TestMetrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -99,6 +100,7 @@ class BackchannelLogoutSenderTest {
     @BeforeEach
     void wire() {
         sender = new BackchannelLogoutSender();
+        sender.metrics = TestMetrics.create();
         sender.clock = clock;
         sender.audit = audit;
         sender.outbound = admitting("127.0.0.0/8");
@@ -267,6 +269,7 @@ class BackchannelLogoutSenderTest {
         ScheduledFuture<?> poll = (ScheduledFuture<?>) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {ScheduledFuture.class}, (proxy, m, args) -> m.getName().equals("cancel") ? true : null);
         BackchannelLogoutSender sender = new BackchannelLogoutSender();
+        sender.metrics = TestMetrics.create();
         sender.scheduler = (ManagedScheduledExecutorService) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {ManagedScheduledExecutorService.class}, (proxy, m, args) -> {
                     started.add(m.getName());

@@ -1,5 +1,6 @@
 package dev.portcullis.token;
 
+import dev.portcullis.metrics.TestMetrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -36,6 +37,7 @@ class RefreshTokenGrantTest {
         grant.grants = grants;
         grant.issuer = issuer;
         grant.audit = audit;
+        grant.metrics = TestMetrics.create();
         grant.clock = GrantFakes.CLOCK;
         grant.resourceIndicators = apis;
         grant.tokenSettings = GrantFakes.Config.tokens();

@@ -1,5 +1,6 @@
 package dev.portcullis.token;
 
+import dev.portcullis.metrics.TestMetrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -66,6 +67,7 @@ class RefreshTokenLogoutServiceTest {
         signOut.sessions = sessions;
         signOut.clock = clock;
         signOut.audit = audit;
+        signOut.metrics = TestMetrics.create();
         for (String client : List.of(mine.clientId(), theirs.clientId())) {
             db.jdbc.update("INSERT INTO clients (client_id, client_name, confidential, redirect_uris, "
                     + "post_logout_redirect_uris, scopes, skip_consent, created_at, updated_at) "
