@@ -280,7 +280,7 @@ class AuthorizationEndpointIT extends ServerTestBase {
         assertSecureHtmlHeaders(consent);
         assertTrue(consent.body().contains(c.name()));
         assertTrue(consent.body().contains("Confirm your identity"), consent::body);
-        assertTrue(consent.body().contains("See your name and username"), consent::body);
+        assertTrue(consent.body().contains("See your name, username and profile details"), consent::body);
         assertFalse(consent.body().contains("See your email address"), "only the requested scopes");
 
         Http.Res done = ua.consent(consent, true);

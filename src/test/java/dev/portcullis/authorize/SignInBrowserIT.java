@@ -139,7 +139,7 @@ class SignInBrowserIT extends ServerTestBase {
         driver.findElement(By.id("login:password")).sendKeys(PASSWORD);
         driver.findElement(By.id("login:submit")).click();
         visible("consent:allow");
-        assertTrue(driver.findElement(By.id("scopes")).getText().contains("See your name and username"));
+        assertTrue(driver.findElement(By.id("scopes")).getText().contains("See your name, username and profile details"));
         screenshot("consent");
         driver.findElement(By.id("consent:allow")).click();
 
