@@ -28,14 +28,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.CacheControl;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code GET} and {@code POST /oauth/logout} (OpenID Connect RP-Initiated Logout 1.0), the discovery document's
@@ -117,9 +116,13 @@ public class LogoutEndpoint {
         }
     }
 
+    /**
+     * The raw query, decoded by {@link ProtocolParameters} rather than by JAX-RS: RESTEasy throws on a broken escape
+     * ({@code %zz}) or invalid UTF-8, a 500, where Jersey decodes on; read here, both answer the same error page.
+     */
     @GET
-    public Response get(@Context UriInfo uri) {
-        return rpInitiated(uri.getQueryParameters(), 302, false);
+    public Response get() {
+        return rpInitiated(() -> ProtocolParameters.fromForm(request.getQueryString()), 302, false);
     }
 
     /**
@@ -129,21 +132,31 @@ public class LogoutEndpoint {
      */
     @POST
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Response post(MultivaluedMap<String, String> form) {
-        if (form == null) {
-            // a POST without a form content type (JAX-RS then hands no map): neither a relying party's form nor ours
+    public Response post(String body) {
+        if (request.getContentType() == null) {
+            // a POST without a form content type: neither a relying party's form nor ours
             return ErrorPage.response(messages(null), "error.malformed",
                     "Send the logout parameters as a form (application/x-www-form-urlencoded) or by GET");
         }
-        if (form.containsKey("refresh_token")) {
+        // the body as sent, decoded by the query's rules (the GET above says why JAX-RS's form reader is not used)
+        ProtocolParameters form;
+        try {
+            form = ProtocolParameters.fromForm(body);
+        } catch (OAuthException e) {
+            // a body naming refresh_token is a client's server-to-server request, which hears JSON, never a page
+            return ("&" + body).contains("&refresh_token=") ? e.toResponse()
+                    : ErrorPage.response(messages(null), "error.malformed", e.description());
+        }
+        // by name, even when empty: an empty refresh_token is a refused client request, an empty csrf a forged form
+        if (form.asMap().containsKey("refresh_token")) {
             return refreshTokenLogout(form);
         }
-        if (!form.containsKey(CSRF)) {
-            return rpInitiated(form, 303, true);
+        if (!form.asMap().containsKey(CSRF)) {
+            return rpInitiated(() -> form, 303, true);
         }
         PageMessages msg = messages(null);
         try {
-            ProtocolParameters p = ProtocolParameters.of(form);
+            ProtocolParameters p = form;
             msg = messages(p.get("ui_locales").orElse(null));
             LogoutRequest r = validate(p);
             if (!BrowserCookies.csrfMatches(request, p.get(CSRF).orElse(null), issuer.isHttps())) {
@@ -161,10 +174,10 @@ public class LogoutEndpoint {
      * The relying party's request, by GET or POST: with a valid hint for the signed-in user (or nobody signed in),
      * the session ends at once; otherwise the user confirms.
      */
-    private Response rpInitiated(MultivaluedMap<String, String> parameters, int redirectStatus, boolean posted) {
+    private Response rpInitiated(Supplier<ProtocolParameters> parameters, int redirectStatus, boolean posted) {
         PageMessages msg = messages(null);
         try {
-            ProtocolParameters p = ProtocolParameters.of(parameters);
+            ProtocolParameters p = parameters.get();
             msg = messages(p.get("ui_locales").orElse(null));
             LogoutRequest r = validate(p);
             if (posted && BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps()).isEmpty()) {
@@ -198,9 +211,9 @@ public class LogoutEndpoint {
     }
 
     /** A client's logout with its refresh token: 204, or the OAuth error as JSON; never a page. */
-    private Response refreshTokenLogout(MultivaluedMap<String, String> form) {
+    private Response refreshTokenLogout(ProtocolParameters form) {
         try {
-            refreshTokenLogout.end(ProtocolParameters.of(form), request.getHeader("Authorization"),
+            refreshTokenLogout.end(form, request.getHeader("Authorization"),
                     clientAddress.of(request));
             return Response.noContent().cacheControl(CacheControl.valueOf("no-store")).build();
         } catch (OAuthException e) {

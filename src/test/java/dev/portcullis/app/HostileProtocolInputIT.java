@@ -96,7 +96,29 @@ class HostileProtocolInputIT extends HostileInputTestBase {
                 sent++;
             }
         }
+        // broken escapes, invalid UTF-8, repeated names: as a query and as a relying party's or a client's form post
+        for (String raw : malformedForms()) {
+            checkRaw(http.rawGet("/oauth/logout?" + raw));
+            checkHtmlOrRedirect(http.post("/oauth/logout", "application/x-www-form-urlencoded", raw), raw);
+            sent += 2;
+        }
+        for (String raw : List.of("refresh_token=%zz", "refresh_token=x&refresh_token=y", "refresh_token=%C3%28",
+                "refresh_token=x&client_id=%FF%FE")) {
+            checkJson(http.post("/oauth/logout", "application/x-www-form-urlencoded", raw));
+            sent++;
+        }
+        for (String body : HostilePayloads.bodies()) {
+            checkHtmlOrRedirect(http.post("/oauth/logout", "application/x-www-form-urlencoded", body), body);
+            sent++;
+        }
         assertTrue(sent >= 200);
+    }
+
+    /** Form-encoded parameters whose encoding is broken: each must be refused by its endpoint's error, never a 5xx. */
+    private static List<String> malformedForms() {
+        return List.of("id_token_hint=%zz", "%zz=1", "state=%", "state=%4", "state=%C3%28", "state=%FF%FE",
+                "state=%ED%A0%80", "client_id=%00", "state=a&state=b", "post_logout_redirect_uri=%zz&state=%zz",
+                "ui_locales=%E2%82", "%", "&&&", "=", "state", "csrf=%zz", "csrf=x&csrf=y");
     }
 
     // ---- admin API -----------------------------------------------------------------------------------------------
@@ -224,6 +246,11 @@ class HostileProtocolInputIT extends HostileInputTestBase {
                         "code", value), "Authorization", "Basic " + safeHeader(value)), this::checkJson);
             }
             sent += 3;
+        }
+        for (String raw : malformedForms()) {
+            checkJson(http.post(path, "application/x-www-form-urlencoded", raw));
+            checkJson(http.post(path, "application/x-www-form-urlencoded", "grant_type=authorization_code&" + raw));
+            sent += 2;
         }
         checkJson(http.post(path, null, "grant_type=authorization_code"));
         checkJson(http.post(path, "multipart/form-data; boundary=x", "--x\r\n\r\n--x--"));

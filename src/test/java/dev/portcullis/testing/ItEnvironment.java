@@ -22,11 +22,13 @@ import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * Prepares one integration-test run before Arquillian starts any Payara Micro: a free HTTP port (so the issuer is
- * known in advance), an admin token, and a fresh database: an H2 directory under target/, or a new PostgreSQL
- * database {@code portcullis_it_<time>_<random>} on 127.0.0.1:5432 when {@code portcullis.test.database=postgres}
- * (the failsafe execution of the {@code postgres} profile). The settings reach Payara Micro as -D options through the
- * connector's {@code payara.cmdOptions}. The PostgreSQL database is dropped when the run ends.
+ * Prepares one integration-test run before any test class runs: a free HTTP port (so the issuer is known in
+ * advance), an admin token, and a fresh database: an H2 directory under target/, or a new PostgreSQL database
+ * {@code portcullis_it_<time>_<random>} on 127.0.0.1:5432 when {@code portcullis.test.database=postgres} (the
+ * failsafe execution of the {@code postgres} profile). The run's one server gets these settings: a full server
+ * (started here) as environment variables, the Payara Micro passes' one Payara Micro (started by
+ * {@link #runPayaraMicro} when the first class needs it) as -D options. The server stops and the PostgreSQL database
+ * is dropped when the run ends.
  */
 public class ItEnvironment implements LauncherSessionListener {
 
@@ -38,7 +40,7 @@ public class ItEnvironment implements LauncherSessionListener {
     /**
      * Payara Micro's start-up runs its services on several threads, and about one start in a hundred dies in a race
      * inside its service container (a ConcurrentModificationException in HK2's instance listeners, "Startup service
-     * failed to start"); the tests start it dozens of times per run, so they start its services on one thread.
+     * failed to start"); the tests start it many times per run, so they start its services on one thread.
      */
     static final String PAYARA_MICRO_SINGLE_THREADED_START = "-Dorg.glassfish.startupThreadPolicy=USE_NO_THREADS";
 
@@ -65,6 +67,12 @@ public class ItEnvironment implements LauncherSessionListener {
     }
 
     private AppServer fullServerProcess;
+
+    /** The Payara Micro passes' one server, once a class has needed it ({@link #runPayaraMicro}). */
+    private static PayaraProcess runPayaraMicro;
+
+    /** Why the Payara Micro passes' server did not start; every later class fails with it, at once. */
+    private static RuntimeException runPayaraMicroFailure;
 
     /** The settings this run's servers start with (database, admin token, ...), for {@link ClassServer#startOwn}. */
     static volatile Map<String, String> runSettings = Map.of();
@@ -127,18 +135,11 @@ public class ItEnvironment implements LauncherSessionListener {
         } else {
             int port = freePort();
             base = "http://localhost:" + port;
+            System.setProperty("portcullis.test.run-port", Integer.toString(port));
             StringBuilder opts = new StringBuilder();
             settings.forEach((k, v) -> opts.append(" -D").append(k).append('=').append(v));
+            // every Payara Micro of the run starts with these: the run's server and the classes' own (PayaraProcess)
             System.setProperty("portcullis.test.db-options", opts.toString());
-            String extra = System.getProperty("portcullis.test.extra-jvm-options", "");
-            String jvm = "-Xss1m -XX:+UseSerialGC " + PAYARA_MICRO_SINGLE_THREADED_START
-                    + " -Dportcullis.issuer=" + base + opts
-                    + (extra.isBlank() ? "" : " " + extra.trim());
-            System.setProperty("payara.randomHttpPort", "false");
-            System.setProperty("payara.autoBindHttp", "false");
-            System.setProperty("payara.extraMicroOptions", "--port " + port + " --disablephonehome "
-                    + String.join(" ", preBootCommands()));
-            System.setProperty("payara.cmdOptions", jvm);
         }
         System.setProperty("portcullis.test.base-url", base);
         System.setProperty("portcullis.test.admin-token", ADMIN_TOKEN);
@@ -160,10 +161,45 @@ public class ItEnvironment implements LauncherSessionListener {
         }
     }
 
+    /**
+     * The Payara Micro passes' one server: the WAR with the run's settings on the run's port, started when the first
+     * class deploys ({@link RunningServerContainer}), so a run of classes that each start their own servers starts
+     * no idle one; every later class meets it as it is. A failed start fails every class of the run.
+     */
+    static synchronized void runPayaraMicro() {
+        if (runPayaraMicroFailure != null) {
+            throw runPayaraMicroFailure;
+        }
+        if (runPayaraMicro != null) {
+            return;
+        }
+        int port = Integer.parseInt(System.getProperty("portcullis.test.run-port"));
+        String extra = System.getProperty("portcullis.test.extra-jvm-options", "");
+        List<String> options = new java.util.ArrayList<>(List.of("-Xss1m"));
+        for (String o : extra.trim().split(" +")) {
+            if (!o.isBlank()) {
+                options.add(o);
+            }
+        }
+        try {
+            runPayaraMicro = PayaraProcess.startDeployed(port, options);
+            LOG.info(() -> "The run's Payara Micro serves " + runPayaraMicro.base + ", log " + runPayaraMicro.log());
+        } catch (RuntimeException e) {
+            runPayaraMicroFailure = e;
+            throw e;
+        }
+    }
+
     @Override
     public void launcherSessionClosed(LauncherSession session) {
         if (fullServerProcess != null) {
             fullServerProcess.close();
+        }
+        synchronized (ItEnvironment.class) {
+            if (runPayaraMicro != null) {
+                runPayaraMicro.close();
+                runPayaraMicro = null;
+            }
         }
         if (postgresDatabase != null) {
             try (Connection c = DriverManager.getConnection(postgresBaseUrl(), postgresUser(), "unused");

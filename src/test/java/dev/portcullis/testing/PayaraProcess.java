@@ -14,10 +14,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Payara Micro process started directly, for tests about the server's own life cycle (refusing bad
- * configuration, restarts, several instances on one database) that Arquillian's one-deployment-per-class model
- * cannot express. Same jar, same WAR, same database settings as the Arquillian instances of this run; or, by
- * {@link #startWars}, other WARs than Portcullis (a backend of its tokens).
+ * A Payara Micro process with the WAR at "/": the Payara Micro passes' one server ({@link ItEnvironment#runPayaraMicro}),
+ * and the servers of their own that classes start for settings of their own, for the server's own life cycle (refusing
+ * bad configuration, restarts, several instances on one database) or behind a proxy. Same jar, same WAR, same database
+ * settings as the run's server; or, by {@link #startWars}, other WARs than Portcullis (a backend of its tokens).
  */
 public final class PayaraProcess implements ClassServer {
 
@@ -88,6 +88,32 @@ public final class PayaraProcess implements ClassServer {
 
     public static PayaraProcess start(int port, String... extraSystemProperties) {
         return start(port, List.of(extraSystemProperties), List.of());
+    }
+
+    /**
+     * {@link #start(int, String...)}, then checks that the WAR answers ({@code /health/live} 200), since a Payara
+     * Micro reports ready after a failed deployment too; for a server that many classes share.
+     */
+    static PayaraProcess startDeployed(int port, List<String> extraSystemProperties) {
+        PayaraProcess p = start(port, extraSystemProperties, List.of());
+        Http.Res live;
+        try {
+            live = new Http(p.base).get("/health/live");
+        } catch (RuntimeException e) {
+            live = null;
+        }
+        if (live == null || live.status() != 200) {
+            String out = p.output();
+            p.close();
+            throw new IllegalStateException("Payara Micro started without the WAR answering (/health/live: "
+                    + (live == null ? "no answer" : live.status()) + "):\n" + tail(out));
+        }
+        return p;
+    }
+
+    /** Where this server's output is written. */
+    public Path log() {
+        return log;
     }
 
     /**

@@ -9,20 +9,19 @@ import org.jboss.arquillian.core.spi.LoadableExtension;
 import org.jboss.shrinkwrap.api.Archive;
 
 /**
- * The Arquillian container of the runs against a full application server ({@code portcullis.test.server} =
- * {@code wildfly} or {@code payara-server}): {@link ItEnvironment} started that server once, with the WAR deployed as
- * an operator deploys it, so every test class finds it running and this container neither starts nor deploys
- * anything. Registered only in those runs; otherwise the Payara Micro connector is Arquillian's one container.
+ * Arquillian's container on every integration-test run: the run's one server, which every class that deploys the WAR
+ * shares. On a full application server run ({@code portcullis.test.server} = {@code wildfly} or
+ * {@code payara-server}) {@link ItEnvironment} started that server, with the WAR deployed as an operator deploys it;
+ * on a Payara Micro pass the first deployment starts the pass's Payara Micro ({@link ItEnvironment#runPayaraMicro}).
+ * Nothing is deployed per class, and nothing is undeployed.
  */
 public class RunningServerContainer implements DeployableContainer<RunningServerContainer.Configuration> {
 
-    /** Registers the container when the run targets a full server. */
+    /** Registers the container. */
     public static class Extension implements LoadableExtension {
         @Override
         public void register(ExtensionBuilder builder) {
-            if (ItEnvironment.fullServer() != null) {
-                builder.service(DeployableContainer.class, RunningServerContainer.class);
-            }
+            builder.service(DeployableContainer.class, RunningServerContainer.class);
         }
     }
 
@@ -45,7 +44,13 @@ public class RunningServerContainer implements DeployableContainer<RunningServer
 
     @Override
     public ProtocolMetaData deploy(Archive<?> archive) throws DeploymentException {
-        if (ItEnvironment.fullServerFailure != null) {
+        if (ItEnvironment.fullServer() == null) {
+            try {
+                ItEnvironment.runPayaraMicro();
+            } catch (RuntimeException e) {
+                throw new DeploymentException("The run's Payara Micro did not start", e);
+            }
+        } else if (ItEnvironment.fullServerFailure != null) {
             throw new DeploymentException("The server did not start", ItEnvironment.fullServerFailure);
         }
         return new ProtocolMetaData();

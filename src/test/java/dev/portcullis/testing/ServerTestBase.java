@@ -9,9 +9,10 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Base of every integration test: Arquillian starts a real Payara Micro with the built WAR (target/portcullis.war,
- * deployed as ROOT.war so it serves at "/") and the tests speak HTTP to it at {@link #BASE}. The connector starts
- * one Payara Micro per test class, so each test class covers a whole feature.
+ * Base of the integration tests that speak HTTP, at {@link #BASE}, to the run's one server: a real Payara Micro,
+ * Payara Server or WildFly with the built WAR (target/portcullis.war) at "/" ({@link RunningServerContainer}). Every
+ * such class of a run shares that server and its database, so a class makes its own users, clients and settings
+ * under names of its own and asserts on its own rows.
  */
 @ExtendWith(ArquillianExtension.class)
 public abstract class ServerTestBase {
