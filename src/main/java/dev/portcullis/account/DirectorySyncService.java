@@ -1,7 +1,9 @@
 package dev.portcullis.account;
 
 import dev.portcullis.audit.AuditEvent;
+import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.config.DirectorySettings;
 import dev.portcullis.directory.DirectoryEntry;
 import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.LogText;
@@ -11,9 +13,14 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Logger;
 
 /**
@@ -44,6 +51,9 @@ public class DirectorySyncService {
     @Inject
     AuditLog audit;
 
+    @Inject
+    Optional<DirectorySettings> directory;
+
     /**
      * The row of a directory user who has just been authenticated (or re-checked), created at the first sign-in and
      * updated with the directory's current username, DN, claims and groups. Empty, with a log line for the operator,
@@ -72,8 +82,19 @@ public class DirectorySyncService {
         }
         User u = row.orElseGet(() -> User.newFromDirectory(e.subject(), clock.instant()));
         String email = UserAdminService.isEmailAddress(e.email()) ? e.email() : null;
-        u.copyFromDirectory(e.username(), e.dn(), cut(e.name()), cut(e.givenName()), cut(e.familyName()), email,
-                fitting(e.groups()), e.administrator(), clock.instant());
+        Set<String> supplied = directoryClaims(directory);
+        Map<String, String> claims = new HashMap<>();
+        supplied.forEach(claim -> claims.put(claim, usable(dn, claim, e.claims().get(claim))));
+        Instant now = clock.instant();
+        u.copyFromDirectory(e.username(), e.dn(), cut(e.name()),
+                supplied.contains("given_name") ? claims.get("given_name") : u.givenName(),
+                supplied.contains("family_name") ? claims.get("family_name") : u.familyName(), email,
+                fitting(e.groups()), e.administrator(), now);
+        claims.forEach((claim, value) -> {
+            if (!Objects.equals(u.claim(claim), value)) {
+                u.changeClaim(claim, value, now);
+            }
+        });
         if (row.isEmpty()) {
             users.add(u);
         }
@@ -95,6 +116,46 @@ public class DirectorySyncService {
             metrics.logout(Metrics.LogoutTrigger.DIRECTORY);
         });
         return user.isPresent();
+    }
+
+    /**
+     * The claims the directory supplies to its users ({@code portcullis.ldap.claim-attributes}), none of them an
+     * administrator's to change; without a directory, the defaults.
+     */
+    static Set<String> directoryClaims(Optional<DirectorySettings> directory) {
+        return directory.map(d -> d.attributes().claims().keySet())
+                .orElseGet(DirectorySettings::defaultDirectoryClaims);
+    }
+
+    /**
+     * A directory value as the claim's rule takes it, or null (logged, naming the claim but not the value) when the
+     * rule refuses it: names are cut to their length, a phone number loses the spaces, dots, dashes and brackets
+     * directories write it with ({@code +49 30 1234-567} is {@code +49301234567}).
+     */
+    static String usable(String dn, String claim, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        String v = value.strip();
+        boolean address = claim.startsWith(StandardClaims.ADDRESS + ".");
+        String leaf = address ? claim.substring(StandardClaims.ADDRESS.length() + 1) : claim;
+        if (claim.equals(StandardClaims.PHONE_NUMBER)) {
+            v = v.replaceAll("[\\s().-]", "");
+        } else if (Set.of("given_name", "family_name", "middle_name", "nickname").contains(claim)) {
+            v = v.length() <= StandardClaims.maxLength(claim) ? v : v.substring(0, StandardClaims.maxLength(claim));
+        }
+        try {
+            if (address) {
+                StandardClaims.checkAddressMember(leaf, v);
+            } else {
+                StandardClaims.check(claim, v);
+            }
+            return v;
+        } catch (Refusal r) {
+            LOG.warning(() -> "LDAP entry " + dn + ": its value for " + claim + " is not usable (" + r.getMessage()
+                    + "); the claim is left out");
+            return null;
+        }
     }
 
     private static String cut(String s) {

@@ -9,7 +9,6 @@ import java.time.ZoneId;
 import java.util.IllformedLocaleException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -34,9 +33,6 @@ public final class StandardClaims {
     /** The members of the {@code address} claim (OIDC Core 5.1.1), in release order. */
     public static final List<String> ADDRESS_MEMBERS = List.of("formatted", "street_address", "locality", "region",
             "postal_code", "country");
-
-    /** The claims a directory user's entry supplies at each sign-in: not an administrator's to change. */
-    public static final Set<String> FROM_DIRECTORY = Set.of("given_name", "family_name");
 
     private static final Pattern BIRTHDATE = Pattern.compile("(\\d{4})(?:-(\\d{2})-(\\d{2}))?");
     /** E.164: a plus, a country code not starting with 0, at most 15 digits; an RFC 3966 extension may follow. */

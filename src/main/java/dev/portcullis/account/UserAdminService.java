@@ -4,6 +4,7 @@ import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
+import dev.portcullis.config.DirectorySettings;
 import dev.portcullis.crypto.Secrets;
 import dev.portcullis.protocol.Username;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -57,6 +58,9 @@ public class UserAdminService {
 
     @Inject
     SecondFactorThrottle factorThrottle;
+
+    @Inject
+    Optional<DirectorySettings> directory;
 
     @Inject
     AuditLog audit;
@@ -205,7 +209,7 @@ public class UserAdminService {
             throw Refusal.invalid("groups", "a directory user's groups are the directory's");
         }
         for (String claim : patch.claims().texts().keySet()) {
-            if (StandardClaims.FROM_DIRECTORY.contains(claim) && found.filter(User::fromDirectory).isPresent()) {
+            if (found.filter(User::fromDirectory).isPresent() && DirectorySyncService.directoryClaims(directory).contains(claim)) {
                 throw Refusal.invalid(claim, "a directory user's " + claim + " is the directory's");
             }
         }

@@ -12,8 +12,12 @@ import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
@@ -29,9 +33,49 @@ public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<P
                                 Duration responseTimeout, int poolSize, boolean localUsers, Duration recheckInterval,
                                 Optional<String> adminGroup) {
 
-    /** Attribute names of the user entry. */
-    public record Attributes(String subject, String username, String name, String givenName, String familyName,
-                             String email) {
+    /**
+     * Attribute names of the user entry. {@code claims} maps a standard claim, named as the user record names it
+     * ({@code given_name}, {@code phone_number}, {@code address.locality} …), to the attributes that may hold it,
+     * the first one present winning; a claim not in it is not the directory's.
+     */
+    public record Attributes(String subject, String username, String name, String email,
+                             Map<String, List<String>> claims) {
+
+        public Attributes {
+            Map<String, List<String>> copy = new LinkedHashMap<>();
+            claims.forEach((claim, names) -> copy.put(claim, List.copyOf(names)));
+            claims = Collections.unmodifiableMap(copy);
+        }
+
+        /** The default claim map, with given_name and family_name read from the attributes named here. */
+        public Attributes(String subject, String username, String name, String givenName, String familyName,
+                          String email) {
+            this(subject, username, name, email, claimAttributes("", givenName, familyName));
+        }
+    }
+
+    static final String CLAIM_ATTRIBUTES = "portcullis.ldap.claim-attributes";
+
+    /**
+     * The standard claims a directory attribute may supply: the texts and address members of the user record
+     * (account.StandardClaims, which this package must not depend on; StandardClaimsTest keeps the two equal).
+     */
+    public static final List<String> DIRECTORY_CLAIMS = List.of("given_name", "family_name", "middle_name",
+            "nickname", "picture", "website", "gender", "birthdate", "zoneinfo", "locale", "phone_number",
+            "address.formatted", "address.street_address", "address.locality", "address.region",
+            "address.postal_code", "address.country");
+
+    /**
+     * The defaults of {@value #CLAIM_ATTRIBUTES}: attributes of both inetOrgPerson (RFC 2798, RFC 4519) and Active
+     * Directory, so either works unchanged; {@code street} is the former's street, {@code streetAddress} the latter's.
+     */
+    private static final String DEFAULT_CLAIM_ATTRIBUTES = "middle_name=middleName,locale=preferredLanguage,"
+            + "phone_number=telephoneNumber|mobile,address.street_address=street|streetAddress,address.locality=l,"
+            + "address.region=st,address.postal_code=postalCode,address.country=c";
+
+    /** The claims a directory supplies when {@value #CLAIM_ATTRIBUTES} is not set. */
+    public static Set<String> defaultDirectoryClaims() {
+        return claimAttributes("", "givenName", "sn").keySet();
     }
 
     private static final Logger LOG = Logger.getLogger(DirectorySettings.class.getName());
@@ -91,9 +135,10 @@ public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<P
         Attributes attributes = new Attributes(attribute(c, "portcullis.ldap.attribute.subject", "entryUUID"),
                 attribute(c, "portcullis.ldap.attribute.username", "uid"),
                 attribute(c, "portcullis.ldap.attribute.name", "cn"),
-                attribute(c, "portcullis.ldap.attribute.given-name", "givenName"),
-                attribute(c, "portcullis.ldap.attribute.family-name", "sn"),
-                attribute(c, "portcullis.ldap.attribute.email", "mail"));
+                attribute(c, "portcullis.ldap.attribute.email", "mail"),
+                claimAttributes(c.getOptionalValue(CLAIM_ATTRIBUTES).orElse(""),
+                        attribute(c, "portcullis.ldap.attribute.given-name", "givenName"),
+                        attribute(c, "portcullis.ldap.attribute.family-name", "sn")));
         Optional<String> groupBaseDn = text(c, "portcullis.ldap.group-base-dn");
         groupBaseDn.ifPresent(d -> dn("portcullis.ldap.group-base-dn", d));
         String groupFilter = text(c, "portcullis.ldap.group-filter").orElse("(member={dn})");
@@ -136,6 +181,58 @@ public record DirectorySettings(List<LDAPURL> urls, boolean startTls, Optional<P
     @Override
     public String toString() {
         return "DirectorySettings[urls=" + urls + ", userBaseDn=" + userBaseDn + "]";
+    }
+
+    /**
+     * The claim map: given_name and family_name from {@code givenName} and {@code familyName}, then the defaults,
+     * then {@code setting}'s comma-separated {@code claim=attribute[|fallback…]} entries, each replacing that
+     * claim's entry; {@code claim=} alone turns the claim off.
+     *
+     * @throws ConfigurationException naming the entry when it is not of that form, names a claim twice or a claim
+     *                                the directory cannot supply, or an attribute that is not an attribute name
+     */
+    static Map<String, List<String>> claimAttributes(String setting, String givenName, String familyName) {
+        Map<String, List<String>> claims = new LinkedHashMap<>();
+        claims.put("given_name", List.of(givenName));
+        claims.put("family_name", List.of(familyName));
+        claims.putAll(parseClaimAttributes(DEFAULT_CLAIM_ATTRIBUTES));
+        parseClaimAttributes(setting).forEach((claim, names) -> {
+            if (names.isEmpty()) {
+                claims.remove(claim);
+            } else {
+                claims.put(claim, names);
+            }
+        });
+        return claims;
+    }
+
+    /** The entries of one {@value #CLAIM_ATTRIBUTES} value; an entry turning its claim off maps to no attribute. */
+    private static Map<String, List<String>> parseClaimAttributes(String setting) {
+        Map<String, List<String>> entries = new LinkedHashMap<>();
+        if (setting.isBlank()) {
+            return entries;
+        }
+        for (String raw : setting.split(",", -1)) {
+            String entry = raw.strip();
+            int eq = entry.indexOf('=');
+            check(eq > 0, CLAIM_ATTRIBUTES, "entry '" + entry + "' is not claim=attribute (or claim= to turn the "
+                    + "claim off); entries are separated by commas");
+            String claim = entry.substring(0, eq).strip();
+            check(DIRECTORY_CLAIMS.contains(claim), CLAIM_ATTRIBUTES, "'" + claim + "' is not a claim the directory "
+                    + "can supply; known: " + String.join(" ", DIRECTORY_CLAIMS));
+            check(!entries.containsKey(claim), CLAIM_ATTRIBUTES, "names " + claim + " more than once");
+            String value = entry.substring(eq + 1).strip();
+            List<String> names = new ArrayList<>();
+            if (!value.isEmpty()) {
+                for (String name : value.split("\\|", -1)) {
+                    check(ATTRIBUTE.matcher(name.strip()).matches(), CLAIM_ATTRIBUTES, "'" + name.strip()
+                            + "' (for " + claim + ") is not an LDAP attribute name; alternatives are separated by |");
+                    names.add(name.strip());
+                }
+            }
+            entries.put(claim, List.copyOf(names));
+        }
+        return entries;
     }
 
     private static Optional<String> text(PortcullisConfig.Source c, String key) {

@@ -32,9 +32,12 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -305,12 +308,14 @@ public class Directory {
 
     private Optional<SearchResultEntry> findOne(Filter filter) throws LDAPException {
         DirectorySettings.Attributes a = settings.attributes();
-        List<String> attributes = new ArrayList<>(List.of(a.subject(), a.username(), a.name(), a.givenName(),
-                a.familyName(), a.email(), USER_ACCOUNT_CONTROL, USER_ACCOUNT_CONTROL_COMPUTED));
+        List<String> attributes = new ArrayList<>(List.of(a.subject(), a.username(), a.name(), a.email(),
+                USER_ACCOUNT_CONTROL, USER_ACCOUNT_CONTROL_COMPUTED));
+        a.claims().values().forEach(attributes::addAll);
         if (settings.groupsFromMemberOf()) {
             attributes.add(MEMBER_OF);
         }
-        List<SearchResultEntry> entries = search(settings.userBaseDn(), filter, 2, attributes.toArray(String[]::new));
+        List<SearchResultEntry> entries = search(settings.userBaseDn(), filter, 2,
+                attributes.stream().distinct().toArray(String[]::new));
         if (entries.size() > 1) {
             LOG.warning(() -> "LDAP: " + LogText.escape(filter.toString()) + " matches more than one entry under "
                     + settings.userBaseDn() + "; nobody signs in with it");
@@ -360,9 +365,12 @@ public class Directory {
         } catch (LDAPException ex) {
             throw unavailable("group search", ex);
         }
+        Map<String, String> claims = new LinkedHashMap<>();
+        a.claims().forEach((claim, names) -> names.stream().map(e::getAttributeValue).filter(Objects::nonNull)
+                .findFirst().ifPresent(value -> claims.put(claim, value)));
         return Optional.of(new DirectoryEntry(subject.get(), e.getDN(), username.toLowerCase(Locale.ROOT),
-                e.getAttributeValue(a.name()), e.getAttributeValue(a.givenName()), e.getAttributeValue(a.familyName()),
-                e.getAttributeValue(a.email()), groups.names(), groups.administrator()));
+                e.getAttributeValue(a.name()), e.getAttributeValue(a.email()), claims, groups.names(),
+                groups.administrator()));
     }
 
     private static Optional<String> subject(SearchResultEntry e, String attribute) {

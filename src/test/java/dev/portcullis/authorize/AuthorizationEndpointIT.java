@@ -19,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The authorization endpoint, sign-in and consent pages over HTTP: every validation row (error page vs. redirect with
@@ -406,6 +408,28 @@ class AuthorizationEndpointIT extends ServerTestBase {
                 "consent_required", "st-1");
         assertNotNull(assertClientRedirect(ua.authorize(params(c, "prompt", "none", "scope", "openid")), 302,
                 c.redirectUri()).get("code"));
+    }
+
+    /**
+     * Parameters the server need not act on still yield the code (OIDC Core 3.1.2.1, 3.1.2.2): display, claims_locales,
+     * acr_values it cannot satisfy, an extension parameter it does not know, and an id_token_hint with prompt=none.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"display=page", "display=popup", "claims_locales=de fr", "acr_values=1 2",
+        "extension_parameter=any value", "id_token_hint"})
+    void parametersItNeedNotActOnStillYieldTheCode(String parameter) {
+        Admin.TestClient c = confidential();
+        Admin.TestUser u = admin.user(PASSWORD);
+        UserAgent ua = signedIn(c, u, "openid");
+        Map<String, String> request = parameter.equals("id_token_hint")
+                ? params(c, "scope", "openid", "prompt", "none",
+                        "id_token_hint", (String) ua.codeFlow(c, u).get("id_token"))
+                : params(c, "scope", "openid", parameter.substring(0, parameter.indexOf('=')),
+                        parameter.substring(parameter.indexOf('=') + 1));
+        Map<String, String> answer = assertClientRedirect(ua.authorize(request), 302, c.redirectUri());
+        assertNull(answer.get("error"), answer::toString);
+        assertNotNull(answer.get("code"), answer::toString);
+        assertEquals("st-1", answer.get("state"));
     }
 
     @Test

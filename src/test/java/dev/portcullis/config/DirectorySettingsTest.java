@@ -200,6 +200,45 @@ class DirectorySettingsTest {
     }
 
     @Test
+    void loadWhenClaimAttributesUnsetThenTheDocumentedDefaults() {
+        Map<String, List<String>> claims = load(minimal()).orElseThrow().attributes().claims();
+        assertEquals(Map.of("given_name", List.of("givenName"), "family_name", List.of("sn"),
+                "middle_name", List.of("middleName"), "locale", List.of("preferredLanguage"),
+                "phone_number", List.of("telephoneNumber", "mobile"),
+                "address.street_address", List.of("street", "streetAddress"), "address.locality", List.of("l"),
+                "address.region", List.of("st"), "address.postal_code", List.of("postalCode"),
+                "address.country", List.of("c")), claims);
+        assertEquals(claims.keySet(), DirectorySettings.defaultDirectoryClaims());
+    }
+
+    @Test
+    void loadWhenClaimAttributesSetThenEachEntryReplacesOrTurnsOffItsClaimAndTheRestStay() {
+        Map<String, List<String>> claims = load(minimal("portcullis.ldap.attribute.given-name", "gn",
+                "portcullis.ldap.claim-attributes", " phone_number = mobile ,locale=,nickname=displayName|cn,"
+                        + "family_name=surname")).orElseThrow().attributes().claims();
+        assertEquals(List.of("mobile"), claims.get("phone_number"));
+        assertFalse(claims.containsKey("locale"), "an empty value turns the claim off");
+        assertEquals(List.of("displayName", "cn"), claims.get("nickname"));
+        assertEquals(List.of("gn"), claims.get("given_name"), "attribute.given-name when the map does not name it");
+        assertEquals(List.of("surname"), claims.get("family_name"), "the map wins over attribute.family-name");
+        assertEquals(List.of("l"), claims.get("address.locality"));
+        assertTrue(load(minimal("portcullis.ldap.claim-attributes", "")).orElseThrow().attributes().claims()
+                .containsKey("phone_number"), "empty: the defaults");
+    }
+
+    @Test
+    void loadWhenClaimAttributesMalformedThenRefusedNamingTheEntry() {
+        for (String bad : List.of("phone_number", "=mobile", "email=mail", "sub=uid", "address=street",
+                "phone_number=mobile,phone_number=telephoneNumber", "locale=pre ferred", "locale=a||b", "locale=|a",
+                "locale=en,", ",locale=en", "locale=a;b")) {
+            ConfigurationException e = assertThrows(ConfigurationException.class,
+                    () -> load(minimal("portcullis.ldap.claim-attributes", bad)), bad);
+            assertTrue(e.getMessage().contains("portcullis.ldap.claim-attributes (PORTCULLIS_LDAP_CLAIM_ATTRIBUTES)"),
+                    e::getMessage);
+        }
+    }
+
+    @Test
     void loadWhenActiveDirectoryExampleThenAccepted() {
         DirectorySettings s = load(minimal("portcullis.ldap.user-filter",
                 "(&(objectClass=user)(|(sAMAccountName={0})(userPrincipalName={0})))",

@@ -74,6 +74,7 @@ class DirectoryIT {
                 "-Dportcullis.ldap.groups-from-member-of=true",
                 "-Dportcullis.ldap.recheck-interval=" + RECHECK_SECONDS,
                 "-Dportcullis.ldap.admin-group=cn=Developers,ou=Groups," + ad.baseDn,
+                "-Dportcullis.ldap.claim-attributes=nickname=mailNickname,locale=",
                 "-Dportcullis.ldap.connect-timeout=2",
                 "-Dportcullis.ldap.response-timeout=3",
                 "-Dportcullis.mfa.passwordless=true"));
@@ -210,6 +211,52 @@ class DirectoryIT {
             driver.quit();
             callback.stop(0);
         }
+    }
+
+    /**
+     * The standard claims come from the entry through portcullis.ldap.claim-attributes: the defaults (mobile when
+     * there is no telephoneNumber, AD's streetAddress, l, st, postalCode, c), an added one (nickname) and one turned
+     * off (locale, though carol has a preferredLanguage); each sign-in takes the directory's current values, and an
+     * administrator cannot change what the directory supplies.
+     */
+    @Test
+    void theEntrysAttributesAreTheStandardClaimsAtUserinfoAsTheClaimAttributesMapThem() {
+        Admin.TestClient client = admin.confidentialClient("openid profile email address phone",
+                "https://claims.example.com/cb");
+        Map<String, Object> claims = userinfo(tokens(client)).json();
+        assertEquals("+491701234567", claims.get("phone_number"), claims::toString);
+        assertEquals(Map.of("street_address", "1 Main St", "locality", "Springfield", "region", "CA",
+                "postal_code", "94105", "country", "US"), claims.get("address"));
+        assertEquals("cj", claims.get("nickname"));
+        assertEquals("Carol", claims.get("given_name"));
+        assertFalse(claims.containsKey("locale"), "locale= turns the claim off");
+
+        ad.replace(CAROL_DN, "l", "Shelbyville");
+        try {
+            Map<String, Object> after = userinfo(tokens(client)).json();
+            assertEquals("Shelbyville", ((Map<?, ?>) after.get("address")).get("locality"), after::toString);
+        } finally {
+            ad.replace(CAROL_DN, "l", "Springfield");
+        }
+        for (String claim : List.of("phone_number", "nickname")) {
+            Http.Res r = admin.patch("/admin/users/carol", "{\"" + claim + "\":\"+14155550100\"}");
+            assertEquals(400, r.status(), r::toString);
+            assertEquals(claim + ": a directory user's " + claim + " is the directory's",
+                    r.jsonString("error_description"));
+        }
+        Http.Res locale = admin.patch("/admin/users/carol", "{\"locale\":\"de-DE\"}");
+        assertEquals(200, locale.status(), "a claim the directory does not supply is the administrator's: " + locale);
+        admin.patch("/admin/users/carol", "{\"locale\":null}");
+    }
+
+    /** Carol's access token for {@code client}, asking for every scope it has. */
+    private static String tokens(Admin.TestClient client) {
+        Map<String, String> q = new UserAgent(server.base).authorizeAndGetRedirectParams(client, CAROL,
+                Map.of("scope", "openid profile email address phone"));
+        assertNotNull(q.get("code"), q::toString);
+        Http.Res r = token(codeForm(client, q.get("code")));
+        assertEquals(200, r.status(), r::toString);
+        return r.jsonString("access_token");
     }
 
     @Test

@@ -15,6 +15,7 @@ import dev.portcullis.testing.TestDirectory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -160,6 +161,12 @@ class DirectoryTest {
         d.close();
     }
 
+    /** Carol's values of the default claim attributes, as the directory holds them: mobile for the phone. */
+    private static final Map<String, String> CAROLS_CLAIMS = Map.of("given_name", "Carol", "family_name", "Jones",
+            "phone_number", "+49 170 1234567", "address.street_address", "1 Main St", "address.locality",
+            "Springfield", "address.region", "CA", "address.postal_code", "94105", "address.country", "US",
+            "locale", "en-US");
+
     @Test
     void activeDirectoryUserSignsInOverLdapsAfterTheFirstServerFailsWithNestedGroupsAndTheGuidAsSubject() {
         Directory d = activeDirectoryOverLdaps("ldaps://127.0.0.1:" + TestDirectory.deadPort(),
@@ -167,7 +174,8 @@ class DirectoryTest {
         for (String name : List.of("carol", "CAROL", "carol@corp.example.com")) {
             DirectoryEntry e = d.authenticate(name, TestDirectory.PASSWORD).entry().orElseThrow();
             assertEquals(new DirectoryEntry(TestDirectory.CAROL_GUID, "cn=Carol Jones,cn=Users," + ad.baseDn, "carol",
-                    "Carol Jones", "Carol", "Jones", "carol@corp.example.com", List.of("Developers", "Engineering")), e);
+                    "Carol Jones", "carol@corp.example.com", CAROLS_CLAIMS, List.of("Developers", "Engineering"),
+                    false), e);
         }
         d.close();
     }

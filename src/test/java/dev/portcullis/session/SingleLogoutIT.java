@@ -206,6 +206,21 @@ class SingleLogoutIT extends ServerTestBase {
         return !r.header("Location").contains("/login.xhtml");
     }
 
+    /** Without state, the redirect to the registered URI is that URI exactly: no empty state is made up. */
+    @Test
+    void aLogoutWithoutStateReturnsToTheRegisteredUriAsRegistered() {
+        Admin.TestClient rp = logoutClient();
+        Admin.TestUser user = admin.user("correct horse battery");
+        UserAgent ua = new UserAgent(BASE);
+        String idToken = (String) ua.codeFlow(rp, user).get("id_token");
+
+        Http.Res out = ua.get("/oauth/logout?" + Http.form(Map.of("id_token_hint", idToken,
+                "post_logout_redirect_uri", SIGNED_OUT)));
+        assertEquals(302, out.status(), out::toString);
+        assertEquals(SIGNED_OUT, out.header("Location"));
+        assertFalse(signedIn(ua, rp), "the session ended");
+    }
+
     @Test
     void aRelyingPartyPostsItsLogoutRequestAsAForm() {
         Admin.TestClient rp = logoutClient();

@@ -175,7 +175,8 @@ public final class TestDirectory implements AutoCloseable {
     }
 
     /**
-     * Users carol (enabled, in Developers, which is in Engineering), dave (disabled), erin (locked), frank (password
+     * Users carol (enabled, in Developers, which is in Engineering; a mobile number but no telephoneNumber, an
+     * address as AD spells it, streetAddress), dave (disabled), erin (locked), frank (password
      * expired) under cn=Users; groups under ou=Groups; memberOf kept by hand as AD keeps it.
      */
     public static TestDirectory activeDirectory() {
@@ -214,6 +215,14 @@ public final class TestDirectory implements AutoCloseable {
                 givenName: Carol
                 sn: Jones
                 mail: carol@corp.example.com
+                mobile: +49 170 1234567
+                streetAddress: 1 Main St
+                l: Springfield
+                st: CA
+                postalCode: 94105
+                c: US
+                preferredLanguage: en-US
+                mailNickname: cj
                 memberOf: cn=Developers,ou=Groups,{base}
                 userAccountControl: 512
                 userPassword: %1$s

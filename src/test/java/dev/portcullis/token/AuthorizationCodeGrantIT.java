@@ -238,6 +238,29 @@ class AuthorizationCodeGrantIT extends TokenEndpointTestBase {
         assertEquals(user.username() + "@example.com", info.toSuccessResponse().getUserInfo().getEmailAddress());
     }
 
+    /**
+     * Without a nonce the code flow still succeeds (OIDC Core 3.1.2.1: optional there) and the ID token carries none,
+     * as the Nimbus SDK's validator, told to expect none, checks.
+     */
+    @Test
+    void aRequestWithoutNonceGetsAnIdTokenWithoutOne() throws Exception {
+        fixtures();
+        Map<String, String> redirect = new UserAgent(BASE).authorizeAndGetRedirectParams(confidential, user,
+                Map.of("scope", "openid"));
+        assertNotNull(redirect.get("code"), redirect::toString);
+        TokenRequest request = new TokenRequest.Builder(URI.create(BASE + "/oauth/token"),
+                new ClientSecretBasic(new ClientID(confidential.clientId()), new Secret(confidential.secret())),
+                new com.nimbusds.oauth2.sdk.AuthorizationCodeGrant(new AuthorizationCode(redirect.get("code")),
+                        URI.create(REDIRECT))).build();
+        TokenResponse response = OIDCTokenResponseParser.parse(request.toHTTPRequest().send());
+        assertTrue(response.indicatesSuccess(), () -> response.toErrorResponse().getErrorObject().toString());
+        IDTokenClaimsSet id = new IDTokenValidator(discovery().getIssuer(), new ClientID(confidential.clientId()),
+                JWSAlgorithm.RS256, jwks()).validate(((OIDCTokenResponse) response.toSuccessResponse())
+                        .getOIDCTokens().getIDToken(), null);
+        assertNull(id.getNonce());
+        assertEquals(user.userId(), id.getSubject().getValue());
+    }
+
     @Test
     void endToEndPublicClientThroughTheRealSignInWithPkceAndNoSecret() throws Exception {
         fixtures();
