@@ -1,5 +1,7 @@
 package dev.portcullis.client;
 
+import static java.util.Objects.requireNonNullElse;
+
 import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
@@ -18,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -350,7 +353,8 @@ public class ClientService {
             throw builtIn(clientId, Refusal.BuiltInChange.CHANGE_GRANT_TYPES);
         }
         Instant now = clock.instant();
-        List<String> changed = new ArrayList<>();
+        Map<String, Object> before = ClientSchema.SCHEMA.audited(c);
+        List<String> lifecycle = new ArrayList<>();
         String name = p.name() == null ? c.name() : checkName(p.name());
         List<String> redirectUris = checkUris("redirect_uris",
                 p.redirectUris() == null ? c.redirectUris() : p.redirectUris(), confidential, true);
@@ -378,35 +382,13 @@ public class ClientService {
         checkOutbound("jwks_uri", jwksUri, c.jwksUri());
         checkOutbound("backchannel_logout_uri", notifications.backchannelUri(),
                 c.logoutNotifications().backchannelUri());
-        noteChange(changed, "client_name", c.name(), name);
-        noteChange(changed, "redirect_uris", c.redirectUris(), redirectUris);
-        noteChange(changed, "post_logout_redirect_uris", c.postLogoutRedirectUris(), logoutUris);
-        noteChange(changed, "scopes", c.scopes(), scopes);
-        noteChange(changed, "skip_consent", c.skipConsent(), skipConsent);
-        noteChange(changed, "grant_types", GrantTypes.format(c.grantTypes()), grantTypes);
-        noteChange(changed, "token_endpoint_auth_method", String.valueOf(storedMethod), String.valueOf(method));
-        noteChange(changed, "jwks", String.valueOf(c.jwks()), String.valueOf(jwks));
-        noteChange(changed, "jwks_uri", String.valueOf(c.jwksUri()), String.valueOf(jwksUri));
         c.changeSettings(name, redirectUris, logoutUris, scopes, skipConsent, now);
         c.changeGrantTypes(grantTypes, now);
-        if (!notifications.equals(c.logoutNotifications())) {
-            changed.add("logout notifications");
-            c.changeLogoutNotifications(notifications, now);
-        }
-        if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
-            noteChange(changed, "require_mfa", c.requireMfa(), p.requireMfa());
-            c.requireMfa(p.requireMfa(), now);
-        }
-        if (p.requirePushedRequests() != null
-                && p.requirePushedRequests() != c.requirePushedAuthorizationRequests()) {
-            noteChange(changed, "require_pushed_authorization_requests", c.requirePushedAuthorizationRequests(),
-                    p.requirePushedRequests());
-            c.requirePushedAuthorizationRequests(p.requirePushedRequests(), now);
-        }
-        if (p.idTokenClaims() != null && p.idTokenClaims() != c.idTokenClaims()) {
-            noteChange(changed, "id_token_claims", c.idTokenClaims(), p.idTokenClaims());
-            c.idTokenClaims(p.idTokenClaims(), now);
-        }
+        c.changeLogoutNotifications(notifications, now);
+        c.requireMfa(requireNonNullElse(p.requireMfa(), c.requireMfa()), now);
+        c.requirePushedAuthorizationRequests(
+                requireNonNullElse(p.requirePushedRequests(), c.requirePushedAuthorizationRequests()), now);
+        c.idTokenClaims(requireNonNullElse(p.idTokenClaims(), c.idTokenClaims()), now);
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();
         if (needsSecret && !hadSecret) {
@@ -414,35 +396,31 @@ public class ClientService {
         }
         if (confidential != c.confidential()) {
             c.changeConfidential(confidential, secret.map(Secrets::hash).orElse(null), now);
-            changed.add(confidential ? "made confidential" : "made public (secret deleted)");
+            lifecycle.add(confidential ? "made confidential" : "made public (secret deleted)");
             tokensEnd = !confidential;
         }
         c.changeAuthentication(method, jwks, jwksUri, now);
         if (secret.isPresent()) {
             c.replaceSecretHash(Secrets.hash(secret.get()), now);
-            changed.add("new secret");
+            lifecycle.add("new secret");
         } else if (hadSecret && keys) {
-            changed.add("secret deleted");
+            lifecycle.add("secret deleted");
         }
         if (p.enabled() != null && p.enabled() != c.enabled()) {
             c.changeEnabled(p.enabled(), now);
-            changed.add("enabled=" + p.enabled());
+            lifecycle.add("enabled=" + p.enabled());
             tokensEnd |= !p.enabled();
         }
         if (tokensEnd) {
             ClientAccessEnded ended = new ClientAccessEnded(clientId);
             accessEnded.fire(ended);
-            changed.add(ended.consequences());
+            lifecycle.add(ended.consequences());
         }
+        List<String> changed = ClientSchema.SCHEMA.changes(before, c);
+        changed.addAll(lifecycle);
         audit.change(AuditEvent.Type.CLIENT_UPDATED, actor, clientId, null,
                 changed.isEmpty() ? "no change" : String.join(", ", changed));
         return Optional.of(new Updated(c, secret));
-    }
-
-    private static void noteChange(List<String> changed, String field, Object before, Object after) {
-        if (!before.equals(after)) {
-            changed.add(field);
-        }
     }
 
     /** The longest a rotated-out secret may keep working: 30 days. */
