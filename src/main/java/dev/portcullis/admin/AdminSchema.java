@@ -2,9 +2,12 @@ package dev.portcullis.admin;
 
 import dev.portcullis.protocol.JsonObjects;
 import dev.portcullis.protocol.JsonSupport;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -134,6 +137,31 @@ public final class AdminSchema<A> {
             }
         });
         return new ArrayList<>(labels);
+    }
+
+    /** A string member of an answer. */
+    public static JsonValue string(String s) {
+        return JsonSupport.JSON.createValue(s);
+    }
+
+    /** A string member of an answer that is left out when not set. */
+    public static JsonValue optional(String s) {
+        return s == null ? null : string(s);
+    }
+
+    public static JsonValue bool(boolean b) {
+        return b ? JsonValue.TRUE : JsonValue.FALSE;
+    }
+
+    /** An instant as epoch seconds. */
+    public static JsonValue epoch(Instant t) {
+        return JsonSupport.JSON.createValue(t.getEpochSecond());
+    }
+
+    public static JsonValue strings(Collection<String> values) {
+        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
+        values.forEach(a::add);
+        return a.build();
     }
 
     private static Set<String> names(List<? extends SchemaField<?>> fields) {

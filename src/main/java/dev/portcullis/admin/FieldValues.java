@@ -22,6 +22,11 @@ public final class FieldValues {
         return values.containsKey(name);
     }
 
+    /** Whether the member was named null, to remove the value. */
+    public boolean removed(String name) {
+        return values.get(name) == REMOVED;
+    }
+
     /** The string; null when absent, empty when removed. */
     public String string(String name) {
         Object v = values.get(name);

@@ -47,6 +47,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -103,9 +104,7 @@ public class ClientAdminResource {
                 .jwks(v.string(JWKS))
                 .jwksUri(v.string(JWKS_URI))
                 .logout(logoutFields(v)).build(), actor());
-        JsonObjectBuilder out = describe(registered.client());
-        registered.secret().ifPresent(s -> out.add("client_secret", s));
-        return NoStoreJson.of(201, out.build().toString())
+        return withSecret(201, registered.client(), registered.secret())
                 .header("Location", "/admin/clients/" + registered.client().clientId()).build();
     }
 
@@ -170,11 +169,7 @@ public class ClientAdminResource {
                 .logout(logoutFields(v))
                 .build();
         return service.update(clientId, patch, actor())
-                .map(u -> {
-                    JsonObjectBuilder out = describe(u.client());
-                    u.secret().ifPresent(s -> out.add("client_secret", s));
-                    return NoStoreJson.of(200, out.build().toString()).build();
-                })
+                .map(u -> withSecret(200, u.client(), u.secret()).build())
                 .orElseThrow(ClientAdminResource::notFound);
     }
 
@@ -227,6 +222,13 @@ public class ClientAdminResource {
 
     static JsonObjectBuilder describe(Client c) {
         return ClientSchema.SCHEMA.write(c);
+    }
+
+    /** The client and, when just issued, its secret: shown once, so the answer is not stored. */
+    private static Response.ResponseBuilder withSecret(int status, Client c, Optional<String> secret) {
+        JsonObjectBuilder out = describe(c);
+        secret.ifPresent(s -> out.add("client_secret", s));
+        return NoStoreJson.of(status, out.build().toString());
     }
 
     /** The logout notification members of a registration or merge patch (a URI's null removes it). */

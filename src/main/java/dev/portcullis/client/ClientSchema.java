@@ -8,15 +8,19 @@ import static dev.portcullis.admin.FieldType.STRING_LIST;
 import static dev.portcullis.admin.PatchRule.CHANGE;
 import static dev.portcullis.admin.PatchRule.CHANGE_OR_REMOVE;
 
+import static dev.portcullis.admin.AdminSchema.bool;
+import static dev.portcullis.admin.AdminSchema.epoch;
+import static dev.portcullis.admin.AdminSchema.optional;
+import static dev.portcullis.admin.AdminSchema.string;
+import static dev.portcullis.admin.AdminSchema.strings;
+
 import dev.portcullis.admin.AdminSchema;
 import dev.portcullis.admin.SchemaField;
 import dev.portcullis.protocol.JsonSupport;
-import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonValue;
 import java.io.StringReader;
-import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The client metadata the admin API and the console administer, one entry a field, in the order of the admin JSON.
@@ -91,54 +95,37 @@ public final class ClientSchema {
                     .withRegistration(0, ClientJwksRules.MAX_JWKS_CHARS, false, null)
                     .withPatch(CHANGE_OR_REMOVE, 0, ClientJwksRules.MAX_JWKS_CHARS)
                     .withAudit(JWKS, Client::jwks),
-            SchemaField.<Client>of(JWKS_URI, STRING, c -> c.jwksUri() == null ? null : string(c.jwksUri()))
+            SchemaField.<Client>of(JWKS_URI, STRING, c -> optional(c.jwksUri()))
                     .withRegistration(0, MAX_URI, false, null).withPatch(CHANGE_OR_REMOVE, 0, MAX_URI)
                     .withAudit(JWKS_URI, Client::jwksUri),
             SchemaField.<Client>of(PREVIOUS_SECRET_EXPIRES_AT, INTEGER,
-                    c -> c.previousSecretExpiresAt().map(ClientSchema::epoch).orElse(null)),
-            SchemaField.<Client>of(BACKCHANNEL_URI, STRING, c -> c.logoutNotifications().backchannelUri() == null
-                            ? null : string(c.logoutNotifications().backchannelUri()))
-                    .withRegistration(0, RedirectUriPolicy.MAX_LENGTH, false, null)
-                    .withPatch(CHANGE_OR_REMOVE, 0, RedirectUriPolicy.MAX_LENGTH)
-                    .withAudit(LOGOUT_NOTIFICATIONS, c -> c.logoutNotifications().backchannelUri()),
-            SchemaField.<Client>of(BACKCHANNEL_SESSION, BOOLEAN,
-                            c -> bool(c.logoutNotifications().backchannelSessionRequired()))
-                    .withRegistration(0, 0, false, null).withPatch(CHANGE, 0, 0)
-                    .withAudit(LOGOUT_NOTIFICATIONS, c -> c.logoutNotifications().backchannelSessionRequired()),
-            SchemaField.<Client>of(FRONTCHANNEL_URI, STRING, c -> c.logoutNotifications().frontchannelUri() == null
-                            ? null : string(c.logoutNotifications().frontchannelUri()))
-                    .withRegistration(0, RedirectUriPolicy.MAX_LENGTH, false, null)
-                    .withPatch(CHANGE_OR_REMOVE, 0, RedirectUriPolicy.MAX_LENGTH)
-                    .withAudit(LOGOUT_NOTIFICATIONS, c -> c.logoutNotifications().frontchannelUri()),
-            SchemaField.<Client>of(FRONTCHANNEL_SESSION, BOOLEAN,
-                            c -> bool(c.logoutNotifications().frontchannelSessionRequired()))
-                    .withRegistration(0, 0, false, null).withPatch(CHANGE, 0, 0)
-                    .withAudit(LOGOUT_NOTIFICATIONS, c -> c.logoutNotifications().frontchannelSessionRequired()));
+                    c -> c.previousSecretExpiresAt().map(AdminSchema::epoch).orElse(null)),
+            logoutUri(BACKCHANNEL_URI, LogoutNotifications::backchannelUri),
+            logoutSession(BACKCHANNEL_SESSION, LogoutNotifications::backchannelSessionRequired),
+            logoutUri(FRONTCHANNEL_URI, LogoutNotifications::frontchannelUri),
+            logoutSession(FRONTCHANNEL_SESSION, LogoutNotifications::frontchannelSessionRequired));
 
     private ClientSchema() {
     }
 
     /** A setting that is true or false: false unless registered, changed by a patch, audited by its name. */
-    private static SchemaField<Client> flag(String name, java.util.function.Predicate<Client> value) {
+    private static SchemaField<Client> flag(String name, Predicate<Client> value) {
         return SchemaField.<Client>of(name, BOOLEAN, c -> bool(value.test(c)))
                 .withRegistration(0, 0, false, false).withPatch(CHANGE, 0, 0).withAudit(name, value::test);
     }
 
-    private static JsonValue string(String s) {
-        return JsonSupport.JSON.createValue(s);
+    /** A logout notification URI: absent unless registered, removed by null, audited with the other three. */
+    private static SchemaField<Client> logoutUri(String name, Function<LogoutNotifications, String> uri) {
+        return SchemaField.<Client>of(name, STRING, c -> optional(uri.apply(c.logoutNotifications())))
+                .withRegistration(0, RedirectUriPolicy.MAX_LENGTH, false, null)
+                .withPatch(CHANGE_OR_REMOVE, 0, RedirectUriPolicy.MAX_LENGTH)
+                .withAudit(LOGOUT_NOTIFICATIONS, c -> uri.apply(c.logoutNotifications()));
     }
 
-    private static JsonValue bool(boolean b) {
-        return b ? JsonValue.TRUE : JsonValue.FALSE;
-    }
-
-    private static JsonValue epoch(Instant t) {
-        return JsonSupport.JSON.createValue(t.getEpochSecond());
-    }
-
-    private static JsonValue strings(Collection<String> values) {
-        JsonArrayBuilder a = JsonSupport.JSON.createArrayBuilder();
-        values.forEach(a::add);
-        return a.build();
+    /** A logout notification's session_required flag (true unless registered false). */
+    private static SchemaField<Client> logoutSession(String name, Predicate<LogoutNotifications> required) {
+        return SchemaField.<Client>of(name, BOOLEAN, c -> bool(required.test(c.logoutNotifications())))
+                .withRegistration(0, 0, false, null).withPatch(CHANGE, 0, 0)
+                .withAudit(LOGOUT_NOTIFICATIONS, c -> required.test(c.logoutNotifications()));
     }
 }
