@@ -18,36 +18,36 @@ public final class FieldValues {
         this.values = values;
     }
 
-    public boolean has(String name) {
-        return values.containsKey(name);
+    public boolean has(SchemaField<?> field) {
+        return values.containsKey(field.name());
     }
 
     /** Whether the member was named null, to remove the value. */
-    public boolean removed(String name) {
-        return values.get(name) == REMOVED;
+    public boolean removed(SchemaField<?> field) {
+        return values.get(field.name()) == REMOVED;
     }
 
     /** The string; null when absent, empty when removed. */
-    public String string(String name) {
-        Object v = values.get(name);
+    public String string(SchemaField<?> field) {
+        Object v = values.get(field.name());
         return v == REMOVED ? "" : (String) v;
     }
 
     /** The list; null when absent, empty when removed. */
     @SuppressWarnings("unchecked")
-    public List<String> list(String name) {
-        Object v = values.get(name);
+    public List<String> list(SchemaField<?> field) {
+        Object v = values.get(field.name());
         return v == REMOVED ? List.of() : (List<String>) v;
     }
 
     /** The flag; null when absent. */
-    public Boolean bool(String name) {
-        return (Boolean) values.get(name);
+    public Boolean bool(SchemaField<?> field) {
+        return (Boolean) values.get(field.name());
     }
 
     /** A removable string: null when absent, empty when removed, else the string. */
-    public Optional<String> removable(String name) {
-        Object v = values.get(name);
+    public Optional<String> removable(SchemaField<?> field) {
+        Object v = values.get(field.name());
         return v == null ? null : v == REMOVED ? Optional.empty() : Optional.of((String) v);
     }
 }

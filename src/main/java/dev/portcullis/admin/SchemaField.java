@@ -47,6 +47,11 @@ public record SchemaField<A>(String name, FieldType type, int maxItems, int maxL
                 auditLabel, audited, read, consoleLabel);
     }
 
+    /** A change of {@code audited}'s value is named by the field's JSON name in the audit trail. */
+    public SchemaField<A> withAudit(Function<A, ?> audited) {
+        return withAudit(name, audited);
+    }
+
     /** The console shows it under the message {@code consoleLabel}. */
     public SchemaField<A> withConsoleLabel(String consoleLabel) {
         return new SchemaField<>(name, type, maxItems, maxLength, atRegistration, required, defaultValue, patch,

@@ -22,41 +22,34 @@ import java.util.Optional;
  */
 public final class ApiSchema {
 
-    public static final String ID = "id";
-    public static final String IDENTIFIER = "identifier";
-    public static final String NAME = "name";
-    public static final String SCOPES = "scopes";
-    public static final String SIGNING_ALG = "access_token_signing_alg";
-    public static final String TYP = "access_token_typ";
-    public static final String BACKEND_CLIENT_ID = "backend_client_id";
-    public static final String EXCHANGE_SCOPES = "exchange_scopes";
-    public static final String CREATED_AT = "created_at";
+    public static final SchemaField<Api> ID = SchemaField.of("id", STRING, api -> string(api.apiId()));
+    public static final SchemaField<Api> IDENTIFIER = SchemaField.<Api>of("identifier", STRING,
+            api -> string(api.identifier())).withRegistration(0, 1000, true, null).withPatch(CHANGE, 0, 1000)
+            .withAudit(Api::identifier);
+    public static final SchemaField<Api> NAME = SchemaField.<Api>of("name", STRING, api -> string(api.name()))
+            .withRegistration(0, 1000, true, null).withPatch(CHANGE, 0, 1000).withAudit(Api::name);
+    public static final SchemaField<Api> SCOPES = SchemaField.<Api>of("scopes", STRING_LIST,
+            api -> strings(api.scopes())).withRegistration(100, 200, true, List.of()).withPatch(CHANGE, 100, 200)
+            .withAudit(api -> String.join(" ", api.scopes()));
+    /** JSON null in the answer: the global default applies. */
+    public static final SchemaField<Api> SIGNING_ALG = SchemaField.<Api>of("access_token_signing_alg", STRING,
+            api -> nullable(api.accessTokenSigningAlg())).withRegistration(0, 20, false, null)
+            .withPatch(CHANGE_OR_REMOVE, 0, 20).withAudit(api -> api.accessTokenSigningAlg().orElse(null));
+    public static final SchemaField<Api> TYP = SchemaField.<Api>of("access_token_typ", STRING,
+            api -> string(api.accessTokenTyp())).withRegistration(0, 20, false, null).withPatch(CHANGE, 0, 20)
+            .withAudit(Api::accessTokenTyp);
+    public static final SchemaField<Api> BACKEND_CLIENT_ID = SchemaField.<Api>of("backend_client_id", STRING,
+            api -> nullable(api.backendClientId())).withRegistration(0, 64, false, null)
+            .withPatch(CHANGE_OR_REMOVE, 0, 64).withAudit(api -> api.backendClientId().orElse(null));
+    public static final SchemaField<Api> EXCHANGE_SCOPES = SchemaField.<Api>of("exchange_scopes", STRING_LIST,
+            api -> strings(api.exchangeScopes())).withRegistration(100, 200, false, null)
+            .withPatch(CHANGE_OR_REMOVE, 100, 200).withAudit(api -> String.join(" ", api.exchangeScopes()));
+    public static final SchemaField<Api> CREATED_AT = SchemaField.of("created_at", INTEGER,
+            api -> epoch(api.createdAt()));
 
-    public static final AdminSchema<Api> SCHEMA = new AdminSchema<>(
-            SchemaField.<Api>of(ID, STRING, api -> string(api.apiId())),
-            SchemaField.<Api>of(IDENTIFIER, STRING, api -> string(api.identifier()))
-                    .withRegistration(0, 1000, true, null).withPatch(CHANGE, 0, 1000)
-                    .withAudit(IDENTIFIER, Api::identifier),
-            SchemaField.<Api>of(NAME, STRING, api -> string(api.name()))
-                    .withRegistration(0, 1000, true, null).withPatch(CHANGE, 0, 1000).withAudit(NAME, Api::name),
-            SchemaField.<Api>of(SCOPES, STRING_LIST, api -> strings(api.scopes()))
-                    .withRegistration(100, 200, true, List.of()).withPatch(CHANGE, 100, 200)
-                    .withAudit(SCOPES, api -> String.join(" ", api.scopes())),
-            // null in the answer: the global default applies
-            SchemaField.<Api>of(SIGNING_ALG, STRING, api -> nullable(api.accessTokenSigningAlg()))
-                    .withRegistration(0, 20, false, null).withPatch(CHANGE_OR_REMOVE, 0, 20)
-                    .withAudit(SIGNING_ALG, api -> api.accessTokenSigningAlg().orElse(null)),
-            SchemaField.<Api>of(TYP, STRING, api -> string(api.accessTokenTyp()))
-                    .withRegistration(0, 20, false, null).withPatch(CHANGE, 0, 20)
-                    .withAudit(TYP, Api::accessTokenTyp),
-            SchemaField.<Api>of(BACKEND_CLIENT_ID, STRING, api -> nullable(api.backendClientId()))
-                    .withRegistration(0, 64, false, null).withPatch(CHANGE_OR_REMOVE, 0, 64)
-                    .withAudit(BACKEND_CLIENT_ID, api -> api.backendClientId().orElse(null)),
-            SchemaField.<Api>of(EXCHANGE_SCOPES, STRING_LIST, api -> strings(api.exchangeScopes()))
-                    .withRegistration(100, 200, false, null).withPatch(CHANGE_OR_REMOVE, 100, 200)
-                    .withAudit(EXCHANGE_SCOPES, api -> String.join(" ", api.exchangeScopes())),
-            SchemaField.<Api>of(CREATED_AT, INTEGER,
-                    api -> epoch(api.createdAt())));
+    /** Every field, in the order of the admin JSON. */
+    public static final AdminSchema<Api> SCHEMA = new AdminSchema<>(ID, IDENTIFIER, NAME, SCOPES, SIGNING_ALG, TYP,
+            BACKEND_CLIENT_ID, EXCHANGE_SCOPES, CREATED_AT);
 
     private ApiSchema() {
     }

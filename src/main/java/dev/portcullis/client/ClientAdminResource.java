@@ -89,21 +89,7 @@ public class ClientAdminResource {
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
     public Response register(String body) {
         FieldValues v = ClientSchema.SCHEMA.readRegistration(body);
-        var registered = service.register(ClientService.Registration.builder()
-                .name(v.string(CLIENT_NAME))
-                .redirectUris(v.list(REDIRECT_URIS))
-                .postLogoutRedirectUris(v.list(POST_LOGOUT_REDIRECT_URIS))
-                .confidential(v.bool(CONFIDENTIAL))
-                .scopes(v.string(SCOPES))
-                .skipConsent(v.bool(SKIP_CONSENT))
-                .requireMfa(v.bool(REQUIRE_MFA))
-                .requirePushedRequests(v.bool(REQUIRE_PAR))
-                .idTokenClaims(v.bool(ID_TOKEN_CLAIMS))
-                .grantTypes(v.list(GRANT_TYPES))
-                .authMethod(v.string(AUTH_METHOD))
-                .jwks(v.string(JWKS))
-                .jwksUri(v.string(JWKS_URI))
-                .logout(logoutFields(v)).build(), actor());
+        var registered = service.register(common(ClientService.Registration.builder(), v).build(), actor());
         return withSecret(201, registered.client(), registered.secret())
                 .header("Location", "/admin/clients/" + registered.client().clientId()).build();
     }
@@ -151,22 +137,7 @@ public class ClientAdminResource {
             content = @Content(schema = @Schema(ref = "Error")))
     public Response patch(@PathParam("client_id") String clientId, String body) {
         FieldValues v = ClientSchema.SCHEMA.readPatch(body);
-        ClientService.ClientPatch patch = ClientService.ClientPatch.patch()
-                .name(v.string(CLIENT_NAME))
-                .redirectUris(v.list(REDIRECT_URIS))
-                .postLogoutRedirectUris(v.list(POST_LOGOUT_REDIRECT_URIS))
-                .scopes(v.string(SCOPES))
-                .skipConsent(v.bool(SKIP_CONSENT))
-                .confidential(v.bool(CONFIDENTIAL))
-                .enabled(v.bool(ENABLED))
-                .requireMfa(v.bool(REQUIRE_MFA))
-                .requirePushedRequests(v.bool(REQUIRE_PAR))
-                .idTokenClaims(v.bool(ID_TOKEN_CLAIMS))
-                .grantTypes(v.list(GRANT_TYPES))
-                .authMethod(v.string(AUTH_METHOD))
-                .jwks(v.string(JWKS))
-                .jwksUri(v.string(JWKS_URI))
-                .logout(logoutFields(v))
+        ClientService.ClientPatch patch = common(ClientService.ClientPatch.patch(), v).enabled(v.bool(ENABLED))
                 .build();
         return service.update(clientId, patch, actor())
                 .map(u -> withSecret(200, u.client(), u.secret()).build())
@@ -229,6 +200,16 @@ public class ClientAdminResource {
         JsonObjectBuilder out = describe(c);
         secret.ifPresent(s -> out.add("client_secret", s));
         return NoStoreJson.of(status, out.build().toString());
+    }
+
+    /** The members a registration and a merge patch name alike. */
+    private static <B extends ClientService.ClientFieldsBuilder<B>> B common(B b, FieldValues v) {
+        return b.name(v.string(CLIENT_NAME)).redirectUris(v.list(REDIRECT_URIS))
+                .postLogoutRedirectUris(v.list(POST_LOGOUT_REDIRECT_URIS)).scopes(v.string(SCOPES))
+                .grantTypes(v.list(GRANT_TYPES)).authMethod(v.string(AUTH_METHOD)).jwks(v.string(JWKS))
+                .jwksUri(v.string(JWKS_URI)).logout(logoutFields(v)).confidential(v.bool(CONFIDENTIAL))
+                .skipConsent(v.bool(SKIP_CONSENT)).requireMfa(v.bool(REQUIRE_MFA))
+                .requirePushedRequests(v.bool(REQUIRE_PAR)).idTokenClaims(v.bool(ID_TOKEN_CLAIMS));
     }
 
     /** The logout notification members of a registration or merge patch (a URI's null removes it). */

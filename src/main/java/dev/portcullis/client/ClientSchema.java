@@ -29,81 +29,78 @@ import java.util.function.Predicate;
  */
 public final class ClientSchema {
 
-    public static final String CLIENT_ID = "client_id";
-    public static final String CLIENT_NAME = "client_name";
-    public static final String CONFIDENTIAL = "confidential";
-    public static final String REDIRECT_URIS = "redirect_uris";
-    public static final String POST_LOGOUT_REDIRECT_URIS = "post_logout_redirect_uris";
-    public static final String SCOPES = "scopes";
-    public static final String SKIP_CONSENT = "skip_consent";
-    public static final String ENABLED = "enabled";
-    public static final String REQUIRE_MFA = "require_mfa";
-    /** RFC 9126 6. */
-    public static final String REQUIRE_PAR = "require_pushed_authorization_requests";
-    public static final String ID_TOKEN_CLAIMS = "id_token_claims";
-    public static final String GRANT_TYPES = "grant_types";
-    public static final String AUTH_METHOD = "token_endpoint_auth_method";
-    public static final String CREATED_AT = "created_at";
-    public static final String JWKS = "jwks";
-    public static final String JWKS_URI = "jwks_uri";
-    public static final String PREVIOUS_SECRET_EXPIRES_AT = "previous_secret_expires_at";
-    /** The client metadata of Back-Channel and Front-Channel Logout 1.0, by their registration names. */
-    public static final String BACKCHANNEL_URI = "backchannel_logout_uri";
-    public static final String BACKCHANNEL_SESSION = "backchannel_logout_session_required";
-    public static final String FRONTCHANNEL_URI = "frontchannel_logout_uri";
-    public static final String FRONTCHANNEL_SESSION = "frontchannel_logout_session_required";
-
     /** How the audit trail names a change of any of the four logout notification fields. */
     private static final String LOGOUT_NOTIFICATIONS = "logout notifications";
     private static final int MAX_URIS = 100;
     private static final int MAX_URI = 4000;
 
-    public static final AdminSchema<Client> SCHEMA = new AdminSchema<>(
-            SchemaField.<Client>of(CLIENT_ID, STRING, c -> string(c.clientId())),
-            SchemaField.<Client>of(CLIENT_NAME, STRING, c -> string(c.name()))
-                    .withRegistration(0, 1000, true, null).withPatch(CHANGE, 0, 1000)
-                    .withAudit(CLIENT_NAME, Client::name).withConsoleLabel("console.clients.name"),
-            // a type change has consequences (a secret, revoked tokens) that ClientService audits itself
-            SchemaField.<Client>of(CONFIDENTIAL, BOOLEAN, c -> bool(c.confidential()))
-                    .withRegistration(0, 0, false, null).withPatch(CHANGE, 0, 0),
-            SchemaField.<Client>of(REDIRECT_URIS, STRING_LIST, c -> strings(c.redirectUris()))
-                    .withRegistration(MAX_URIS, MAX_URI, true, List.of()).withPatch(CHANGE, MAX_URIS, MAX_URI)
-                    .withAudit(REDIRECT_URIS, c -> List.copyOf(c.redirectUris()))
-                    .withConsoleLabel("console.clients.redirectUris"),
-            SchemaField.<Client>of(POST_LOGOUT_REDIRECT_URIS, STRING_LIST, c -> strings(c.postLogoutRedirectUris()))
-                    .withRegistration(MAX_URIS, MAX_URI, false, List.of())
-                    .withPatch(CHANGE_OR_REMOVE, MAX_URIS, MAX_URI)
-                    .withAudit(POST_LOGOUT_REDIRECT_URIS, c -> List.copyOf(c.postLogoutRedirectUris())),
-            SchemaField.<Client>of(SCOPES, STRING, c -> string(c.scopes()))
-                    .withRegistration(0, 1000, true, null).withPatch(CHANGE, 0, 1000)
-                    .withAudit(SCOPES, Client::scopes).withConsoleLabel("console.clients.scopes"),
-            flag(SKIP_CONSENT, Client::skipConsent),
-            // disabling revokes tokens, audited by ClientService with its consequences
-            SchemaField.<Client>of(ENABLED, BOOLEAN, c -> bool(c.enabled())).withPatch(CHANGE, 0, 0),
-            flag(REQUIRE_MFA, Client::requireMfa),
-            flag(REQUIRE_PAR, Client::requirePushedAuthorizationRequests),
-            flag(ID_TOKEN_CLAIMS, Client::idTokenClaims),
-            SchemaField.<Client>of(GRANT_TYPES, STRING_LIST, c -> strings(c.grantTypes()))
-                    .withRegistration(10, 100, false, null).withPatch(CHANGE, 10, 100)
-                    .withAudit(GRANT_TYPES, c -> GrantTypes.format(c.grantTypes())),
-            SchemaField.<Client>of(AUTH_METHOD, STRING, c -> string(c.authMethod()))
-                    .withRegistration(0, 100, false, null).withPatch(CHANGE, 0, 100)
-                    .withAudit(AUTH_METHOD, c -> c.authMethodChosen() ? c.authMethod() : null),
-            SchemaField.<Client>of(CREATED_AT, INTEGER, c -> epoch(c.createdAt())),
-            SchemaField.<Client>of(JWKS, OBJECT, c -> c.jwks() == null ? null
-                            : JsonSupport.JSON.createReader(new StringReader(c.jwks())).readObject())
-                    .withRegistration(0, ClientJwksRules.MAX_JWKS_CHARS, false, null)
-                    .withPatch(CHANGE_OR_REMOVE, 0, ClientJwksRules.MAX_JWKS_CHARS)
-                    .withAudit(JWKS, Client::jwks),
-            SchemaField.<Client>of(JWKS_URI, STRING, c -> optional(c.jwksUri()))
-                    .withRegistration(0, MAX_URI, false, null).withPatch(CHANGE_OR_REMOVE, 0, MAX_URI)
-                    .withAudit(JWKS_URI, Client::jwksUri),
-            SchemaField.<Client>of(PREVIOUS_SECRET_EXPIRES_AT, INTEGER,
-                    c -> c.previousSecretExpiresAt().map(AdminSchema::epoch).orElse(null)),
-            logoutUri(BACKCHANNEL_URI, LogoutNotifications::backchannelUri),
-            logoutSession(BACKCHANNEL_SESSION, LogoutNotifications::backchannelSessionRequired),
-            logoutUri(FRONTCHANNEL_URI, LogoutNotifications::frontchannelUri),
-            logoutSession(FRONTCHANNEL_SESSION, LogoutNotifications::frontchannelSessionRequired));
+    public static final SchemaField<Client> CLIENT_ID = SchemaField.of("client_id", STRING,
+            c -> string(c.clientId()));
+    public static final SchemaField<Client> CLIENT_NAME = SchemaField.<Client>of("client_name", STRING,
+                    c -> string(c.name()))
+            .withRegistration(0, 1000, true, null).withPatch(CHANGE, 0, 1000)
+            .withAudit(Client::name).withConsoleLabel("console.clients.name");
+    /** A type change has consequences (a secret, revoked tokens) that ClientService audits itself. */
+    public static final SchemaField<Client> CONFIDENTIAL = SchemaField.<Client>of("confidential", BOOLEAN,
+                    c -> bool(c.confidential()))
+            .withRegistration(0, 0, false, null).withPatch(CHANGE, 0, 0);
+    public static final SchemaField<Client> REDIRECT_URIS = SchemaField.<Client>of("redirect_uris", STRING_LIST,
+                    c -> strings(c.redirectUris()))
+            .withRegistration(MAX_URIS, MAX_URI, true, List.of()).withPatch(CHANGE, MAX_URIS, MAX_URI)
+            .withAudit(c -> List.copyOf(c.redirectUris())).withConsoleLabel("console.clients.redirectUris");
+    public static final SchemaField<Client> POST_LOGOUT_REDIRECT_URIS = SchemaField.<Client>of(
+                    "post_logout_redirect_uris", STRING_LIST, c -> strings(c.postLogoutRedirectUris()))
+            .withRegistration(MAX_URIS, MAX_URI, false, List.of()).withPatch(CHANGE_OR_REMOVE, MAX_URIS, MAX_URI)
+            .withAudit(c -> List.copyOf(c.postLogoutRedirectUris()));
+    public static final SchemaField<Client> SCOPES = SchemaField.<Client>of("scopes", STRING,
+                    c -> string(c.scopes()))
+            .withRegistration(0, 1000, true, null).withPatch(CHANGE, 0, 1000)
+            .withAudit(Client::scopes).withConsoleLabel("console.clients.scopes");
+    public static final SchemaField<Client> SKIP_CONSENT = flag("skip_consent", Client::skipConsent);
+    /** Disabling revokes tokens, audited by ClientService with its consequences. */
+    public static final SchemaField<Client> ENABLED = SchemaField.<Client>of("enabled", BOOLEAN,
+            c -> bool(c.enabled())).withPatch(CHANGE, 0, 0);
+    public static final SchemaField<Client> REQUIRE_MFA = flag("require_mfa", Client::requireMfa);
+    /** RFC 9126 6. */
+    public static final SchemaField<Client> REQUIRE_PAR = flag("require_pushed_authorization_requests",
+            Client::requirePushedAuthorizationRequests);
+    public static final SchemaField<Client> ID_TOKEN_CLAIMS = flag("id_token_claims", Client::idTokenClaims);
+    public static final SchemaField<Client> GRANT_TYPES = SchemaField.<Client>of("grant_types", STRING_LIST,
+                    c -> strings(c.grantTypes()))
+            .withRegistration(10, 100, false, null).withPatch(CHANGE, 10, 100)
+            .withAudit(c -> GrantTypes.format(c.grantTypes()));
+    public static final SchemaField<Client> AUTH_METHOD = SchemaField.<Client>of("token_endpoint_auth_method",
+                    STRING, c -> string(c.authMethod()))
+            .withRegistration(0, 100, false, null).withPatch(CHANGE, 0, 100)
+            .withAudit(c -> c.authMethodChosen() ? c.authMethod() : null);
+    public static final SchemaField<Client> CREATED_AT = SchemaField.of("created_at", INTEGER,
+            c -> epoch(c.createdAt()));
+    public static final SchemaField<Client> JWKS = SchemaField.<Client>of("jwks", OBJECT, c -> c.jwks() == null
+                    ? null : JsonSupport.JSON.createReader(new StringReader(c.jwks())).readObject())
+            .withRegistration(0, ClientJwksRules.MAX_JWKS_CHARS, false, null)
+            .withPatch(CHANGE_OR_REMOVE, 0, ClientJwksRules.MAX_JWKS_CHARS).withAudit(Client::jwks);
+    public static final SchemaField<Client> JWKS_URI = SchemaField.<Client>of("jwks_uri", STRING,
+                    c -> optional(c.jwksUri()))
+            .withRegistration(0, MAX_URI, false, null).withPatch(CHANGE_OR_REMOVE, 0, MAX_URI)
+            .withAudit(Client::jwksUri);
+    public static final SchemaField<Client> PREVIOUS_SECRET_EXPIRES_AT = SchemaField.of(
+            "previous_secret_expires_at", INTEGER, c -> c.previousSecretExpiresAt().map(AdminSchema::epoch)
+                    .orElse(null));
+    /** The client metadata of Back-Channel and Front-Channel Logout 1.0, by their registration names. */
+    public static final SchemaField<Client> BACKCHANNEL_URI = logoutUri("backchannel_logout_uri",
+            LogoutNotifications::backchannelUri);
+    public static final SchemaField<Client> BACKCHANNEL_SESSION = logoutSession(
+            "backchannel_logout_session_required", LogoutNotifications::backchannelSessionRequired);
+    public static final SchemaField<Client> FRONTCHANNEL_URI = logoutUri("frontchannel_logout_uri",
+            LogoutNotifications::frontchannelUri);
+    public static final SchemaField<Client> FRONTCHANNEL_SESSION = logoutSession(
+            "frontchannel_logout_session_required", LogoutNotifications::frontchannelSessionRequired);
+
+    /** Every field, in the order of the admin JSON. */
+    public static final AdminSchema<Client> SCHEMA = new AdminSchema<>(CLIENT_ID, CLIENT_NAME, CONFIDENTIAL,
+            REDIRECT_URIS, POST_LOGOUT_REDIRECT_URIS, SCOPES, SKIP_CONSENT, ENABLED, REQUIRE_MFA, REQUIRE_PAR,
+            ID_TOKEN_CLAIMS, GRANT_TYPES, AUTH_METHOD, CREATED_AT, JWKS, JWKS_URI, PREVIOUS_SECRET_EXPIRES_AT,
+            BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
 
     private ClientSchema() {
     }
@@ -111,7 +108,7 @@ public final class ClientSchema {
     /** A setting that is true or false: false unless registered, changed by a patch, audited by its name. */
     private static SchemaField<Client> flag(String name, Predicate<Client> value) {
         return SchemaField.<Client>of(name, BOOLEAN, c -> bool(value.test(c)))
-                .withRegistration(0, 0, false, false).withPatch(CHANGE, 0, 0).withAudit(name, value::test);
+                .withRegistration(0, 0, false, false).withPatch(CHANGE, 0, 0).withAudit(value::test);
     }
 
     /** A logout notification URI: absent unless registered, removed by null, audited with the other three. */

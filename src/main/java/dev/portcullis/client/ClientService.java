@@ -1,5 +1,6 @@
 package dev.portcullis.client;
 
+import static java.lang.Boolean.TRUE;
 import static java.util.Objects.requireNonNullElse;
 
 import dev.portcullis.admin.Refusal;
@@ -64,8 +65,40 @@ public class ClientService {
         String jwks;
         String jwksUri;
         LogoutNotifications.Change logout = LogoutNotifications.Change.NONE;
+        Boolean confidential;
+        Boolean skipConsent;
+        Boolean requireMfa;
+        Boolean requirePushedRequests;
+        Boolean idTokenClaims;
 
         ClientFieldsBuilder() {
+        }
+
+        /** At registration, null: not named (a named method then decides the type, else confidential). */
+        public B confidential(Boolean confidential) {
+            this.confidential = confidential;
+            return self();
+        }
+
+        public B skipConsent(Boolean skipConsent) {
+            this.skipConsent = skipConsent;
+            return self();
+        }
+
+        public B requireMfa(Boolean requireMfa) {
+            this.requireMfa = requireMfa;
+            return self();
+        }
+
+        public B requirePushedRequests(Boolean requirePushedRequests) {
+            this.requirePushedRequests = requirePushedRequests;
+            return self();
+        }
+
+        /** Its ID tokens carry the scopes' claims too (at registration, by default not: userinfo only). */
+        public B idTokenClaims(Boolean idTokenClaims) {
+            this.idTokenClaims = idTokenClaims;
+            return self();
         }
 
         abstract B self();
@@ -140,12 +173,7 @@ public class ClientService {
 
         /** Names the fields of a {@link ClientPatch}; a field not named (or named null) is left as it is. */
         public static final class Builder extends ClientFieldsBuilder<Builder> {
-            private Boolean skipConsent;
-            private Boolean confidential;
             private Boolean enabled;
-            private Boolean requireMfa;
-            private Boolean requirePushedRequests;
-            private Boolean idTokenClaims;
 
             private Builder() {
             }
@@ -155,33 +183,8 @@ public class ClientService {
                 return this;
             }
 
-            public Builder skipConsent(Boolean skipConsent) {
-                this.skipConsent = skipConsent;
-                return this;
-            }
-
-            public Builder confidential(Boolean confidential) {
-                this.confidential = confidential;
-                return this;
-            }
-
             public Builder enabled(Boolean enabled) {
                 this.enabled = enabled;
-                return this;
-            }
-
-            public Builder requireMfa(Boolean requireMfa) {
-                this.requireMfa = requireMfa;
-                return this;
-            }
-
-            public Builder requirePushedRequests(Boolean requirePushedRequests) {
-                this.requirePushedRequests = requirePushedRequests;
-                return this;
-            }
-
-            public Builder idTokenClaims(Boolean idTokenClaims) {
-                this.idTokenClaims = idTokenClaims;
                 return this;
             }
 
@@ -217,11 +220,6 @@ public class ClientService {
 
         /** Names the fields of a {@link Registration}. */
         public static final class Builder extends ClientFieldsBuilder<Builder> {
-            private Boolean confidential;
-            private boolean skipConsent;
-            private boolean requireMfa;
-            private boolean requirePushedRequests;
-            private boolean idTokenClaims;
 
             private Builder() {
                 redirectUris = List.of();
@@ -233,40 +231,13 @@ public class ClientService {
                 return this;
             }
 
-            /** Null: not named (a named method then decides the type, else confidential). */
-            public Builder confidential(Boolean confidential) {
-                this.confidential = confidential;
-                return this;
-            }
-
-            public Builder skipConsent(boolean skipConsent) {
-                this.skipConsent = skipConsent;
-                return this;
-            }
-
-            public Builder requireMfa(boolean requireMfa) {
-                this.requireMfa = requireMfa;
-                return this;
-            }
-
-            public Builder requirePushedRequests(boolean requirePushedRequests) {
-                this.requirePushedRequests = requirePushedRequests;
-                return this;
-            }
-
-            /** Its ID tokens carry the scopes' claims too (default false: userinfo only). */
-            public Builder idTokenClaims(boolean idTokenClaims) {
-                this.idTokenClaims = idTokenClaims;
-                return this;
-            }
-
             public Registration build() {
                 boolean isConfidential = confidential != null ? confidential
                         : !ClientAuthMethods.NONE.equals(authMethod);
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
-                        skipConsent, requireMfa, requirePushedRequests,
+                        TRUE.equals(skipConsent), TRUE.equals(requireMfa), TRUE.equals(requirePushedRequests),
                         grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod, jwks, jwksUri, logout,
-                        idTokenClaims);
+                        TRUE.equals(idTokenClaims));
             }
         }
     }

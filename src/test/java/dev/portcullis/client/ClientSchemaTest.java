@@ -77,9 +77,9 @@ class ClientSchemaTest {
         FieldValues v = ClientSchema.SCHEMA.readRegistration("{\"client_name\":\"A\",\"scopes\":\"openid\"}");
         assertEquals(List.of(), v.list(ClientSchema.REDIRECT_URIS));
         assertEquals(List.of(), v.list(ClientSchema.POST_LOGOUT_REDIRECT_URIS));
-        for (String flag : List.of("skip_consent", "require_mfa", "require_pushed_authorization_requests",
-                "id_token_claims")) {
-            assertFalse(v.bool(flag), flag);
+        for (SchemaField<Client> flag : List.of(ClientSchema.SKIP_CONSENT, ClientSchema.REQUIRE_MFA,
+                ClientSchema.REQUIRE_PAR, ClientSchema.ID_TOKEN_CLAIMS)) {
+            assertFalse(v.bool(flag), flag.name());
         }
         assertNull(v.bool(ClientSchema.CONFIDENTIAL), "the method decides the type");
         assertNull(v.list(ClientSchema.GRANT_TYPES), "the service's default");
