@@ -1,5 +1,14 @@
 package dev.portcullis.api;
 
+import static dev.portcullis.api.ApiSchema.BACKEND_CLIENT_ID;
+import static dev.portcullis.api.ApiSchema.EXCHANGE_SCOPES;
+import static dev.portcullis.api.ApiSchema.IDENTIFIER;
+import static dev.portcullis.api.ApiSchema.NAME;
+import static dev.portcullis.api.ApiSchema.SCOPES;
+import static dev.portcullis.api.ApiSchema.SIGNING_ALG;
+import static dev.portcullis.api.ApiSchema.TYP;
+
+import dev.portcullis.admin.FieldValues;
 import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
@@ -22,7 +31,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -36,9 +44,6 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 @Produces(MediaType.APPLICATION_JSON)
 @SecurityRequirement(name = "adminToken")
 public class ApiAdminResource {
-
-    private static final Set<String> FIELDS = Set.of("identifier", "name", "scopes", "access_token_signing_alg",
-            "access_token_typ", "backend_client_id", "exchange_scopes");
 
     @Inject
     ApiService service;
@@ -64,13 +69,10 @@ public class ApiAdminResource {
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response register(String body) {
-        JsonObjects json = JsonObjects.parse(body, FIELDS);
-        Api api = service.register(new ApiService.Registration(json.requiredString("identifier", 1000),
-                json.requiredString("name", 1000), json.stringList("scopes", 100, 200).orElse(List.of()),
-                json.string("access_token_signing_alg", 20).orElse(null),
-                json.string("backend_client_id", 64).orElse(null),
-                json.stringList("exchange_scopes", 100, 200).orElse(null),
-                json.string("access_token_typ", 20).orElse(null)), actor());
+        FieldValues v = ApiSchema.SCHEMA.readRegistration(body);
+        Api api = service.register(new ApiService.Registration(v.string(IDENTIFIER), v.string(NAME),
+                v.list(SCOPES), v.string(SIGNING_ALG), v.string(BACKEND_CLIENT_ID), v.list(EXCHANGE_SCOPES),
+                v.string(TYP)), actor());
         return Response.status(201).entity(describe(api).build().toString())
                 .header("Location", "/admin/apis/" + api.apiId()).build();
     }
@@ -109,21 +111,11 @@ public class ApiAdminResource {
     @APIResponse(responseCode = "404", content = @Content(schema = @Schema(ref = "Error")))
     @APIResponse(responseCode = "409", content = @Content(schema = @Schema(ref = "Error")))
     public Response patch(@PathParam("id") String id, String body) {
-        JsonObjects json = JsonObjects.parse(body, FIELDS);
-        for (String field : List.of("identifier", "name", "scopes", "access_token_typ")) {
-            if (json.has(field) && json.isNull(field)) {
-                throw Refusal.invalid(field, "cannot be removed (null)");
-            }
-        }
-        ApiService.ApiPatch patch = new ApiService.ApiPatch(json.string("identifier", 1000).orElse(null),
-                json.string("name", 1000).orElse(null), json.stringList("scopes", 100, 200).orElse(null),
-                json.string("access_token_signing_alg", 20).orElse(null),
-                json.has("access_token_signing_alg") && json.isNull("access_token_signing_alg"),
-                json.string("backend_client_id", 64).orElse(null),
-                json.has("backend_client_id") && json.isNull("backend_client_id"),
-                json.has("exchange_scopes") && json.isNull("exchange_scopes") ? List.of()
-                        : json.stringList("exchange_scopes", 100, 200).orElse(null),
-                json.string("access_token_typ", 20).orElse(null));
+        FieldValues v = ApiSchema.SCHEMA.readPatch(body);
+        ApiService.ApiPatch patch = new ApiService.ApiPatch(v.string(IDENTIFIER), v.string(NAME), v.list(SCOPES),
+                v.removed(SIGNING_ALG) ? null : v.string(SIGNING_ALG), v.removed(SIGNING_ALG),
+                v.removed(BACKEND_CLIENT_ID) ? null : v.string(BACKEND_CLIENT_ID), v.removed(BACKEND_CLIENT_ID),
+                v.list(EXCHANGE_SCOPES), v.string(TYP));
         return service.update(id, patch, actor())
                 .map(api -> Response.ok(describe(api).build().toString()).build())
                 .orElseThrow(ApiAdminResource::notFound);
@@ -146,22 +138,7 @@ public class ApiAdminResource {
     }
 
     static JsonObjectBuilder describe(Api api) {
-        JsonArrayBuilder scopes = JsonSupport.JSON.createArrayBuilder();
-        api.scopes().forEach(scopes::add);
-        JsonObjectBuilder b = JsonSupport.JSON.createObjectBuilder()
-                .add("id", api.apiId())
-                .add("identifier", api.identifier())
-                .add("name", api.name())
-                .add("scopes", scopes);
-        api.accessTokenSigningAlg().ifPresentOrElse(alg -> b.add("access_token_signing_alg", alg),
-                () -> b.addNull("access_token_signing_alg"));
-        b.add("access_token_typ", api.accessTokenTyp());
-        api.backendClientId().ifPresentOrElse(c -> b.add("backend_client_id", c),
-                () -> b.addNull("backend_client_id"));
-        JsonArrayBuilder exchangeScopes = JsonSupport.JSON.createArrayBuilder();
-        api.exchangeScopes().forEach(exchangeScopes::add);
-        b.add("exchange_scopes", exchangeScopes);
-        return b.add("created_at", api.createdAt().getEpochSecond());
+        return ApiSchema.SCHEMA.write(api);
     }
 
     private Actor actor() {

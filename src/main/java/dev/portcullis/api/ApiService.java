@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -154,14 +154,7 @@ public class ApiService implements RegisteredApiScopes {
         removed.removeAll(scopes);
         noClientHolds(api.identifier(), removed);
         noApiExchangesFor(api.identifier(), removed, apiId);
-        List<String> changed = new ArrayList<>();
-        noteChange(changed, "identifier", api.identifier(), identifier);
-        noteChange(changed, "name", api.name(), name);
-        noteChange(changed, "scopes", String.join(" ", api.scopes()), String.join(" ", scopes));
-        noteChange(changed, "access_token_signing_alg", api.accessTokenSigningAlg().orElse(null), alg);
-        noteChange(changed, "access_token_typ", api.accessTokenTyp(), typ);
-        noteChange(changed, "backend_client_id", api.backendClientId().orElse(null), backend);
-        noteChange(changed, "exchange_scopes", String.join(" ", api.exchangeScopes()), String.join(" ", exchange));
+        Map<String, Object> before = ApiSchema.SCHEMA.audited(api);
         api.change(identifier, name, scopes, alg, clock.instant());
         api.changeAccessTokenTyp(typ, clock.instant());
         api.changeBackendClient(backend, clock.instant());
@@ -171,6 +164,7 @@ public class ApiService implements RegisteredApiScopes {
         } catch (PersistenceException e) {
             throw new Refusal(new Refusal.ApiIdentifierTaken(identifier));
         }
+        List<String> changed = ApiSchema.SCHEMA.changes(before, api);
         audit.change(AuditEvent.Type.API_UPDATED, actor, null, apiId, identifier + ": "
                 + (changed.isEmpty() ? "no change" : String.join(", ", changed))
                 + (actor.where() == null ? "" : ", " + actor.where()));
@@ -293,12 +287,6 @@ public class ApiService implements RegisteredApiScopes {
         if (!namers.isEmpty()) {
             throw new Refusal(new Refusal.ApiScopesExchanged(identifier, List.copyOf(named),
                     namers.size() > 10 ? List.copyOf(namers.subList(0, 10)) : namers));
-        }
-    }
-
-    private static void noteChange(List<String> changed, String field, Object before, Object after) {
-        if (!Objects.equals(before, after)) {
-            changed.add(field);
         }
     }
 }

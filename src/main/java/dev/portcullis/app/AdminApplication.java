@@ -155,6 +155,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     implementation = String.class),
             @SchemaProperty(name = "scopes", type = SchemaType.STRING, description = "space-separated"),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "require_mfa", type = SchemaType.BOOLEAN,
+                    description = "a second factor at every sign-in to this client"),
             @SchemaProperty(name = "require_pushed_authorization_requests", type = SchemaType.BOOLEAN,
                     description = "RFC 9126: authorization requests only through /oauth/par"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "ID tokens carry the "
@@ -194,6 +196,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
             @SchemaProperty(name = "scopes", type = SchemaType.STRING,
                     description = "from openid profile email read_user api"),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN, description = "default false"),
+            @SchemaProperty(name = "require_mfa", type = SchemaType.BOOLEAN,
+                    description = "default false; true: a second factor at every sign-in to this client"),
             @SchemaProperty(name = "require_pushed_authorization_requests", type = SchemaType.BOOLEAN,
                     description = "default false; RFC 9126: authorization requests only through /oauth/par"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "default false: the "
@@ -230,6 +234,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "replaces the list; null removes it", nullable = true, implementation = String.class),
             @SchemaProperty(name = "scopes", type = SchemaType.STRING),
             @SchemaProperty(name = "skip_consent", type = SchemaType.BOOLEAN),
+            @SchemaProperty(name = "require_mfa", type = SchemaType.BOOLEAN,
+                    description = "a second factor at every sign-in to this client"),
             @SchemaProperty(name = "require_pushed_authorization_requests", type = SchemaType.BOOLEAN,
                     description = "RFC 9126: authorization requests only through /oauth/par"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "ID tokens carry the "

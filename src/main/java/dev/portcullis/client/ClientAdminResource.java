@@ -1,5 +1,25 @@
 package dev.portcullis.client;
 
+import static dev.portcullis.client.ClientSchema.AUTH_METHOD;
+import static dev.portcullis.client.ClientSchema.BACKCHANNEL_SESSION;
+import static dev.portcullis.client.ClientSchema.BACKCHANNEL_URI;
+import static dev.portcullis.client.ClientSchema.CLIENT_NAME;
+import static dev.portcullis.client.ClientSchema.CONFIDENTIAL;
+import static dev.portcullis.client.ClientSchema.ENABLED;
+import static dev.portcullis.client.ClientSchema.FRONTCHANNEL_SESSION;
+import static dev.portcullis.client.ClientSchema.FRONTCHANNEL_URI;
+import static dev.portcullis.client.ClientSchema.GRANT_TYPES;
+import static dev.portcullis.client.ClientSchema.ID_TOKEN_CLAIMS;
+import static dev.portcullis.client.ClientSchema.JWKS;
+import static dev.portcullis.client.ClientSchema.JWKS_URI;
+import static dev.portcullis.client.ClientSchema.POST_LOGOUT_REDIRECT_URIS;
+import static dev.portcullis.client.ClientSchema.REDIRECT_URIS;
+import static dev.portcullis.client.ClientSchema.REQUIRE_MFA;
+import static dev.portcullis.client.ClientSchema.REQUIRE_PAR;
+import static dev.portcullis.client.ClientSchema.SCOPES;
+import static dev.portcullis.client.ClientSchema.SKIP_CONSENT;
+
+import dev.portcullis.admin.FieldValues;
 import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.protocol.ClientAddress;
@@ -26,9 +46,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.StringReader;
 import java.time.Duration;
-import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -47,25 +66,6 @@ public class ClientAdminResource {
     /** The 409 of a deletion, naming the built-in clients (an annotation needs a constant, not a join of the set). */
     private static final String BUILT_IN_CLIENT = "A built-in client (" + BuiltInClients.ACCOUNT + ", "
             + BuiltInClients.CONSOLE + ")";
-
-    /** The client metadata of Back-Channel and Front-Channel Logout 1.0, by their registration names. */
-    private static final String BACKCHANNEL_URI = "backchannel_logout_uri";
-    private static final String BACKCHANNEL_SESSION = "backchannel_logout_session_required";
-    private static final String FRONTCHANNEL_URI = "frontchannel_logout_uri";
-    private static final String FRONTCHANNEL_SESSION = "frontchannel_logout_session_required";
-    /** RFC 9126 6. */
-    private static final String REQUIRE_PAR = "require_pushed_authorization_requests";
-
-    private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "grant_types",
-            "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
-            FRONTCHANNEL_SESSION, "id_token_claims");
-
-    /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
-    private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "enabled", "grant_types",
-            "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
-            FRONTCHANNEL_SESSION, "id_token_claims");
 
     /** The optional body of a secret rotation. */
     private static final Set<String> ROTATION_FIELDS = Set.of("previous_secret_valid_for");
@@ -88,25 +88,9 @@ public class ClientAdminResource {
     @APIResponse(responseCode = "201", content = @Content(schema = @Schema(ref = "Client")))
     @APIResponse(responseCode = "400", content = @Content(schema = @Schema(ref = "Error")))
     public Response register(String body) {
-        JsonObjects json = JsonObjects.parse(body, FIELDS);
-        var registered = service.register(ClientService.Registration.builder()
-                .name(json.requiredString("client_name", 1000))
-                .redirectUris(json.stringList("redirect_uris", 100, 4000).orElse(List.of()))
-                .postLogoutRedirectUris(json.stringList("post_logout_redirect_uris", 100, 4000).orElse(List.of()))
-                .confidential(json.bool("confidential").orElse(null))
-                .scopes(json.requiredString("scopes", 1000))
-                .skipConsent(json.bool("skip_consent").orElse(false))
-                .requireMfa(json.bool("require_mfa").orElse(false))
-                .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(false))
-                .idTokenClaims(json.bool("id_token_claims").orElse(false))
-                .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
-                .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
-                .jwks(json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse(null))
-                .jwksUri(json.string("jwks_uri", 4000).orElse(null))
-                .logout(logoutFields(json)).build(), actor());
-        JsonObjectBuilder out = describe(registered.client());
-        registered.secret().ifPresent(s -> out.add("client_secret", s));
-        return NoStoreJson.of(201, out.build().toString())
+        FieldValues v = ClientSchema.SCHEMA.readRegistration(body);
+        var registered = service.register(common(ClientService.Registration.builder(), v).build(), actor());
+        return withSecret(201, registered.client(), registered.secret())
                 .header("Location", "/admin/clients/" + registered.client().clientId()).build();
     }
 
@@ -152,38 +136,11 @@ public class ClientAdminResource {
     @APIResponse(responseCode = "409", description = "A built-in client cannot be disabled or made confidential",
             content = @Content(schema = @Schema(ref = "Error")))
     public Response patch(@PathParam("client_id") String clientId, String body) {
-        JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
-        for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
-                "enabled", "require_mfa", REQUIRE_PAR, "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
-                FRONTCHANNEL_SESSION, "id_token_claims")) {
-            if (json.has(field) && json.isNull(field)) {
-                throw Refusal.invalid(field, "cannot be removed (null)");
-            }
-        }
-        ClientService.ClientPatch patch = ClientService.ClientPatch.patch()
-                .name(json.string("client_name", 1000).orElse(null))
-                .redirectUris(json.stringList("redirect_uris", 100, 4000).orElse(null))
-                .postLogoutRedirectUris(json.has("post_logout_redirect_uris")
-                        ? json.stringList("post_logout_redirect_uris", 100, 4000).orElse(List.of()) : null)
-                .scopes(json.string("scopes", 1000).orElse(null))
-                .skipConsent(json.bool("skip_consent").orElse(null))
-                .confidential(json.bool("confidential").orElse(null))
-                .enabled(json.bool("enabled").orElse(null))
-                .requireMfa(json.bool("require_mfa").orElse(null))
-                .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(null))
-                .idTokenClaims(json.bool("id_token_claims").orElse(null))
-                .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
-                .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
-                .jwks(json.has("jwks") ? json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse("") : null)
-                .jwksUri(json.has("jwks_uri") ? json.string("jwks_uri", 4000).orElse("") : null)
-                .logout(logoutFields(json))
+        FieldValues v = ClientSchema.SCHEMA.readPatch(body);
+        ClientService.ClientPatch patch = common(ClientService.ClientPatch.patch(), v).enabled(v.bool(ENABLED))
                 .build();
         return service.update(clientId, patch, actor())
-                .map(u -> {
-                    JsonObjectBuilder out = describe(u.client());
-                    u.secret().ifPresent(s -> out.add("client_secret", s));
-                    return NoStoreJson.of(200, out.build().toString()).build();
-                })
+                .map(u -> withSecret(200, u.client(), u.secret()).build())
                 .orElseThrow(ClientAdminResource::notFound);
     }
 
@@ -235,51 +192,30 @@ public class ClientAdminResource {
     }
 
     static JsonObjectBuilder describe(Client c) {
-        JsonArrayBuilder uris = JsonSupport.JSON.createArrayBuilder();
-        c.redirectUris().forEach(uris::add);
-        JsonArrayBuilder logout = JsonSupport.JSON.createArrayBuilder();
-        c.postLogoutRedirectUris().forEach(logout::add);
-        JsonArrayBuilder grantTypes = JsonSupport.JSON.createArrayBuilder();
-        c.grantTypes().forEach(grantTypes::add);
-        JsonObjectBuilder out = JsonSupport.JSON.createObjectBuilder()
-                .add("client_id", c.clientId())
-                .add("client_name", c.name())
-                .add("confidential", c.confidential())
-                .add("redirect_uris", uris)
-                .add("post_logout_redirect_uris", logout)
-                .add("scopes", c.scopes())
-                .add("skip_consent", c.skipConsent())
-                .add("enabled", c.enabled())
-                .add("require_mfa", c.requireMfa())
-                .add(REQUIRE_PAR, c.requirePushedAuthorizationRequests())
-                .add("id_token_claims", c.idTokenClaims())
-                .add("grant_types", grantTypes)
-                .add("token_endpoint_auth_method", c.authMethod())
-                .add("created_at", c.createdAt().getEpochSecond());
-        if (c.jwks() != null) {
-            out.add("jwks", JsonSupport.JSON.createReader(new StringReader(c.jwks())).readObject());
-        }
-        if (c.jwksUri() != null) {
-            out.add("jwks_uri", c.jwksUri());
-        }
-        c.previousSecretExpiresAt().ifPresent(t -> out.add("previous_secret_expires_at", t.getEpochSecond()));
-        LogoutNotifications n = c.logoutNotifications();
-        if (n.backchannelUri() != null) {
-            out.add(BACKCHANNEL_URI, n.backchannelUri());
-        }
-        out.add(BACKCHANNEL_SESSION, n.backchannelSessionRequired());
-        if (n.frontchannelUri() != null) {
-            out.add(FRONTCHANNEL_URI, n.frontchannelUri());
-        }
-        return out.add(FRONTCHANNEL_SESSION, n.frontchannelSessionRequired());
+        return ClientSchema.SCHEMA.write(c);
+    }
+
+    /** The client and, when just issued, its secret: shown once, so the answer is not stored. */
+    private static Response.ResponseBuilder withSecret(int status, Client c, Optional<String> secret) {
+        JsonObjectBuilder out = describe(c);
+        secret.ifPresent(s -> out.add("client_secret", s));
+        return NoStoreJson.of(status, out.build().toString());
+    }
+
+    /** The members a registration and a merge patch name alike. */
+    private static <B extends ClientService.ClientFieldsBuilder<B>> B common(B b, FieldValues v) {
+        return b.name(v.string(CLIENT_NAME)).redirectUris(v.list(REDIRECT_URIS))
+                .postLogoutRedirectUris(v.list(POST_LOGOUT_REDIRECT_URIS)).scopes(v.string(SCOPES))
+                .grantTypes(v.list(GRANT_TYPES)).authMethod(v.string(AUTH_METHOD)).jwks(v.string(JWKS))
+                .jwksUri(v.string(JWKS_URI)).logout(logoutFields(v)).confidential(v.bool(CONFIDENTIAL))
+                .skipConsent(v.bool(SKIP_CONSENT)).requireMfa(v.bool(REQUIRE_MFA))
+                .requirePushedRequests(v.bool(REQUIRE_PAR)).idTokenClaims(v.bool(ID_TOKEN_CLAIMS));
     }
 
     /** The logout notification members of a registration or merge patch (a URI's null removes it). */
-    private static LogoutNotifications.Change logoutFields(JsonObjects json) {
-        return new LogoutNotifications.Change(json.removableString(BACKCHANNEL_URI, RedirectUriPolicy.MAX_LENGTH),
-                json.bool(BACKCHANNEL_SESSION).orElse(null),
-                json.removableString(FRONTCHANNEL_URI, RedirectUriPolicy.MAX_LENGTH),
-                json.bool(FRONTCHANNEL_SESSION).orElse(null));
+    private static LogoutNotifications.Change logoutFields(FieldValues v) {
+        return new LogoutNotifications.Change(v.removable(BACKCHANNEL_URI), v.bool(BACKCHANNEL_SESSION),
+                v.removable(FRONTCHANNEL_URI), v.bool(FRONTCHANNEL_SESSION));
     }
 
     private Actor actor() {

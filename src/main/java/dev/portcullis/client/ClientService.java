@@ -1,5 +1,8 @@
 package dev.portcullis.client;
 
+import static java.lang.Boolean.TRUE;
+import static java.util.Objects.requireNonNullElse;
+
 import dev.portcullis.admin.Refusal;
 import dev.portcullis.audit.Actor;
 import dev.portcullis.audit.AuditEvent;
@@ -18,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -61,8 +65,40 @@ public class ClientService {
         String jwks;
         String jwksUri;
         LogoutNotifications.Change logout = LogoutNotifications.Change.NONE;
+        Boolean confidential;
+        Boolean skipConsent;
+        Boolean requireMfa;
+        Boolean requirePushedRequests;
+        Boolean idTokenClaims;
 
         ClientFieldsBuilder() {
+        }
+
+        /** At registration, null: not named (a named method then decides the type, else confidential). */
+        public B confidential(Boolean confidential) {
+            this.confidential = confidential;
+            return self();
+        }
+
+        public B skipConsent(Boolean skipConsent) {
+            this.skipConsent = skipConsent;
+            return self();
+        }
+
+        public B requireMfa(Boolean requireMfa) {
+            this.requireMfa = requireMfa;
+            return self();
+        }
+
+        public B requirePushedRequests(Boolean requirePushedRequests) {
+            this.requirePushedRequests = requirePushedRequests;
+            return self();
+        }
+
+        /** Its ID tokens carry the scopes' claims too (at registration, by default not: userinfo only). */
+        public B idTokenClaims(Boolean idTokenClaims) {
+            this.idTokenClaims = idTokenClaims;
+            return self();
         }
 
         abstract B self();
@@ -137,12 +173,7 @@ public class ClientService {
 
         /** Names the fields of a {@link ClientPatch}; a field not named (or named null) is left as it is. */
         public static final class Builder extends ClientFieldsBuilder<Builder> {
-            private Boolean skipConsent;
-            private Boolean confidential;
             private Boolean enabled;
-            private Boolean requireMfa;
-            private Boolean requirePushedRequests;
-            private Boolean idTokenClaims;
 
             private Builder() {
             }
@@ -152,33 +183,8 @@ public class ClientService {
                 return this;
             }
 
-            public Builder skipConsent(Boolean skipConsent) {
-                this.skipConsent = skipConsent;
-                return this;
-            }
-
-            public Builder confidential(Boolean confidential) {
-                this.confidential = confidential;
-                return this;
-            }
-
             public Builder enabled(Boolean enabled) {
                 this.enabled = enabled;
-                return this;
-            }
-
-            public Builder requireMfa(Boolean requireMfa) {
-                this.requireMfa = requireMfa;
-                return this;
-            }
-
-            public Builder requirePushedRequests(Boolean requirePushedRequests) {
-                this.requirePushedRequests = requirePushedRequests;
-                return this;
-            }
-
-            public Builder idTokenClaims(Boolean idTokenClaims) {
-                this.idTokenClaims = idTokenClaims;
                 return this;
             }
 
@@ -214,11 +220,6 @@ public class ClientService {
 
         /** Names the fields of a {@link Registration}. */
         public static final class Builder extends ClientFieldsBuilder<Builder> {
-            private Boolean confidential;
-            private boolean skipConsent;
-            private boolean requireMfa;
-            private boolean requirePushedRequests;
-            private boolean idTokenClaims;
 
             private Builder() {
                 redirectUris = List.of();
@@ -230,40 +231,13 @@ public class ClientService {
                 return this;
             }
 
-            /** Null: not named (a named method then decides the type, else confidential). */
-            public Builder confidential(Boolean confidential) {
-                this.confidential = confidential;
-                return this;
-            }
-
-            public Builder skipConsent(boolean skipConsent) {
-                this.skipConsent = skipConsent;
-                return this;
-            }
-
-            public Builder requireMfa(boolean requireMfa) {
-                this.requireMfa = requireMfa;
-                return this;
-            }
-
-            public Builder requirePushedRequests(boolean requirePushedRequests) {
-                this.requirePushedRequests = requirePushedRequests;
-                return this;
-            }
-
-            /** Its ID tokens carry the scopes' claims too (default false: userinfo only). */
-            public Builder idTokenClaims(boolean idTokenClaims) {
-                this.idTokenClaims = idTokenClaims;
-                return this;
-            }
-
             public Registration build() {
                 boolean isConfidential = confidential != null ? confidential
                         : !ClientAuthMethods.NONE.equals(authMethod);
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
-                        skipConsent, requireMfa, requirePushedRequests,
+                        TRUE.equals(skipConsent), TRUE.equals(requireMfa), TRUE.equals(requirePushedRequests),
                         grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod, jwks, jwksUri, logout,
-                        idTokenClaims);
+                        TRUE.equals(idTokenClaims));
             }
         }
     }
@@ -350,7 +324,8 @@ public class ClientService {
             throw builtIn(clientId, Refusal.BuiltInChange.CHANGE_GRANT_TYPES);
         }
         Instant now = clock.instant();
-        List<String> changed = new ArrayList<>();
+        Map<String, Object> before = ClientSchema.SCHEMA.audited(c);
+        List<String> lifecycle = new ArrayList<>();
         String name = p.name() == null ? c.name() : checkName(p.name());
         List<String> redirectUris = checkUris("redirect_uris",
                 p.redirectUris() == null ? c.redirectUris() : p.redirectUris(), confidential, true);
@@ -378,35 +353,13 @@ public class ClientService {
         checkOutbound("jwks_uri", jwksUri, c.jwksUri());
         checkOutbound("backchannel_logout_uri", notifications.backchannelUri(),
                 c.logoutNotifications().backchannelUri());
-        noteChange(changed, "client_name", c.name(), name);
-        noteChange(changed, "redirect_uris", c.redirectUris(), redirectUris);
-        noteChange(changed, "post_logout_redirect_uris", c.postLogoutRedirectUris(), logoutUris);
-        noteChange(changed, "scopes", c.scopes(), scopes);
-        noteChange(changed, "skip_consent", c.skipConsent(), skipConsent);
-        noteChange(changed, "grant_types", GrantTypes.format(c.grantTypes()), grantTypes);
-        noteChange(changed, "token_endpoint_auth_method", String.valueOf(storedMethod), String.valueOf(method));
-        noteChange(changed, "jwks", String.valueOf(c.jwks()), String.valueOf(jwks));
-        noteChange(changed, "jwks_uri", String.valueOf(c.jwksUri()), String.valueOf(jwksUri));
         c.changeSettings(name, redirectUris, logoutUris, scopes, skipConsent, now);
         c.changeGrantTypes(grantTypes, now);
-        if (!notifications.equals(c.logoutNotifications())) {
-            changed.add("logout notifications");
-            c.changeLogoutNotifications(notifications, now);
-        }
-        if (p.requireMfa() != null && p.requireMfa() != c.requireMfa()) {
-            noteChange(changed, "require_mfa", c.requireMfa(), p.requireMfa());
-            c.requireMfa(p.requireMfa(), now);
-        }
-        if (p.requirePushedRequests() != null
-                && p.requirePushedRequests() != c.requirePushedAuthorizationRequests()) {
-            noteChange(changed, "require_pushed_authorization_requests", c.requirePushedAuthorizationRequests(),
-                    p.requirePushedRequests());
-            c.requirePushedAuthorizationRequests(p.requirePushedRequests(), now);
-        }
-        if (p.idTokenClaims() != null && p.idTokenClaims() != c.idTokenClaims()) {
-            noteChange(changed, "id_token_claims", c.idTokenClaims(), p.idTokenClaims());
-            c.idTokenClaims(p.idTokenClaims(), now);
-        }
+        c.changeLogoutNotifications(notifications, now);
+        c.requireMfa(requireNonNullElse(p.requireMfa(), c.requireMfa()), now);
+        c.requirePushedAuthorizationRequests(
+                requireNonNullElse(p.requirePushedRequests(), c.requirePushedAuthorizationRequests()), now);
+        c.idTokenClaims(requireNonNullElse(p.idTokenClaims(), c.idTokenClaims()), now);
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();
         if (needsSecret && !hadSecret) {
@@ -414,35 +367,31 @@ public class ClientService {
         }
         if (confidential != c.confidential()) {
             c.changeConfidential(confidential, secret.map(Secrets::hash).orElse(null), now);
-            changed.add(confidential ? "made confidential" : "made public (secret deleted)");
+            lifecycle.add(confidential ? "made confidential" : "made public (secret deleted)");
             tokensEnd = !confidential;
         }
         c.changeAuthentication(method, jwks, jwksUri, now);
         if (secret.isPresent()) {
             c.replaceSecretHash(Secrets.hash(secret.get()), now);
-            changed.add("new secret");
+            lifecycle.add("new secret");
         } else if (hadSecret && keys) {
-            changed.add("secret deleted");
+            lifecycle.add("secret deleted");
         }
         if (p.enabled() != null && p.enabled() != c.enabled()) {
             c.changeEnabled(p.enabled(), now);
-            changed.add("enabled=" + p.enabled());
+            lifecycle.add("enabled=" + p.enabled());
             tokensEnd |= !p.enabled();
         }
         if (tokensEnd) {
             ClientAccessEnded ended = new ClientAccessEnded(clientId);
             accessEnded.fire(ended);
-            changed.add(ended.consequences());
+            lifecycle.add(ended.consequences());
         }
+        List<String> changed = ClientSchema.SCHEMA.changes(before, c);
+        changed.addAll(lifecycle);
         audit.change(AuditEvent.Type.CLIENT_UPDATED, actor, clientId, null,
                 changed.isEmpty() ? "no change" : String.join(", ", changed));
         return Optional.of(new Updated(c, secret));
-    }
-
-    private static void noteChange(List<String> changed, String field, Object before, Object after) {
-        if (!before.equals(after)) {
-            changed.add(field);
-        }
     }
 
     /** The longest a rotated-out secret may keep working: 30 days. */
