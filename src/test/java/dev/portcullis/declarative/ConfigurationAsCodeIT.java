@@ -21,8 +21,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,12 +36,12 @@ class ConfigurationAsCodeIT extends ServerTestBase {
         return Long.toHexString(System.nanoTime());
     }
 
-    private static String api(String run) {
+    static String api(String run) {
         return "{\"identifier\":\"https://cfg-" + run + ".example.com\",\"name\":\"Cfg " + run + "\","
                 + "\"scopes\":[\"cfg" + run + ".read\"]}";
     }
 
-    private static String client(String run, String secretReference) {
+    static String client(String run, String secretReference) {
         return "{\"client_id\":\"cfg-" + run + "\",\"client_name\":\"Payroll " + run + "\",\"confidential\":true,"
                 + "\"redirect_uris\":[\"https://payroll.example.com/cb\"],\"scopes\":\"cfg" + run + ".read\","
                 + "\"grant_types\":[\"client_credentials\"]"
@@ -246,26 +244,5 @@ class ConfigurationAsCodeIT extends ServerTestBase {
             assertEquals(404, p.http().get("/.well-known/openid-configuration").status(), "not serving");
         }
         assertFalse(admin().get("/admin/apis").body().contains("https://cfg-" + run + ".example.com"));
-    }
-
-    @Test
-    @Tag("postgres-only")
-    void twoInstancesStartingWithTheSameDocumentApplyItOnce() throws Exception {
-        String run = run();
-        Path doc = Files.createTempFile("portcullis-config", ".json");
-        Files.writeString(doc, "{\"apis\":[" + api(run) + "],\"clients\":[" + client(run, null) + "]}",
-                StandardCharsets.UTF_8);
-        String setting = "-Dportcullis.config.import=" + doc;
-        CompletableFuture<PayaraProcess> one = CompletableFuture.supplyAsync(() -> PayaraProcess.start(setting));
-        CompletableFuture<PayaraProcess> two = CompletableFuture.supplyAsync(() -> PayaraProcess.start(setting));
-        try (PayaraProcess a = one.get(); PayaraProcess b = two.get()) {
-            assertEquals(200, a.http().get("/.well-known/openid-configuration").status(), a::output);
-            assertEquals(200, b.http().get("/.well-known/openid-configuration").status(), b::output);
-            assertEquals(1, Db.count("SELECT COUNT(*) FROM clients WHERE client_id = ?", "cfg-" + run));
-            assertEquals(1, Db.count("SELECT COUNT(*) FROM apis WHERE identifier = ?",
-                    "https://cfg-" + run + ".example.com"));
-            assertEquals(1, Db.count("SELECT COUNT(*) FROM audit_events WHERE event_type = 'CLIENT_CREATED' "
-                    + "AND client_id = ?", "cfg-" + run), "created by one instance, left alone by the other");
-        }
     }
 }
