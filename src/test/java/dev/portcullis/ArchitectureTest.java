@@ -52,7 +52,8 @@ class ArchitectureTest {
         "dev.portcullis.authorize..", "dev.portcullis.client..", "dev.portcullis.consent..", "dev.portcullis.demo..",
         "dev.portcullis.directory..", "dev.portcullis.discovery..", "dev.portcullis.health..", "dev.portcullis.jose..",
         "dev.portcullis.kerberos..", "dev.portcullis.mfa..", "dev.portcullis.tokenuse..", "dev.portcullis.retention..", "dev.portcullis.session..",
-        "dev.portcullis.signin..", "dev.portcullis.token..", "dev.portcullis.accountpage..", "dev.portcullis.console.."};
+        "dev.portcullis.signin..", "dev.portcullis.token..", "dev.portcullis.accountpage..", "dev.portcullis.console..",
+        "dev.portcullis.declarative.."};
 
     @ArchTest
     static final ArchRule packagesAreFreeOfCycles = slices().matching("dev.portcullis.(*)..")
@@ -191,7 +192,8 @@ class ArchitectureTest {
             Map.entry("webauthn_challenges", "dev.portcullis.mfa.PasskeyRepository"),
             Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtiRepository"),
             Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticatorRepository"),
-            Map.entry("pushed_authorization_requests", "dev.portcullis.authorize.PushedRequestRepository"));
+            Map.entry("pushed_authorization_requests", "dev.portcullis.authorize.PushedRequestRepository"),
+            Map.entry("configuration_import_lock", "dev.portcullis.declarative.ConfigurationLockRepository"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(

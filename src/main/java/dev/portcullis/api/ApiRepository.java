@@ -25,6 +25,15 @@ public class ApiRepository {
                 .getResultList();
     }
 
+    /**
+     * Every registered API as this transaction sees it, its own registrations included (the read-only query of
+     * {@link #all()} reads outside it): what a change is checked against.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<Api> allForChange() {
+        return em.createQuery("SELECT a FROM Api a ORDER BY a.createdAt, a.apiId", Api.class).getResultList();
+    }
+
     public Optional<Api> find(String apiId) {
         if (!plausibleId(apiId)) {
             return Optional.empty();

@@ -203,13 +203,13 @@ public class ApiService implements RegisteredApiScopes {
     @Override
     public Set<String> all() {
         Set<String> scopes = new HashSet<>();
-        apis.all().forEach(a -> scopes.addAll(a.scopes()));
+        apis.allForChange().forEach(a -> scopes.addAll(a.scopes()));
         return scopes;
     }
 
     private Set<String> scopesOfOtherApis(String apiId) {
         Set<String> taken = new HashSet<>();
-        for (Api a : apis.all()) {
+        for (Api a : apis.allForChange()) {
             if (!a.apiId().equals(apiId)) {
                 taken.addAll(a.scopes());
             }
@@ -222,7 +222,7 @@ public class ApiService implements RegisteredApiScopes {
      * prove at the token endpoint that it is that backend.
      */
     private String backendClient(String clientId) {
-        if (clients.find(clientId).filter(Client::confidential).isEmpty()) {
+        if (clients.findForChange(clientId).filter(Client::confidential).isEmpty()) {
             throw Refusal.invalid("backend_client_id", "names no registered confidential client");
         }
         return clientId;
@@ -247,7 +247,7 @@ public class ApiService implements RegisteredApiScopes {
         Set<String> held = new LinkedHashSet<>();
         List<String> holders = new ArrayList<>();
         for (int offset = 0; ; offset += CLIENT_PAGE) {
-            List<Client> page = clients.list(offset, CLIENT_PAGE);
+            List<Client> page = clients.listForChange(offset, CLIENT_PAGE);
             for (Client c : page) {
                 Set<String> theirs = new LinkedHashSet<>(c.scopeSet());
                 theirs.retainAll(scopes);

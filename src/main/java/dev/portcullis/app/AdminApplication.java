@@ -12,6 +12,7 @@ import dev.portcullis.jose.SigningKeyAdminResource;
 import dev.portcullis.mfa.FactorAdminResource;
 import dev.portcullis.tokenuse.DelegationFilter;
 import dev.portcullis.retention.PurgeAdminResource;
+import dev.portcullis.declarative.ConfigurationAdminResource;
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
 import java.util.Map;
@@ -360,7 +361,7 @@ public class AdminApplication extends Application {
         return WebProviders.with(DelegationFilter.class, AdminAuthenticationFilter.class, ClientAdminResource.class,
                 UserAdminResource.class, UserGrantAdminResource.class, SessionAdminResource.class,
                 AuditAdminResource.class, SigningKeyAdminResource.class, PurgeAdminResource.class,
-                FactorAdminResource.class, ApiAdminResource.class);
+                FactorAdminResource.class, ApiAdminResource.class, ConfigurationAdminResource.class);
     }
 
     @Override

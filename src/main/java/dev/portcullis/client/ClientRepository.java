@@ -68,6 +68,13 @@ public class ClientRepository {
                 .setFirstResult(offset).setMaxResults(limit).getResultList();
     }
 
+    /** A page of clients as this transaction sees them, its own changes included, for the checks of a change. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<Client> listForChange(int offset, int limit) {
+        return em.createQuery("SELECT c FROM Client c ORDER BY c.createdAt, c.clientId", Client.class)
+                .setFirstResult(offset).setMaxResults(limit).getResultList();
+    }
+
     /** Client id → display name of those of {@code clientIds} that exist (one query). */
     public Map<String, String> namesOf(Collection<String> clientIds) {
         Map<String, String> names = new HashMap<>();

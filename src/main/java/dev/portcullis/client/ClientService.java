@@ -267,6 +267,42 @@ public class ClientService {
         return register(clientId, r);
     }
 
+    /**
+     * Registers a client under the id a configuration document names, with the secret it references (null: a new
+     * random one), audited as {@code CLIENT_CREATED}; otherwise exactly as {@link #register(Registration, Actor)}.
+     */
+    public Registered registerDeclared(String clientId, Registration r, String secret, Actor actor) {
+        Registered registered = register(clientId, r);
+        if (secret != null && registered.secret().isPresent()) {
+            registered.client().replaceSecretHash(Secrets.hash(secret), clock.instant());
+            registered = new Registered(registered.client(), Optional.empty());
+        }
+        audit.change(AuditEvent.Type.CLIENT_CREATED, actor, clientId, null,
+                (registered.client().confidential() ? "confidential" : "public") + ", "
+                        + registered.client().authMethod() + ", declared");
+        return registered;
+    }
+
+    /**
+     * Replaces a confidential client's secret with one a configuration document references (the old one stops at
+     * once), audited as {@code CLIENT_SECRET_ROTATED}. False when there is no such client.
+     *
+     * @throws Refusal for a client without a secret (public, private_key_jwt)
+     */
+    public boolean replaceSecret(String clientId, String secret, Actor actor) {
+        Client client = clients.findForChange(clientId).orElse(null);
+        if (client == null) {
+            return false;
+        }
+        if (!client.confidential() || ClientAuthMethods.PRIVATE_KEY_JWT.equals(client.authMethod())) {
+            throw new Refusal(new Refusal.NoSecret(clientId));
+        }
+        client.replaceSecretHash(Secrets.hash(secret), clock.instant());
+        audit.change(AuditEvent.Type.CLIENT_SECRET_ROTATED, actor, clientId, null,
+                "declared secret, previous secret ended at once");
+        return true;
+    }
+
     private Registered register(String clientId, Registration r) {
         String name = checkName(r.name());
         List<String> redirectUris = checkUris("redirect_uris", r.redirectUris(), r.confidential(), true);
