@@ -55,15 +55,17 @@ public class ClientAdminResource {
     private static final String FRONTCHANNEL_SESSION = "frontchannel_logout_session_required";
     /** RFC 9126 6. */
     private static final String REQUIRE_PAR = "require_pushed_authorization_requests";
+    /** RFC 9101 10.5. */
+    private static final String REQUIRE_JAR = "require_signed_request_object";
 
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "grant_types",
+            "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, REQUIRE_JAR, "grant_types",
             "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
             FRONTCHANNEL_SESSION, "id_token_claims");
 
     /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
     private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
-            "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "enabled", "grant_types",
+            "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, REQUIRE_JAR, "enabled", "grant_types",
             "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
             FRONTCHANNEL_SESSION, "id_token_claims");
 
@@ -98,6 +100,7 @@ public class ClientAdminResource {
                 .skipConsent(json.bool("skip_consent").orElse(false))
                 .requireMfa(json.bool("require_mfa").orElse(false))
                 .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(false))
+                .requireSignedRequests(json.bool(REQUIRE_JAR).orElse(false))
                 .idTokenClaims(json.bool("id_token_claims").orElse(false))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
@@ -137,7 +140,7 @@ public class ClientAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change a client application (JSON merge patch)",
             description = "Fields: client_name, redirect_uris, post_logout_redirect_uris (null removes them), scopes, "
-                    + "skip_consent, require_mfa, require_pushed_authorization_requests, enabled, confidential, grant_types, backchannel_logout_uri and "
+                    + "skip_consent, require_mfa, require_pushed_authorization_requests, require_signed_request_object, enabled, confidential, grant_types, backchannel_logout_uri and "
                     + "frontchannel_logout_uri (null removes them), backchannel_logout_session_required, "
                     + "frontchannel_logout_session_required, id_token_claims; validated as at registration. "
                     + "enabled=false "
@@ -154,7 +157,7 @@ public class ClientAdminResource {
     public Response patch(@PathParam("client_id") String clientId, String body) {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
-                "enabled", "require_mfa", REQUIRE_PAR, "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
+                "enabled", "require_mfa", REQUIRE_PAR, REQUIRE_JAR, "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
                 FRONTCHANNEL_SESSION, "id_token_claims")) {
             if (json.has(field) && json.isNull(field)) {
                 throw Refusal.invalid(field, "cannot be removed (null)");
@@ -171,6 +174,7 @@ public class ClientAdminResource {
                 .enabled(json.bool("enabled").orElse(null))
                 .requireMfa(json.bool("require_mfa").orElse(null))
                 .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(null))
+                .requireSignedRequests(json.bool(REQUIRE_JAR).orElse(null))
                 .idTokenClaims(json.bool("id_token_claims").orElse(null))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
@@ -252,6 +256,7 @@ public class ClientAdminResource {
                 .add("enabled", c.enabled())
                 .add("require_mfa", c.requireMfa())
                 .add(REQUIRE_PAR, c.requirePushedAuthorizationRequests())
+                .add(REQUIRE_JAR, c.requireSignedRequestObject())
                 .add("id_token_claims", c.idTokenClaims())
                 .add("grant_types", grantTypes)
                 .add("token_endpoint_auth_method", c.authMethod())

@@ -128,7 +128,7 @@ public class ClientService {
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
                               Boolean requireMfa, Boolean requirePushedRequests, List<String> grantTypes,
                               String authMethod, String jwks, String jwksUri, LogoutNotifications.Change logout,
-                              Boolean idTokenClaims) {
+                              Boolean idTokenClaims, Boolean requireSignedRequests) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -142,6 +142,7 @@ public class ClientService {
             private Boolean enabled;
             private Boolean requireMfa;
             private Boolean requirePushedRequests;
+            private Boolean requireSignedRequests;
             private Boolean idTokenClaims;
 
             private Builder() {
@@ -177,6 +178,11 @@ public class ClientService {
                 return this;
             }
 
+            public Builder requireSignedRequests(Boolean requireSignedRequests) {
+                this.requireSignedRequests = requireSignedRequests;
+                return this;
+            }
+
             public Builder idTokenClaims(Boolean idTokenClaims) {
                 this.idTokenClaims = idTokenClaims;
                 return this;
@@ -185,7 +191,7 @@ public class ClientService {
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
                         enabled, requireMfa, requirePushedRequests, grantTypes, authMethod, jwks, jwksUri, logout,
-                        idTokenClaims);
+                        idTokenClaims, requireSignedRequests);
             }
         }
     }
@@ -202,7 +208,8 @@ public class ClientService {
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
                                boolean requirePushedRequests, List<String> grantTypes, String authMethod, String jwks,
-                               String jwksUri, LogoutNotifications.Change logout, boolean idTokenClaims) {
+                               String jwksUri, LogoutNotifications.Change logout, boolean idTokenClaims,
+                               boolean requireSignedRequests) {
 
         /**
          * A confidential client without URIs, consent or a required second factor until a field is named; a
@@ -218,6 +225,7 @@ public class ClientService {
             private boolean skipConsent;
             private boolean requireMfa;
             private boolean requirePushedRequests;
+            private boolean requireSignedRequests;
             private boolean idTokenClaims;
 
             private Builder() {
@@ -251,6 +259,12 @@ public class ClientService {
                 return this;
             }
 
+            /** Its authorization requests must come as signed request objects (RFC 9101 10.5). */
+            public Builder requireSignedRequests(boolean requireSignedRequests) {
+                this.requireSignedRequests = requireSignedRequests;
+                return this;
+            }
+
             /** Its ID tokens carry the scopes' claims too (default false: userinfo only). */
             public Builder idTokenClaims(boolean idTokenClaims) {
                 this.idTokenClaims = idTokenClaims;
@@ -263,7 +277,7 @@ public class ClientService {
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
                         skipConsent, requireMfa, requirePushedRequests,
                         grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod, jwks, jwksUri, logout,
-                        idTokenClaims);
+                        idTokenClaims, requireSignedRequests);
             }
         }
     }
@@ -312,6 +326,7 @@ public class ClientService {
         client.changeLogoutNotifications(notifications, clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
         client.requirePushedAuthorizationRequests(r.requirePushedRequests(), clock.instant());
+        client.requireSignedRequestObject(r.requireSignedRequests(), clock.instant());
         client.idTokenClaims(r.idTokenClaims(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         client.changeAuthentication(method, jwks, jwksUri, clock.instant());
@@ -402,6 +417,12 @@ public class ClientService {
             noteChange(changed, "require_pushed_authorization_requests", c.requirePushedAuthorizationRequests(),
                     p.requirePushedRequests());
             c.requirePushedAuthorizationRequests(p.requirePushedRequests(), now);
+        }
+        if (p.requireSignedRequests() != null
+                && p.requireSignedRequests() != c.requireSignedRequestObject()) {
+            noteChange(changed, "require_signed_request_object", c.requireSignedRequestObject(),
+                    p.requireSignedRequests());
+            c.requireSignedRequestObject(p.requireSignedRequests(), now);
         }
         if (p.idTokenClaims() != null && p.idTokenClaims() != c.idTokenClaims()) {
             noteChange(changed, "id_token_claims", c.idTokenClaims(), p.idTokenClaims());
