@@ -74,7 +74,7 @@ public class AuthorizationRequestValidator {
 
         /** For callers that know no request objects: nothing must be signed, every object is refused. */
         static final ObjectRules NONE = new ObjectRules(false, c -> false, (client, object) -> {
-            throw new OAuthException(OAuthError.INVALID_REQUEST_OBJECT, "Request objects are not accepted here");
+            throw new OAuthException(OAuthError.INVALID_REQUEST_OBJECT, "A request object is accepted only at the authorization endpoint and /oauth/par");
         });
 
         ObjectRules signed(boolean fromObject) {
@@ -101,13 +101,21 @@ public class AuthorizationRequestValidator {
     RequestObjectVerifier requestObjects;
 
     /**
-     * Validates a request that reached the authorization endpoint or a sign-in page from the browser.
+     * Validates a request that reached the authorization endpoint from the browser.
      *
      * @throws UnverifiedRequestException step 1 failed: show an error page
      * @throws RejectedAuthorizationRequest a later check failed: redirect the error to the client
      */
     public AuthorizationRequest validate(ProtocolParameters params) {
-        return validate(params, false);
+        return validate(params, false, true);
+    }
+
+    /**
+     * Validates the pending request a sign-in page carries: as at the endpoint, except that a request object is
+     * refused, since only the endpoint uses one up; a signed request reaches the pages by its stored row's hash.
+     */
+    public AuthorizationRequest validatePending(ProtocolParameters params) {
+        return validate(params, false, false);
     }
 
     /**
@@ -115,14 +123,15 @@ public class AuthorizationRequestValidator {
      * push. The caller answers the exceptions in JSON.
      */
     public AuthorizationRequest validatePushed(ProtocolParameters params) {
-        return validate(params, true);
+        return validate(params, true, true);
     }
 
-    private AuthorizationRequest validate(ProtocolParameters params, boolean pushing) {
+    private AuthorizationRequest validate(ProtocolParameters params, boolean pushing, boolean objectsAccepted) {
         PushRules rules = new PushRules(pushing,
                 c -> pushSettings.required() || c.requirePushedAuthorizationRequests(), pushedRequests::pending);
         ObjectRules objects = new ObjectRules(false,
-                c -> objectSettings.required() || c.requireSignedRequestObject(), requestObjects::verify);
+                c -> objectSettings.required() || c.requireSignedRequestObject(),
+                objectsAccepted ? requestObjects::verify : ObjectRules.NONE.verify());
         try {
             return validate(params, clients::findCached, resourceIndicators::directory,
                     resourceIndicators.defaultSigningAlg(), rules, objects);

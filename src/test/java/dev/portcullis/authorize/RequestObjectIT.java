@@ -42,6 +42,7 @@ import com.nimbusds.openid.connect.sdk.OIDCTokenResponseParser;
 import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
 import com.sun.net.httpserver.HttpServer;
 import dev.portcullis.testing.Admin;
+import dev.portcullis.testing.ClassServer;
 import dev.portcullis.testing.Db;
 import dev.portcullis.testing.Http;
 import dev.portcullis.testing.ServerTestBase;
@@ -66,7 +67,8 @@ import org.junit.jupiter.api.Test;
  * endpoint (an OpenID authentication request) and inside a pushed request, each to the end of the code flow; keys
  * inline and at a key set URL served by the test; every refusal by class (unsigned, HMAC, a foreign key, expired, not
  * yet valid, wrong audience, wrong issuer, another client_id, replayed), the query's parameters beside an object
- * ignored, {@code require_signed_request_object}, and a request_uri not issued here.
+ * ignored, {@code require_signed_request_object} and {@code portcullis.request-object.required} (on a server of its
+ * own), and a request_uri not issued here.
  */
 class RequestObjectIT extends ServerTestBase {
 
@@ -177,13 +179,18 @@ class RequestObjectIT extends ServerTestBase {
     }
 
     private static void assertErrorRedirect(Http.Res r, String redirectUri, String error, String state) {
+        assertErrorRedirect(r, redirectUri, error, state, BASE);
+    }
+
+    private static void assertErrorRedirect(Http.Res r, String redirectUri, String error, String state,
+                                            String issuer) {
         assertEquals(302, r.status(), r::toString);
         String location = r.header("Location");
         assertTrue(location.startsWith(redirectUri + "?"), r::toString);
         Map<String, String> q = Http.query(location);
         assertEquals(error, q.get("error"), location);
         assertEquals(state, q.get("state"), location);
-        assertEquals(BASE, q.get("iss"));
+        assertEquals(issuer, q.get("iss"));
     }
 
     private static void assertJsonError(Http.Res r, String error) {
@@ -217,6 +224,10 @@ class RequestObjectIT extends ServerTestBase {
         // the same object again: its jti is used
         assertErrorRedirect(new UserAgent(BASE).get(front.toString()), REDIRECT, "invalid_request_object",
                 "object-state");
+        // the pages take no object: only the endpoint uses one up
+        assertErrorRedirect(new UserAgent(BASE).get("/login.xhtml?" + Http.form(byValue(id,
+                rs256(claims(id, verifier, "page-state").build()), "redirect_uri", REDIRECT, "state", "q"))),
+                REDIRECT, "invalid_request_object", "q");
     }
 
     @Test
@@ -367,5 +378,27 @@ class RequestObjectIT extends ServerTestBase {
                 m.getRequestObjectJWSAlgs());
         assertFalse(m.requiresSignedRequestObject());
         assertEquals(false, http().get("/.well-known/openid-configuration").json().get("require_signed_request_object"));
+    }
+
+    @Test
+    void withTheServerWideSettingEveryClientMustSign() throws Exception {
+        ClientID id = inlineClient(); // one database: the client is known to both servers
+        try (ClassServer strict = ClassServer.startOwn("-Dportcullis.request-object.required=true")) {
+            assertEquals(true, strict.http().get("/.well-known/openid-configuration").json()
+                    .get("require_signed_request_object"), strict::output);
+            CodeVerifier v = new CodeVerifier();
+            Map<String, String> plain = new LinkedHashMap<>();
+            plain.put("client_id", id.getValue());
+            plain.put("redirect_uri", REDIRECT);
+            plain.put("response_type", "code");
+            plain.put("scope", "openid");
+            plain.put("state", "plain");
+            assertErrorRedirect(new UserAgent(strict.base()).authorize(plain), REDIRECT, "invalid_request", "plain",
+                    strict.base());
+            SignedJWT object = signed(new JWTClaimsSet.Builder(claims(id, v, "signed").build())
+                    .audience(strict.base()).build(), JWSAlgorithm.RS256, rsa, new RSASSASigner(rsa));
+            Http.Res login = new UserAgent(strict.base()).authorize(byValue(id, object));
+            assertTrue(login.header("Location").startsWith(strict.base() + "/login.xhtml?"), login::toString);
+        }
     }
 }
