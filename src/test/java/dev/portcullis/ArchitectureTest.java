@@ -193,7 +193,8 @@ class ArchitectureTest {
             Map.entry("client_assertion_jtis", "dev.portcullis.token.ClientAssertionJtiRepository"),
             Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticatorRepository"),
             Map.entry("pushed_authorization_requests", "dev.portcullis.authorize.PushedRequestRepository"),
-            Map.entry("configuration_import_lock", "dev.portcullis.declarative.ConfigurationLockRepository"));
+            Map.entry("configuration_import_lock", "dev.portcullis.declarative.ConfigurationLockRepository"),
+            Map.entry("request_object_jtis", "dev.portcullis.authorize.RequestObjectJtiRepository"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(

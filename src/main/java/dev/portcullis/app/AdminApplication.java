@@ -160,6 +160,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "a second factor at every sign-in to this client"),
             @SchemaProperty(name = "require_pushed_authorization_requests", type = SchemaType.BOOLEAN,
                     description = "RFC 9126: authorization requests only through /oauth/par"),
+            @SchemaProperty(name = "require_signed_request_object", type = SchemaType.BOOLEAN,
+                    description = "RFC 9101: authorization requests only as signed request objects"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "ID tokens carry the "
                     + "granted scopes' claims too (for relying parties that read only the ID token)"),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description =
@@ -201,6 +203,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "default false; true: a second factor at every sign-in to this client"),
             @SchemaProperty(name = "require_pushed_authorization_requests", type = SchemaType.BOOLEAN,
                     description = "default false; RFC 9126: authorization requests only through /oauth/par"),
+            @SchemaProperty(name = "require_signed_request_object", type = SchemaType.BOOLEAN,
+                    description = "default false; RFC 9101: authorization requests only as signed request objects"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "default false: the "
                     + "scopes' claims at userinfo only; true: in the ID token too"),
             @SchemaProperty(name = "backchannel_logout_uri", type = SchemaType.STRING,
@@ -239,6 +243,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "a second factor at every sign-in to this client"),
             @SchemaProperty(name = "require_pushed_authorization_requests", type = SchemaType.BOOLEAN,
                     description = "RFC 9126: authorization requests only through /oauth/par"),
+            @SchemaProperty(name = "require_signed_request_object", type = SchemaType.BOOLEAN,
+                    description = "RFC 9101: authorization requests only as signed request objects"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "ID tokens carry the "
                     + "granted scopes' claims too (for relying parties that read only the ID token)"),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description = "replaces the set",

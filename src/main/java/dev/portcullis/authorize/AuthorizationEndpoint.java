@@ -34,7 +34,8 @@ import java.util.logging.Logger;
  * the request ({@link AuthorizationRequestValidator}), then sends the browser to the sign-in page, the consent page,
  * or back to the client with a code or an error ({@link AuthorizationFlow}). Requests that cannot safely go back to
  * a client get an HTML error page (400). Redirects are 302 after GET and 303 after POST; with
- * {@code response_mode=form_post} the answer to the client is a {@link FormPostPage} (200) instead.
+ * {@code response_mode=form_post} the answer to the client is a {@link FormPostPage} (200) instead. A request
+ * object (RFC 9101) is verified by the validator and its request then carried by hash ({@link RequestObjectService}).
  */
 @Path("authorize")
 @ApplicationScoped // one instance: no per-request bean creation or field injection
@@ -65,6 +66,9 @@ public class AuthorizationEndpoint {
 
     @Inject
     PushedRequestRepository pushedRequests;
+
+    @Inject
+    RequestObjectService requestObjects;
 
     /**
      * The raw query, decoded here rather than by JAX-RS: Jersey and RESTEasy decode broken escapes ({@code %zz}),
@@ -113,7 +117,7 @@ public class AuthorizationEndpoint {
         }
         AuthorizationFlow.Next next;
         try {
-            AuthorizationRequest r = validator.validate(redeemPushed(params));
+            AuthorizationRequest r = requestObjects.carry(validator.validate(redeemPushed(params)));
             String ip = clientAddress.of(request);
             // a directory user whose entry was refused at the re-check has no session any more: sign in again
             Optional<SsoSession> session = BrowserCookies.read(request, BrowserCookies.SESSION, issuer.isHttps())

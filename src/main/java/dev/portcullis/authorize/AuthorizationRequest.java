@@ -18,14 +18,15 @@ import java.util.stream.Collectors;
  * the pending request in their URL and hidden field and validate it again on POST: nothing lives in one JVM's memory.
  * {@code resources} are the RFC 8707 resources it names (API identifiers, checked), carried as repeated
  * {@code resource} parameters; {@code claims} the {@code claims} parameter (OIDC Core 5.5, {@link ClaimsRequest#NONE}
- * without one).
+ * without one); {@code requestObject} the verified request object it came from, when it came as one at this step
+ * (null once it is carried by hash), whose single use the endpoint then records.
  */
 public record AuthorizationRequest(Client client, String redirectUri, boolean redirectUriGiven,
                                    ResponseMode responseMode, Set<String> scopes,
                                    String state, String nonce, String codeChallenge, String codeChallengeMethod,
                                    Set<String> prompt, Long maxAge, String loginHint, String uiLocales,
                                    List<String> acrValues, List<String> resources, ClaimsRequest claims,
-                                   Map<String, String> parameters) {
+                                   Map<String, String> parameters, RequestObject requestObject) {
 
     /** The parameters of the authorization endpoint; anything else in a request is ignored (and not carried). */
     public static final Set<String> PARAMETER_NAMES = Set.of("client_id", "redirect_uri", "response_type", "scope",
@@ -55,7 +56,14 @@ public record AuthorizationRequest(Client client, String redirectUri, boolean re
     AuthorizationRequest carriedAs(Map<String, String> carried) {
         return new AuthorizationRequest(client, redirectUri, redirectUriGiven, responseMode, scopes, state, nonce,
                 codeChallenge, codeChallengeMethod, prompt, maxAge, loginHint, uiLocales, acrValues, resources, claims,
-                new java.util.TreeMap<>(carried));
+                new java.util.TreeMap<>(carried), null);
+    }
+
+    /** This request as the parameters of {@code object}. */
+    AuthorizationRequest fromObject(RequestObject object) {
+        return new AuthorizationRequest(client, redirectUri, redirectUriGiven, responseMode, scopes, state, nonce,
+                codeChallenge, codeChallengeMethod, prompt, maxAge, loginHint, uiLocales, acrValues, resources, claims,
+                parameters, object);
     }
 
     /** Whether this is a redeemed pushed request, carried by its hash. */

@@ -85,13 +85,24 @@ public final class AuthorizationRequestChecks {
 
     // ---- Step 2: errors go back to the client ----
 
-    /** Request objects (OIDC Core 6) are not supported: say so rather than ignore what they ask for. */
-    public static void requestObjectsAreNotSupported(Optional<String> request, Optional<String> requestUri) {
-        if (request.isPresent()) {
-            throw new OAuthException(OAuthError.REQUEST_NOT_SUPPORTED, "The request parameter is not supported");
-        }
+    /**
+     * A request_uri other than a pushed request's (redeemed before validation) is not fetched (RFC 9101 5.2 leaves
+     * it to the server): say so rather than ignore what it asks for.
+     */
+    public static void requestUrisAreNotSupported(Optional<String> requestUri) {
         if (requestUri.isPresent()) {
             throw new OAuthException(OAuthError.REQUEST_URI_NOT_SUPPORTED, "The request_uri parameter is not supported");
+        }
+    }
+
+    /**
+     * RFC 9101 10.5: a client that must sign its requests ({@code require_signed_request_object}, or
+     * {@code portcullis.request-object.required} for all) sends them only as a request object, by value or pushed.
+     */
+    public static void requestWasSignedWhenRequired(boolean signedOrNotRequired) {
+        if (!signedOrNotRequired) {
+            throw OAuthException.invalidRequest("This client must send its authorization requests as signed request "
+                    + "objects (RFC 9101)");
         }
     }
 

@@ -9,8 +9,9 @@ import static dev.portcullis.authorize.AuthorizationRequestChecks.nonceFits;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.openIdRequestNamesRedirectUri;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.promptIsValid;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.redirectUriIsRegistered;
-import static dev.portcullis.authorize.AuthorizationRequestChecks.requestObjectsAreNotSupported;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.requestUrisAreNotSupported;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.requestWasPushedWhenRequired;
+import static dev.portcullis.authorize.AuthorizationRequestChecks.requestWasSignedWhenRequired;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.resourcesAreAllowed;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.responseTypeIsCode;
 import static dev.portcullis.authorize.AuthorizationRequestChecks.scopeIsAllowed;
@@ -20,7 +21,9 @@ import dev.portcullis.api.ResourceIndicatorService;
 import dev.portcullis.client.Client;
 import dev.portcullis.client.ClientRepository;
 import dev.portcullis.config.PushedAuthorizationSettings;
+import dev.portcullis.config.RequestObjectSettings;
 import dev.portcullis.protocol.ClaimsRequest;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.Pkce;
 import dev.portcullis.protocol.ProtocolParameters;
@@ -39,7 +42,9 @@ import java.util.function.Supplier;
  * The one place an authorization request is validated, by the endpoint and again by the sign-in and consent pages
  * when they are POSTed (the pending request travels with the page and is never trusted without this), and by the
  * pushed authorization request endpoint (RFC 9126) before it stores a request. A redeemed pushed request travels
- * with the pages as {@link #PUSHED_REQUEST} and is validated again from its stored parameters.
+ * with the pages as {@link #PUSHED_REQUEST} and is validated again from its stored parameters. A request object
+ * (RFC 9101, the {@code request} parameter) is verified ({@link RequestObjectVerifier}) and its parameters are the
+ * request, whatever else the query says (6.3).
  */
 @ApplicationScoped
 public class AuthorizationRequestValidator {
@@ -54,10 +59,27 @@ public class AuthorizationRequestValidator {
      * What the rules of pushed requests (RFC 9126) need: whether a request is being pushed (then the requirement to
      * push is met), whether a client must push, and the parameters of a redeemed request by its hash and client.
      */
-    record PushRules(boolean pushing, Predicate<Client> mustPush, BiFunction<String, String, Optional<String>> pending) {
+    record PushRules(boolean pushing, Predicate<Client> mustPush,
+                     BiFunction<String, String, Optional<PushedRequestRepository.Pending>> pending) {
 
         /** For callers that know no pushed requests: nothing must be pushed, no pushed request is found. */
         static final PushRules NONE = new PushRules(false, c -> false, (hash, clientId) -> Optional.empty());
+    }
+
+    /**
+     * What the rules of request objects (RFC 9101) need: whether the parameters at hand came from a verified object
+     * (then the requirement to sign is met), whether a client must sign, and the verification of an object.
+     */
+    record ObjectRules(boolean signed, Predicate<Client> mustSign, BiFunction<Client, String, RequestObject> verify) {
+
+        /** For callers that know no request objects: nothing must be signed, every object is refused. */
+        static final ObjectRules NONE = new ObjectRules(false, c -> false, (client, object) -> {
+            throw new OAuthException(OAuthError.INVALID_REQUEST_OBJECT, "A request object is accepted only at the authorization endpoint and /oauth/par");
+        });
+
+        ObjectRules signed(boolean fromObject) {
+            return new ObjectRules(fromObject, mustSign, verify);
+        }
     }
 
     @Inject
@@ -72,14 +94,28 @@ public class AuthorizationRequestValidator {
     @Inject
     PushedAuthorizationSettings pushSettings;
 
+    @Inject
+    RequestObjectSettings objectSettings;
+
+    @Inject
+    RequestObjectVerifier requestObjects;
+
     /**
-     * Validates a request that reached the authorization endpoint or a sign-in page from the browser.
+     * Validates a request that reached the authorization endpoint from the browser.
      *
      * @throws UnverifiedRequestException step 1 failed: show an error page
      * @throws RejectedAuthorizationRequest a later check failed: redirect the error to the client
      */
     public AuthorizationRequest validate(ProtocolParameters params) {
-        return validate(params, false);
+        return validate(params, false, true);
+    }
+
+    /**
+     * Validates the pending request a sign-in page carries: as at the endpoint, except that a request object is
+     * refused, since only the endpoint uses one up; a signed request reaches the pages by its stored row's hash.
+     */
+    public AuthorizationRequest validatePending(ProtocolParameters params) {
+        return validate(params, false, false);
     }
 
     /**
@@ -87,41 +123,60 @@ public class AuthorizationRequestValidator {
      * push. The caller answers the exceptions in JSON.
      */
     public AuthorizationRequest validatePushed(ProtocolParameters params) {
-        return validate(params, true);
+        return validate(params, true, true);
     }
 
-    private AuthorizationRequest validate(ProtocolParameters params, boolean pushing) {
+    private AuthorizationRequest validate(ProtocolParameters params, boolean pushing, boolean objectsAccepted) {
         PushRules rules = new PushRules(pushing,
                 c -> pushSettings.required() || c.requirePushedAuthorizationRequests(), pushedRequests::pending);
+        ObjectRules objects = new ObjectRules(false,
+                c -> objectSettings.required() || c.requireSignedRequestObject(),
+                objectsAccepted ? requestObjects::verify : ObjectRules.NONE.verify());
         try {
             return validate(params, clients::findCached, resourceIndicators::directory,
-                    resourceIndicators.defaultSigningAlg(), rules);
+                    resourceIndicators.defaultSigningAlg(), rules, objects);
         } catch (UnverifiedRequestException | RejectedAuthorizationRequest refused) {
             // a refusal is decided on the row as it is now: the cached copy may predate a change made on another
             // instance, such as a redirect URI registered a moment ago
             return validate(params, clients::find, resourceIndicators::directory,
-                    resourceIndicators.defaultSigningAlg(), rules);
+                    resourceIndicators.defaultSigningAlg(), rules, objects);
         }
     }
 
     static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup,
                                          Supplier<ApiDirectory> apis, String defaultSigningAlg) {
-        return validate(p, lookup, apis, defaultSigningAlg, PushRules.NONE);
+        return validate(p, lookup, apis, defaultSigningAlg, PushRules.NONE, ObjectRules.NONE);
     }
 
     static AuthorizationRequest validate(ProtocolParameters p, Function<String, Optional<Client>> lookup,
-                                         Supplier<ApiDirectory> apis, String defaultSigningAlg, PushRules push) {
+                                         Supplier<ApiDirectory> apis, String defaultSigningAlg, PushRules push,
+                                         ObjectRules objects) {
         Optional<String> clientId = p.get("client_id");
         Client client = clientIsKnown(clientId, clientId.flatMap(lookup));
         Optional<String> pushed = push.pushing() ? Optional.empty() : p.get(PUSHED_REQUEST);
         if (pushed.isPresent()) {
             // a redeemed pushed request: its own parameters, whatever else the page's URL says
-            String stored = push.pending().apply(pushed.get(), client.clientId()).orElseThrow(() ->
-                    new UnverifiedRequestException("error.requestUriInvalid",
+            PushedRequestRepository.Pending stored = push.pending().apply(pushed.get(), client.clientId())
+                    .orElseThrow(() -> new UnverifiedRequestException("error.requestUriInvalid",
                             "invalid_request_uri: the pushed request is unknown, of another client or expired"));
-            AuthorizationRequest r = validate(ProtocolParameters.fromForm(stored), id -> Optional.of(client), apis,
-                    defaultSigningAlg, new PushRules(true, push.mustPush(), push.pending()));
+            AuthorizationRequest r = validate(ProtocolParameters.fromForm(stored.parameters()),
+                    id -> Optional.of(client), apis, defaultSigningAlg,
+                    new PushRules(true, push.mustPush(), push.pending()), objects.signed(stored.signed()));
             return r.carriedAs(Map.of("client_id", client.clientId(), PUSHED_REQUEST, pushed.get()));
+        }
+        Optional<String> request = objects.signed() ? Optional.empty() : p.get("request");
+        if (request.isPresent()) {
+            RequestObject object;
+            try {
+                object = objects.verify().apply(client, request.get());
+            } catch (OAuthException e) {
+                // a pushed request's refusal is answered in JSON: no redirect URI is needed
+                throw push.pushing() ? new RejectedAuthorizationRequest(null, ResponseMode.QUERY, null, e)
+                        : refusedObject(client, p, e);
+            }
+            // RFC 9101 6.3: the object's parameters alone, whatever else the query says
+            return validate(object.parameters(), id -> Optional.of(client), apis, defaultSigningAlg, push,
+                    objects.signed(true)).fromObject(object);
         }
         openIdRequestNamesRedirectUri(p.get("scope"), p.get("redirect_uri"));
         String redirectUri = redirectUriIsRegistered(client, p.get("redirect_uri"));
@@ -135,8 +190,9 @@ public class AuthorizationRequestValidator {
         try {
             clientIsEnabled(client);
             clientMayUseCodes(client);
-            requestObjectsAreNotSupported(p.get("request"), p.get("request_uri"));
+            requestUrisAreNotSupported(p.get("request_uri"));
             requestWasPushedWhenRequired(push.pushing() || !push.mustPush().test(client));
+            requestWasSignedWhenRequired(objects.signed() || !objects.mustSign().test(client));
             responseTypeIsCode(p.get("response_type"));
             Set<String> scopes = scopeIsAllowed(client, p.get("scope"));
             List<String> resources = resourcesAreAllowed(client, p.all("resource"), scopes, apis, defaultSigningAlg);
@@ -152,9 +208,25 @@ public class AuthorizationRequestValidator {
                     p.get("nonce").orElse(null), p.get("code_challenge").orElse(null),
                     p.get("code_challenge_method").orElse(null), prompt, maxAge, p.get("login_hint").orElse(null),
                     p.get("ui_locales").orElse(null), acrValues, resources, claims,
-                    AuthorizationRequest.known(p.asMap()));
+                    AuthorizationRequest.known(p.asMap()), null);
         } catch (OAuthException e) {
             throw new RejectedAuthorizationRequest(redirectUri, mode, state, e);
         }
+    }
+
+    /**
+     * A request object that could not be verified: its parameters are not trusted, so the error goes to the query's
+     * redirect URI when it is registered for the client (or to the client's only one), else to the error page, with
+     * the query's state and response mode.
+     */
+    private static RejectedAuthorizationRequest refusedObject(Client client, ProtocolParameters p, OAuthException e) {
+        String redirectUri = redirectUriIsRegistered(client, p.get("redirect_uri"));
+        ResponseMode mode;
+        try {
+            mode = ResponseMode.of(p.get("response_mode"));
+        } catch (OAuthException malformed) {
+            mode = ResponseMode.QUERY;
+        }
+        return new RejectedAuthorizationRequest(redirectUri, mode, p.get("state").orElse(null), e);
     }
 }

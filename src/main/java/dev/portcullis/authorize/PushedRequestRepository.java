@@ -13,7 +13,9 @@ import java.util.Optional;
  * The one owner of pushed_authorization_requests (RFC 9126): requests a client pushed, each under the hash of the
  * reference in its {@code request_uri} and bound to the client. A request is redeemed once at the authorization
  * endpoint, by one UPDATE that only the first of any number of instances gets to change; from then on the sign-in
- * pages carry it by its hash ({@link #pending}) for {@link #PENDING} more.
+ * pages carry it by its hash ({@link #pending}) for {@link #PENDING} more. A request that came as a verified request
+ * object (RFC 9101) is marked {@code signed}; one sent by value to the authorization endpoint is stored here already
+ * redeemed ({@link #carry}), so the pages carry it by hash as well and never by parameters the browser could change.
  */
 @ApplicationScoped
 public class PushedRequestRepository {
@@ -33,13 +35,33 @@ public class PushedRequestRepository {
     @Inject
     Clock clock;
 
-    /** Stores {@code parameters} (a validated request's query) for {@code clientId}; returns the request_uri. */
-    public String push(String clientId, String parameters) {
+    /** A redeemed request's parameters (a form-encoded query) and whether they came as a signed request object. */
+    public record Pending(String parameters, boolean signed) {
+    }
+
+    /**
+     * Stores {@code parameters} (a validated request's query) for {@code clientId}, {@code signed} when they came as a
+     * verified request object; returns the request_uri.
+     */
+    public String push(String clientId, String parameters, boolean signed) {
         String reference = Secrets.newSecret();
-        jdbc.update("INSERT INTO pushed_authorization_requests (reference_hash, client_id, parameters, expires_at) "
-                + "VALUES (?,?,?,?)", Secrets.hash(reference), clientId, parameters,
-                clock.instant().plus(LIFETIME).getEpochSecond());
+        jdbc.update("INSERT INTO pushed_authorization_requests (reference_hash, client_id, parameters, expires_at, "
+                + "signed) VALUES (?,?,?,?,?)", Secrets.hash(reference), clientId, parameters,
+                clock.instant().plus(LIFETIME).getEpochSecond(), signed);
         return REQUEST_URI_PREFIX + reference;
+    }
+
+    /**
+     * Stores the parameters of a request object sent by value to the authorization endpoint as a redeemed signed
+     * request, for the pages to carry by the hash returned.
+     */
+    public String carry(String clientId, String parameters) {
+        String hash = Secrets.hash(Secrets.newSecret());
+        Instant now = clock.instant();
+        jdbc.update("INSERT INTO pushed_authorization_requests (reference_hash, client_id, parameters, expires_at, "
+                + "redeemed_at, signed) VALUES (?,?,?,?,?,?)", hash, clientId, parameters,
+                now.plus(PENDING).getEpochSecond(), now.getEpochSecond(), true);
+        return hash;
     }
 
     /**
@@ -59,9 +81,10 @@ public class PushedRequestRepository {
     }
 
     /** The parameters of {@code clientId}'s redeemed request under {@code hash}, while its pages may carry it. */
-    public Optional<String> pending(String hash, String clientId) {
-        return jdbc.one("SELECT parameters FROM pushed_authorization_requests WHERE reference_hash = ? "
-                + "AND client_id = ? AND redeemed_at IS NOT NULL AND expires_at > ?", row -> row.string("parameters"),
+    public Optional<Pending> pending(String hash, String clientId) {
+        return jdbc.one("SELECT parameters, signed FROM pushed_authorization_requests WHERE reference_hash = ? "
+                + "AND client_id = ? AND redeemed_at IS NOT NULL AND expires_at > ?",
+                row -> new Pending(row.string("parameters"), row.bool("signed")),
                 hash, clientId, clock.instant().getEpochSecond());
     }
 

@@ -89,6 +89,9 @@ public class Client {
     /** The client's authorization requests must be pushed (RFC 9126 6), whatever {@code portcullis.par.required} says. */
     @Column(name = "require_pushed_authorization_requests")
     private boolean requirePushedAuthorizationRequests;
+    /** The client's authorization requests must be signed request objects (RFC 9101 10.5). */
+    @Column(name = "require_signed_request_object")
+    private boolean requireSignedRequestObject;
 
     /**
      * Its ID tokens carry the claims of the granted scopes as well (for relying parties that read only the ID
@@ -200,6 +203,15 @@ public class Client {
 
     void requirePushedAuthorizationRequests(boolean required, Instant now) {
         this.requirePushedAuthorizationRequests = required;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    public boolean requireSignedRequestObject() {
+        return requireSignedRequestObject;
+    }
+
+    void requireSignedRequestObject(boolean required, Instant now) {
+        this.requireSignedRequestObject = required;
         this.updatedAt = now.getEpochSecond();
     }
 

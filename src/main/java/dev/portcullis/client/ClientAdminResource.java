@@ -15,6 +15,7 @@ import static dev.portcullis.client.ClientSchema.JWKS_URI;
 import static dev.portcullis.client.ClientSchema.POST_LOGOUT_REDIRECT_URIS;
 import static dev.portcullis.client.ClientSchema.REDIRECT_URIS;
 import static dev.portcullis.client.ClientSchema.REQUIRE_MFA;
+import static dev.portcullis.client.ClientSchema.REQUIRE_JAR;
 import static dev.portcullis.client.ClientSchema.REQUIRE_PAR;
 import static dev.portcullis.client.ClientSchema.SCOPES;
 import static dev.portcullis.client.ClientSchema.SKIP_CONSENT;
@@ -209,7 +210,8 @@ public class ClientAdminResource {
                 .grantTypes(v.list(GRANT_TYPES)).authMethod(v.string(AUTH_METHOD)).jwks(v.string(JWKS))
                 .jwksUri(v.string(JWKS_URI)).logout(logoutFields(v)).confidential(v.bool(CONFIDENTIAL))
                 .skipConsent(v.bool(SKIP_CONSENT)).requireMfa(v.bool(REQUIRE_MFA))
-                .requirePushedRequests(v.bool(REQUIRE_PAR)).idTokenClaims(v.bool(ID_TOKEN_CLAIMS));
+                .requirePushedRequests(v.bool(REQUIRE_PAR))
+                .requireSignedRequests(v.bool(REQUIRE_JAR)).idTokenClaims(v.bool(ID_TOKEN_CLAIMS));
     }
 
     /** The logout notification members of a registration or merge patch (a URI's null removes it). */

@@ -64,6 +64,9 @@ public final class ClientSchema {
     /** RFC 9126 6. */
     public static final SchemaField<Client> REQUIRE_PAR = flag("require_pushed_authorization_requests",
             Client::requirePushedAuthorizationRequests);
+    /** RFC 9101 10.5. */
+    public static final SchemaField<Client> REQUIRE_JAR = flag("require_signed_request_object",
+            Client::requireSignedRequestObject);
     public static final SchemaField<Client> ID_TOKEN_CLAIMS = flag("id_token_claims", Client::idTokenClaims);
     public static final SchemaField<Client> GRANT_TYPES = SchemaField.<Client>of("grant_types", STRING_LIST,
                     c -> strings(c.grantTypes()))
@@ -99,8 +102,8 @@ public final class ClientSchema {
     /** Every field, in the order of the admin JSON. */
     public static final AdminSchema<Client> SCHEMA = new AdminSchema<>(CLIENT_ID, CLIENT_NAME, CONFIDENTIAL,
             REDIRECT_URIS, POST_LOGOUT_REDIRECT_URIS, SCOPES, SKIP_CONSENT, ENABLED, REQUIRE_MFA, REQUIRE_PAR,
-            ID_TOKEN_CLAIMS, GRANT_TYPES, AUTH_METHOD, CREATED_AT, JWKS, JWKS_URI, PREVIOUS_SECRET_EXPIRES_AT,
-            BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
+            REQUIRE_JAR, ID_TOKEN_CLAIMS, GRANT_TYPES, AUTH_METHOD, CREATED_AT, JWKS, JWKS_URI,
+            PREVIOUS_SECRET_EXPIRES_AT, BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
 
     private ClientSchema() {
     }

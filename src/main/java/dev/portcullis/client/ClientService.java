@@ -69,6 +69,7 @@ public class ClientService {
         Boolean skipConsent;
         Boolean requireMfa;
         Boolean requirePushedRequests;
+        Boolean requireSignedRequests;
         Boolean idTokenClaims;
 
         ClientFieldsBuilder() {
@@ -92,6 +93,12 @@ public class ClientService {
 
         public B requirePushedRequests(Boolean requirePushedRequests) {
             this.requirePushedRequests = requirePushedRequests;
+            return self();
+        }
+
+        /** Its authorization requests must come as signed request objects (RFC 9101 10.5). */
+        public B requireSignedRequests(Boolean requireSignedRequests) {
+            this.requireSignedRequests = requireSignedRequests;
             return self();
         }
 
@@ -164,7 +171,7 @@ public class ClientService {
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
                               Boolean requireMfa, Boolean requirePushedRequests, List<String> grantTypes,
                               String authMethod, String jwks, String jwksUri, LogoutNotifications.Change logout,
-                              Boolean idTokenClaims) {
+                              Boolean idTokenClaims, Boolean requireSignedRequests) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -191,7 +198,7 @@ public class ClientService {
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
                         enabled, requireMfa, requirePushedRequests, grantTypes, authMethod, jwks, jwksUri, logout,
-                        idTokenClaims);
+                        idTokenClaims, requireSignedRequests);
             }
         }
     }
@@ -208,7 +215,8 @@ public class ClientService {
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
                                boolean requirePushedRequests, List<String> grantTypes, String authMethod, String jwks,
-                               String jwksUri, LogoutNotifications.Change logout, boolean idTokenClaims) {
+                               String jwksUri, LogoutNotifications.Change logout, boolean idTokenClaims,
+                               boolean requireSignedRequests) {
 
         /**
          * A confidential client without URIs, consent or a required second factor until a field is named; a
@@ -237,7 +245,7 @@ public class ClientService {
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
                         TRUE.equals(skipConsent), TRUE.equals(requireMfa), TRUE.equals(requirePushedRequests),
                         grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod, jwks, jwksUri, logout,
-                        TRUE.equals(idTokenClaims));
+                        TRUE.equals(idTokenClaims), TRUE.equals(requireSignedRequests));
             }
         }
     }
@@ -322,6 +330,7 @@ public class ClientService {
         client.changeLogoutNotifications(notifications, clock.instant());
         client.requireMfa(r.requireMfa(), clock.instant());
         client.requirePushedAuthorizationRequests(r.requirePushedRequests(), clock.instant());
+        client.requireSignedRequestObject(r.requireSignedRequests(), clock.instant());
         client.idTokenClaims(r.idTokenClaims(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         client.changeAuthentication(method, jwks, jwksUri, clock.instant());
@@ -395,6 +404,8 @@ public class ClientService {
         c.requireMfa(requireNonNullElse(p.requireMfa(), c.requireMfa()), now);
         c.requirePushedAuthorizationRequests(
                 requireNonNullElse(p.requirePushedRequests(), c.requirePushedAuthorizationRequests()), now);
+        c.requireSignedRequestObject(
+                requireNonNullElse(p.requireSignedRequests(), c.requireSignedRequestObject()), now);
         c.idTokenClaims(requireNonNullElse(p.idTokenClaims(), c.idTokenClaims()), now);
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();

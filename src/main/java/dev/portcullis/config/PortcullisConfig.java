@@ -60,6 +60,7 @@ public class PortcullisConfig {
     @Produces
     @Singleton
     ConfigurationImportSettings configurationImport;
+    RequestObjectSettings requestObjects;
 
     @Produces
     @Singleton
@@ -128,6 +129,7 @@ public class PortcullisConfig {
         clientAssertions = ClientAssertionSettings.load(c);
         pushedAuthorization = PushedAuthorizationSettings.load(c);
         configurationImport = ConfigurationImportSettings.load(c);
+        requestObjects = RequestObjectSettings.load(c);
         outbound = OutboundSettings.load(c);
         throttle = ThrottleSettings.load(c);
         passwords = PasswordSettings.load(c);

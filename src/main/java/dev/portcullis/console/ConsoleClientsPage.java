@@ -49,6 +49,8 @@ public class ConsoleClientsPage {
     private boolean skipConsent;
     /** require_pushed_authorization_requests (RFC 9126). */
     private boolean requirePushed;
+    /** require_signed_request_object (RFC 9101). */
+    private boolean requireSigned;
     private boolean idTokenClaims;
     /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
     private String grantTypes;
@@ -78,6 +80,7 @@ public class ConsoleClientsPage {
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
                     .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
                     .skipConsent(skipConsent).requirePushedRequests(requirePushed).idTokenClaims(idTokenClaims)
+                    .requireSignedRequests(requireSigned)
                     .grantTypes(words(grantTypes))
                     .logout(logoutChange())
                     .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
@@ -109,6 +112,7 @@ public class ConsoleClientsPage {
                     postLogoutRedirectUris = String.join("\n", c.postLogoutRedirectUris());
                     grantTypes = GrantTypes.format(c.grantTypes());
                     requirePushed = c.requirePushedAuthorizationRequests();
+                    requireSigned = c.requireSignedRequestObject();
                     idTokenClaims = c.idTokenClaims();
                     LogoutNotifications n = c.logoutNotifications();
                     backchannelLogoutUri = n.backchannelUri();
@@ -124,13 +128,16 @@ public class ConsoleClientsPage {
         return shown;
     }
 
-    /** Saves the name, URIs, grant types, logout notifications, push requirement and ID token claims setting. */
+    /**
+     * Saves the name, URIs, grant types, logout notifications, push and signed-request requirements and ID token
+     * claims setting.
+     */
     public String save() {
         getShown().ifPresent(c -> form.submit(actor -> {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
                     .grantTypes(words(grantTypes)).logout(logoutChange()).requirePushedRequests(requirePushed)
-                    .idTokenClaims(idTokenClaims).build(), actor);
+                    .requireSignedRequests(requireSigned).idTokenClaims(idTokenClaims).build(), actor);
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
         }));
         return null;
@@ -373,5 +380,13 @@ public class ConsoleClientsPage {
 
     public void setRequirePushed(boolean requirePushed) {
         this.requirePushed = requirePushed;
+    }
+
+    public boolean isRequireSigned() {
+        return requireSigned;
+    }
+
+    public void setRequireSigned(boolean requireSigned) {
+        this.requireSigned = requireSigned;
     }
 }

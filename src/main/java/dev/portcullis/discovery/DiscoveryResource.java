@@ -2,11 +2,13 @@ package dev.portcullis.discovery;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import dev.portcullis.api.ResourceIndicatorService;
+import dev.portcullis.authorize.RequestObjectVerifier;
 import dev.portcullis.authorize.ResponseMode;
 import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.GrantTypes;
 import dev.portcullis.config.HttpSettings;
 import dev.portcullis.config.PushedAuthorizationSettings;
+import dev.portcullis.config.RequestObjectSettings;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.protocol.CrossOrigin;
 import dev.portcullis.protocol.JsonSupport;
@@ -54,6 +56,9 @@ public class DiscoveryResource {
     PushedAuthorizationSettings pushSettings;
 
     @Inject
+    RequestObjectSettings objectSettings;
+
+    @Inject
     ResourceIndicatorService resourceIndicators;
 
     @GET
@@ -79,6 +84,9 @@ public class DiscoveryResource {
                 .add("end_session_endpoint", issuer.endpoint("/oauth/logout"))
                 .add("pushed_authorization_request_endpoint", issuer.endpoint("/oauth/par"))
                 .add("require_pushed_authorization_requests", pushSettings.required())
+                .add("request_object_signing_alg_values_supported", array(RequestObjectVerifier.ALGORITHMS.stream()
+                        .map(JWSAlgorithm::getName).toList()))
+                .add("require_signed_request_object", objectSettings.required())
                 .add("response_types_supported", array(List.of("code")))
                 .add("response_modes_supported", array(ResponseMode.SUPPORTED))
                 .add("grant_types_supported",
@@ -99,9 +107,9 @@ public class DiscoveryResource {
                 .add("claims_parameter_supported", true)
                 .add("acr_values_supported", array(AuthMethods.ACR_VALUES))
                 .add("authorization_response_iss_parameter_supported", true)
-                // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that neither is (a pushed
+                // request_uri_parameter_supported defaults to true (OIDC Discovery 3): say that it is not (a pushed
                 // request's request_uri is RFC 9126's, announced by pushed_authorization_request_endpoint)
-                .add("request_parameter_supported", false)
+                .add("request_parameter_supported", true)
                 .add("request_uri_parameter_supported", false)
                 // logout tokens carry sid, and the signed-out page loads front-channel logout URIs with iss and sid
                 .add("backchannel_logout_supported", true)

@@ -4,6 +4,7 @@ import dev.portcullis.authorize.AuthorizationRequest;
 import dev.portcullis.authorize.AuthorizationRequestValidator;
 import dev.portcullis.authorize.PushedRequestRepository;
 import dev.portcullis.authorize.RejectedAuthorizationRequest;
+import dev.portcullis.authorize.RequestObjectService;
 import dev.portcullis.authorize.UnverifiedRequestException;
 import dev.portcullis.client.Client;
 import dev.portcullis.protocol.ClientAddress;
@@ -32,7 +33,9 @@ import java.util.Map;
  * at the token endpoint ({@link ClientAuthenticator}: every method, a public client by its client_id); the request
  * is then checked by the authorization endpoint's own {@link AuthorizationRequestValidator}, its refusals answered
  * in JSON (RFC 9126 2.3) instead of at the redirect URI. An accepted request is stored by
- * {@link PushedRequestRepository} and answered 201 with its {@code request_uri} and {@code expires_in}.
+ * {@link PushedRequestRepository} and answered 201 with its {@code request_uri} and {@code expires_in}. A pushed
+ * request may be a signed request object ({@code request}, RFC 9101 and RFC 9126 3): its parameters are then the
+ * request, and its {@code jti} is used up here.
  */
 @Path("par")
 @ApplicationScoped // one instance: no per-request bean creation or field injection
@@ -50,6 +53,9 @@ public class PushedAuthorizationEndpoint {
 
     @Inject
     PushedRequestRepository pushedRequests;
+
+    @Inject
+    RequestObjectService requestObjects;
 
     @Inject
     ClientAddress clientAddress;
@@ -71,7 +77,8 @@ public class PushedAuthorizationEndpoint {
         } catch (RejectedAuthorizationRequest e) {
             throw e.error();
         }
-        String requestUri = pushedRequests.push(client.clientId(), r.query());
+        requestObjects.use(r);
+        String requestUri = pushedRequests.push(client.clientId(), r.query(), r.requestObject() != null);
         return NoStoreJson.of(201, JsonSupport.JSON.createObjectBuilder()
                 .add("request_uri", requestUri)
                 .add("expires_in", PushedRequestRepository.LIFETIME.toSeconds())

@@ -22,6 +22,8 @@ public enum OAuthError {
     CONSENT_REQUIRED(400),
     REQUEST_NOT_SUPPORTED(400),
     REQUEST_URI_NOT_SUPPORTED(400),
+    /** RFC 9101 6.3 and OIDC Core 3.1.2.6: the request object is invalid. */
+    INVALID_REQUEST_OBJECT(400),
     SERVER_ERROR(500),
     TEMPORARILY_UNAVAILABLE(503);
 

@@ -8,6 +8,8 @@ import dev.portcullis.audit.AuditEventRepository;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.authorize.AuthorizationCodeRepository;
 import dev.portcullis.authorize.PushedRequestRepository;
+import dev.portcullis.authorize.RequestObjectJtiRepository;
+import dev.portcullis.authorize.RequestObjectVerifier;
 import dev.portcullis.config.RetentionSettings;
 import dev.portcullis.kerberos.UsedAuthenticatorRepository;
 import dev.portcullis.session.SsoSessionRepository;
@@ -59,10 +61,11 @@ public class ExpiredRowsCleanup {
     /** What one run deleted, per table. */
     public record Purged(int ssoSessions, int throttleCounters, int authorizationCodes, int accessTokens,
                          int refreshTokens, int tokenGrants, int clientAssertionJtis, int kerberosAuthenticators,
-                         int pushedAuthorizationRequests, int auditEvents) {
+                         int pushedAuthorizationRequests, int requestObjectJtis, int auditEvents) {
         public int total() {
             return ssoSessions + throttleCounters + authorizationCodes + accessTokens + refreshTokens + tokenGrants
-                    + clientAssertionJtis + kerberosAuthenticators + pushedAuthorizationRequests + auditEvents;
+                    + clientAssertionJtis + kerberosAuthenticators + pushedAuthorizationRequests + requestObjectJtis
+                    + auditEvents;
         }
 
         /** The counts under the names of the admin API's answer. */
@@ -77,6 +80,7 @@ public class ExpiredRowsCleanup {
             m.put("client_assertion_jtis", clientAssertionJtis);
             m.put("kerberos_authenticators", kerberosAuthenticators);
             m.put("pushed_authorization_requests", pushedAuthorizationRequests);
+            m.put("request_object_jtis", requestObjectJtis);
             m.put("audit_events", auditEvents);
             return m;
         }
@@ -137,6 +141,9 @@ public class ExpiredRowsCleanup {
     PushedRequestRepository pushedRequests;
 
     @Inject
+    RequestObjectJtiRepository requestObjectJtis;
+
+    @Inject
     RetentionSettings retentionSettings;
 
     @Inject
@@ -193,7 +200,9 @@ public class ExpiredRowsCleanup {
         int k = kerberosAuthenticators.purgeExpired(now);
         // a pushed request past its time can be neither redeemed nor carried by the pages
         int p = pushedRequests.purgeExpired(now);
+        // likewise a request object past exp and the skew
+        int o = requestObjectJtis.purgeExpired(now.minus(RequestObjectVerifier.SKEW));
         int e = retentionSettings.auditRetention().map(keep -> auditEvents.purgeOlderThan(now.minus(keep))).orElse(0);
-        return new Purged(s, t, c, a, r, g, j, k, p, e);
+        return new Purged(s, t, c, a, r, g, j, k, p, o, e);
     }
 }

@@ -89,7 +89,7 @@ public abstract class AuthorizationPage {
         resolved = true;
         servletResponse().setHeader("Cache-Control", "no-store"); // pages hold a CSRF token and the pending request
         try {
-            pending = validator.validate(ProtocolParameters.fromForm(rawAuthz()));
+            pending = validator.validatePending(ProtocolParameters.fromForm(rawAuthz()));
         } catch (OAuthException e) {
             fail("error.malformed");
         } catch (UnverifiedRequestException e) {

@@ -1,15 +1,7 @@
 package dev.portcullis.token;
 
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.JWSVerifier;
-import com.nimbusds.jose.crypto.factories.DefaultJWSVerifierFactory;
-import com.nimbusds.jose.jwk.JWK;
-import com.nimbusds.jose.jwk.JWKMatcher;
-import com.nimbusds.jose.jwk.JWKSelector;
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.KeyConverter;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.portcullis.client.Client;
@@ -17,7 +9,6 @@ import dev.portcullis.config.ClientAssertionSettings;
 import dev.portcullis.config.IssuerSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.security.Key;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,8 +81,6 @@ public class ClientAssertionVerifier {
     @Inject
     Clock clock;
 
-    private static final DefaultJWSVerifierFactory VERIFIERS = new DefaultJWSVerifierFactory();
-
     /** The issuer named in an assertion, read without any check: which client it claims to be. */
     public static String claimedIssuer(String assertion) throws Refused {
         try {
@@ -163,44 +152,19 @@ public class ClientAssertionVerifier {
         return t != null && t.toInstant().isAfter(now.plus(SKEW));
     }
 
-    /** Against the keys that match the header; a kid not among the kept keys of a jwks_uri may refetch them once. */
+    /** Against the keys that match the header ({@link ClientSignatures}). */
     private void verifySignature(Client client, SignedJWT jwt) throws Refused {
+        ClientSignatures.Outcome outcome;
         try {
-            List<JWK> candidates = candidates(keySets.keysOf(client, false), jwt.getHeader());
-            if (candidates.isEmpty() && client.jwksUri() != null) {
-                candidates = candidates(keySets.keysOf(client, true), jwt.getHeader());
-            }
-            if (candidates.isEmpty()) {
-                throw new Refused("client_assertion: no registered key of the client matches its header (kid, alg)");
-            }
-            for (JWK key : candidates) {
-                if (verifies(jwt, key)) {
-                    return;
-                }
-            }
+            outcome = ClientSignatures.verify(keySets, client, jwt);
         } catch (ClientJwksSource.Unavailable e) {
             throw new Refused(KEYS_UNUSABLE, KEYS_UNUSABLE + ": " + e.getMessage());
         }
-        throw new Refused("client_assertion: the signature does not verify with the client's keys");
-    }
-
-    private static List<JWK> candidates(JWKSet keys, JWSHeader header) {
-        return new JWKSelector(JWKMatcher.forJWSHeader(header)).select(keys);
-    }
-
-    private static boolean verifies(SignedJWT jwt, JWK key) {
-        try {
-            for (Key k : KeyConverter.toJavaKeys(List.of(key))) {
-                if (k instanceof java.security.PublicKey) {
-                    JWSVerifier verifier = VERIFIERS.createJWSVerifier(jwt.getHeader(), k);
-                    if (jwt.verify(verifier)) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        } catch (JOSEException | RuntimeException e) {
-            return false;
+        if (outcome == ClientSignatures.Outcome.NO_MATCHING_KEY) {
+            throw new Refused("client_assertion: no registered key of the client matches its header (kid, alg)");
+        }
+        if (outcome != ClientSignatures.Outcome.VERIFIED) {
+            throw new Refused("client_assertion: the signature does not verify with the client's keys");
         }
     }
 }

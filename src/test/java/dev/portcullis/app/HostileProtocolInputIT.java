@@ -30,7 +30,7 @@ class HostileProtocolInputIT extends HostileInputTestBase {
     void authorizeEndpoint() {
         List<String> names = List.of("client_id", "redirect_uri", "response_type", "scope", "state", "nonce",
                 "code_challenge", "code_challenge_method", "prompt", "max_age", "ui_locales", "login_hint",
-                "response_mode", "request_uri");
+                "response_mode", "request_uri", "request");
         int sent = 0;
         for (String value : HostilePayloads.values()) {
             for (String name : names) {
@@ -60,7 +60,7 @@ class HostileProtocolInputIT extends HostileInputTestBase {
     @Test
     void pushedAuthorizationEndpoint() {
         sweepJsonEndpoint("/oauth/par", List.of("client_id", "client_secret", "response_type", "redirect_uri", "scope",
-                "state", "response_mode", "request_uri", "code_challenge"), true);
+                "state", "response_mode", "request_uri", "request", "code_challenge"), true);
     }
 
     @Test

@@ -213,10 +213,10 @@ class AuthorizationEndpointIT extends ServerTestBase {
     }
 
     @Test
-    void requestObjectsAreRefusedNotIgnored() {
+    void unsignedRequestObjectsAndForeignRequestUrisAreRefusedNotIgnored() {
         Admin.TestClient c = confidential();
         assertErrorRedirect(new UserAgent(BASE).authorize(params(c, "request", "eyJhbGciOiJub25lIn0.e30.")),
-                c.redirectUri(), "request_not_supported", "st-1");
+                c.redirectUri(), "invalid_request_object", "st-1");
         assertErrorRedirect(new UserAgent(BASE).authorize(params(c, "request_uri", "https://app.example.com/r")),
                 c.redirectUri(), "request_uri_not_supported", "st-1");
     }

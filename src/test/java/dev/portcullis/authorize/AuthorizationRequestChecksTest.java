@@ -97,17 +97,21 @@ class AuthorizationRequestChecksTest {
                 () -> AuthorizationRequestChecks.redirectUriIsRegistered(pub, Optional.of("http://127.0.0.1:51234/other")));
     }
 
-    // 2 (OIDC Core 6): request objects are not supported, and say so instead of being ignored
+    // 2: a request_uri that is not a pushed request's is not fetched, and says so instead of being ignored
     @Test
-    void requestAndRequestUriAreRefused() {
-        assertEquals(OAuthError.REQUEST_NOT_SUPPORTED, assertThrows(OAuthException.class,
-                () -> AuthorizationRequestChecks.requestObjectsAreNotSupported(Optional.of("eyJhbGciOiJub25lIn0.e30."),
-                        Optional.empty())).error());
+    void aForeignRequestUriIsRefused() {
         assertEquals(OAuthError.REQUEST_URI_NOT_SUPPORTED, assertThrows(OAuthException.class,
-                () -> AuthorizationRequestChecks.requestObjectsAreNotSupported(Optional.empty(),
-                        Optional.of("urn:example:request"))).error());
-        assertDoesNotThrow(() -> AuthorizationRequestChecks.requestObjectsAreNotSupported(Optional.empty(),
-                Optional.empty()));
+                () -> AuthorizationRequestChecks.requestUrisAreNotSupported(Optional.of("urn:example:request")))
+                .error());
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.requestUrisAreNotSupported(Optional.empty()));
+    }
+
+    // 2: RFC 9101 10.5
+    @Test
+    void aClientThatMustSignIsRefusedAnUnsignedRequest() {
+        assertEquals(OAuthError.INVALID_REQUEST, assertThrows(OAuthException.class,
+                () -> AuthorizationRequestChecks.requestWasSignedWhenRequired(false)).error());
+        assertDoesNotThrow(() -> AuthorizationRequestChecks.requestWasSignedWhenRequired(true));
     }
 
     // 2a

@@ -137,14 +137,10 @@ class AuthorizationRequestValidatorTest {
     }
 
     @Test
-    void requestObjectsGoBackToTheVerifiedClient() {
+    void foreignRequestUrisGoBackToTheVerifiedClient() {
         String ok = "client_id=pub-1&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcb&response_type=code&scope=openid"
                 + "&state=s1&code_challenge=" + CHALLENGE + "&code_challenge_method=S256";
         RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
-                () -> validate(ok + "&request=eyJhbGciOiJub25lIn0.e30."));
-        assertEquals(OAuthError.REQUEST_NOT_SUPPORTED, e.error().error());
-        assertEquals("s1", e.state());
-        e = assertThrows(RejectedAuthorizationRequest.class,
                 () -> validate(ok + "&request_uri=https%3A%2F%2Fspa.example.com%2Freq"));
         assertEquals(OAuthError.REQUEST_URI_NOT_SUPPORTED, e.error().error());
         // with an unverified redirect_uri there is nowhere to send it: error page
@@ -180,14 +176,20 @@ class AuthorizationRequestValidatorTest {
     }
 
     private AuthorizationRequest validate(String query, AuthorizationRequestValidator.PushRules rules) {
+        return validate(query, rules, AuthorizationRequestValidator.ObjectRules.NONE);
+    }
+
+    private AuthorizationRequest validate(String query, AuthorizationRequestValidator.PushRules rules,
+                                          AuthorizationRequestValidator.ObjectRules objects) {
         return AuthorizationRequestValidator.validate(ProtocolParameters.fromForm(query),
-                id -> id.equals("pub-1") ? Optional.of(pub) : Optional.empty(), NO_APIS, "ES256", rules);
+                id -> id.equals("pub-1") ? Optional.of(pub) : Optional.empty(), NO_APIS, "ES256", rules, objects);
     }
 
     /** pub-1 must push; its one redeemed request is under hash h1. */
     private static final AuthorizationRequestValidator.PushRules MUST_PUSH = new AuthorizationRequestValidator.PushRules(
             false, c -> true, (hash, clientId) -> hash.equals("h1") && clientId.equals("pub-1")
-                    ? Optional.of(VALID + "&response_mode=form_post") : Optional.empty());
+                    ? Optional.of(new PushedRequestRepository.Pending(VALID + "&response_mode=form_post", false))
+                    : Optional.empty());
 
     @Test
     void aClientThatMustPushIsRefusedAPlainRequestAtItsRedirectUriAndMayPushIt() {
@@ -219,5 +221,73 @@ class AuthorizationRequestValidatorTest {
         assertThrows(RejectedAuthorizationRequest.class, () -> validate("client_id=pub-1&pushed_request=h1",
                 new AuthorizationRequestValidator.PushRules(true, c -> false, MUST_PUSH.pending())),
                 "a push cannot name a pushed request: it is checked as it stands");
+    }
+
+    // ---------------- request objects (RFC 9101) ----------------
+
+    /** The object "good" verifies to VALID with state s-object and jti j1; any other is invalid_request_object. */
+    private static AuthorizationRequestValidator.ObjectRules objects(boolean mustSign) {
+        return new AuthorizationRequestValidator.ObjectRules(false, c -> mustSign, (client, object) -> {
+            if (!object.equals("good")) {
+                throw new dev.portcullis.protocol.OAuthException(OAuthError.INVALID_REQUEST_OBJECT, "bad signature");
+            }
+            return new RequestObject(ProtocolParameters.fromForm(VALID.replace("state=s9", "state=s-object")), "j1",
+                    java.time.Instant.EPOCH);
+        });
+    }
+
+    @Test
+    void aRequestObjectsParametersAreTheRequestWhateverTheQuerySays() {
+        AuthorizationRequest r = validate("client_id=pub-1&request=good&state=forged&scope=evil&response_mode=fragment",
+                AuthorizationRequestValidator.PushRules.NONE, objects(false));
+        assertEquals("s-object", r.state());
+        assertEquals(java.util.Set.of("openid"), r.scopes());
+        assertEquals(ResponseMode.QUERY, r.responseMode());
+        assertEquals("j1", r.requestObject().jti(), "the object travels to the endpoint, which uses it up");
+        assertEquals(null, validate(VALID, AuthorizationRequestValidator.PushRules.NONE, objects(false))
+                .requestObject());
+    }
+
+    @Test
+    void anObjectThatFailsGoesToTheQuerysRegisteredRedirectUriOrTheErrorPage() {
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class, () -> validate(
+                "client_id=pub-1&request=forged&state=q1&redirect_uri=https%3A%2F%2Fspa.example.com%2Fcb",
+                AuthorizationRequestValidator.PushRules.NONE, objects(false)));
+        assertEquals(OAuthError.INVALID_REQUEST_OBJECT, e.error().error());
+        assertEquals("q1", e.state());
+        assertEquals("https://spa.example.com/cb", e.redirectUri());
+        assertEquals("https://spa.example.com/cb", assertThrows(RejectedAuthorizationRequest.class, () -> validate(
+                "client_id=pub-1&request=forged", AuthorizationRequestValidator.PushRules.NONE, objects(false)))
+                .redirectUri(), "the client's only redirect URI");
+        assertThrows(UnverifiedRequestException.class, () -> validate(
+                "client_id=pub-1&request=forged&redirect_uri=https%3A%2F%2Fevil.example%2Fcb",
+                AuthorizationRequestValidator.PushRules.NONE, objects(false)), "an unregistered one: the error page");
+        assertThrows(UnverifiedRequestException.class, () -> validate("client_id=nobody&request=good",
+                AuthorizationRequestValidator.PushRules.NONE, objects(false)));
+    }
+
+    @Test
+    void aClientThatMustSignIsRefusedEveryUnsignedRequestAtItsRedirectUri() {
+        RejectedAuthorizationRequest e = assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate(VALID, AuthorizationRequestValidator.PushRules.NONE, objects(true)));
+        assertEquals(OAuthError.INVALID_REQUEST, e.error().error());
+        assertEquals("s9", e.state());
+        assertEquals("s-object", validate("client_id=pub-1&request=good", AuthorizationRequestValidator.PushRules.NONE,
+                objects(true)).state());
+        // a stored request counts as signed only when it came as an object
+        AuthorizationRequestValidator.PushRules stored = new AuthorizationRequestValidator.PushRules(false, c -> false,
+                (hash, clientId) -> Optional.of(new PushedRequestRepository.Pending(VALID, hash.equals("signed"))));
+        assertEquals("s9", validate("client_id=pub-1&pushed_request=signed", stored, objects(true)).state());
+        assertEquals(OAuthError.INVALID_REQUEST, assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate("client_id=pub-1&pushed_request=plain", stored, objects(true))).error().error());
+    }
+
+    @Test
+    void aClientThatMustPushCannotSendAnObjectByValue() {
+        assertEquals(OAuthError.INVALID_REQUEST, assertThrows(RejectedAuthorizationRequest.class,
+                () -> validate("client_id=pub-1&request=good", MUST_PUSH, objects(false))).error().error());
+        AuthorizationRequestValidator.PushRules pushing = new AuthorizationRequestValidator.PushRules(true,
+                MUST_PUSH.mustPush(), MUST_PUSH.pending());
+        assertEquals("s-object", validate("client_id=pub-1&request=good", pushing, objects(false)).state());
     }
 }

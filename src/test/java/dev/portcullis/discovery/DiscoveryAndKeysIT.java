@@ -56,7 +56,9 @@ class DiscoveryAndKeysIT extends TokenEndpointTestBase {
         }
         assertEquals(List.of("RS256"), d.get("id_token_signing_alg_values_supported"));
         assertEquals(true, d.get("authorization_response_iss_parameter_supported"));
-        assertEquals(false, d.get("request_parameter_supported"));
+        assertEquals(true, d.get("request_parameter_supported"));
+        assertEquals(List.of("RS256", "PS256", "ES256"), d.get("request_object_signing_alg_values_supported"));
+        assertEquals(false, d.get("require_signed_request_object"));
         assertEquals(false, d.get("request_uri_parameter_supported"));
         assertTrue(((List<?>) d.get("grant_types_supported")).containsAll(List.of("authorization_code", "refresh_token")));
         assertTrue(((List<?>) d.get("scopes_supported")).contains("openid"));

@@ -235,7 +235,7 @@ class PushedAuthorizationIT extends ServerTestBase {
         assertJsonError(push(http, c, request(c, "prompt", "none login")), 400, "invalid_request");
         assertJsonError(push(http, c, request(c, "response_mode", "jwt")), 400, "invalid_request");
         assertJsonError(push(http, c, request(c, "request", "eyJhbGciOiJub25lIn0.e30.")), 400,
-                "request_not_supported");
+                "invalid_request_object");
         assertJsonError(push(http, c, request(c, "request_uri", PREFIX + "abc")), 400, "invalid_request");
         assertJsonError(push(http, c, request(c, "resource", "https://unknown.example.com")), 400, "invalid_target");
         assertEquals(before, rows(c.clientId()));

@@ -88,7 +88,7 @@ public final class Db {
      */
     public static final Set<String> PURGED_TABLES = Set.of("sso_sessions", "login_throttle", "second_factor_throttle",
             "authorization_codes", "access_tokens", "refresh_tokens", "token_grants", "client_assertion_jtis",
-            "kerberos_authenticators", "pushed_authorization_requests");
+            "kerberos_authenticators", "pushed_authorization_requests", "request_object_jtis");
 
     /** The newest audit event's id (0 when there is none): where a test's own events begin. */
     public static long lastAuditEvent() {
