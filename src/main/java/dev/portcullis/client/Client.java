@@ -89,6 +89,9 @@ public class Client {
     /** The client's authorization requests must be pushed (RFC 9126 6), whatever {@code portcullis.par.required} says. */
     @Column(name = "require_pushed_authorization_requests")
     private boolean requirePushedAuthorizationRequests;
+    /** Its access tokens must be sender-constrained: every token request carries a DPoP proof (RFC 9449 5.2). */
+    @Column(name = "dpop_bound_access_tokens")
+    private boolean dpopBoundAccessTokens;
 
     /**
      * Its ID tokens carry the claims of the granted scopes as well (for relying parties that read only the ID
@@ -200,6 +203,15 @@ public class Client {
 
     void requirePushedAuthorizationRequests(boolean required, Instant now) {
         this.requirePushedAuthorizationRequests = required;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    public boolean dpopBoundAccessTokens() {
+        return dpopBoundAccessTokens;
+    }
+
+    void dpopBoundAccessTokens(boolean required, Instant now) {
+        this.dpopBoundAccessTokens = required;
         this.updatedAt = now.getEpochSecond();
     }
 

@@ -55,17 +55,19 @@ public class ClientAdminResource {
     private static final String FRONTCHANNEL_SESSION = "frontchannel_logout_session_required";
     /** RFC 9126 6. */
     private static final String REQUIRE_PAR = "require_pushed_authorization_requests";
+    /** RFC 9449 5.2. */
+    private static final String DPOP_BOUND = "dpop_bound_access_tokens";
 
     private static final Set<String> FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
             "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "grant_types",
             "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
-            FRONTCHANNEL_SESSION, "id_token_claims");
+            FRONTCHANNEL_SESSION, "id_token_claims", DPOP_BOUND);
 
     /** A merge patch's fields (RFC 7396): the registration's, and enabled. */
     private static final Set<String> PATCH_FIELDS = Set.of("client_name", "redirect_uris", "post_logout_redirect_uris",
             "confidential", "scopes", "skip_consent", "require_mfa", REQUIRE_PAR, "enabled", "grant_types",
             "token_endpoint_auth_method", "jwks", "jwks_uri", BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI,
-            FRONTCHANNEL_SESSION, "id_token_claims");
+            FRONTCHANNEL_SESSION, "id_token_claims", DPOP_BOUND);
 
     /** The optional body of a secret rotation. */
     private static final Set<String> ROTATION_FIELDS = Set.of("previous_secret_valid_for");
@@ -99,6 +101,7 @@ public class ClientAdminResource {
                 .requireMfa(json.bool("require_mfa").orElse(false))
                 .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(false))
                 .idTokenClaims(json.bool("id_token_claims").orElse(false))
+                .dpopBoundAccessTokens(json.bool(DPOP_BOUND).orElse(false))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
                 .jwks(json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse(null))
@@ -137,7 +140,7 @@ public class ClientAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change a client application (JSON merge patch)",
             description = "Fields: client_name, redirect_uris, post_logout_redirect_uris (null removes them), scopes, "
-                    + "skip_consent, require_mfa, require_pushed_authorization_requests, enabled, confidential, grant_types, backchannel_logout_uri and "
+                    + "skip_consent, require_mfa, require_pushed_authorization_requests, dpop_bound_access_tokens, enabled, confidential, grant_types, backchannel_logout_uri and "
                     + "frontchannel_logout_uri (null removes them), backchannel_logout_session_required, "
                     + "frontchannel_logout_session_required, id_token_claims; validated as at registration. "
                     + "enabled=false "
@@ -155,7 +158,7 @@ public class ClientAdminResource {
         JsonObjects json = JsonObjects.parse(body, PATCH_FIELDS);
         for (String field : List.of("client_name", "redirect_uris", "scopes", "skip_consent", "confidential",
                 "enabled", "require_mfa", REQUIRE_PAR, "grant_types", "token_endpoint_auth_method", BACKCHANNEL_SESSION,
-                FRONTCHANNEL_SESSION, "id_token_claims")) {
+                FRONTCHANNEL_SESSION, "id_token_claims", DPOP_BOUND)) {
             if (json.has(field) && json.isNull(field)) {
                 throw Refusal.invalid(field, "cannot be removed (null)");
             }
@@ -172,6 +175,7 @@ public class ClientAdminResource {
                 .requireMfa(json.bool("require_mfa").orElse(null))
                 .requirePushedRequests(json.bool(REQUIRE_PAR).orElse(null))
                 .idTokenClaims(json.bool("id_token_claims").orElse(null))
+                .dpopBoundAccessTokens(json.bool(DPOP_BOUND).orElse(null))
                 .grantTypes(json.stringList("grant_types", 10, 100).orElse(null))
                 .authMethod(json.string("token_endpoint_auth_method", 100).orElse(null))
                 .jwks(json.has("jwks") ? json.objectText("jwks", ClientJwksRules.MAX_JWKS_CHARS).orElse("") : null)
@@ -252,6 +256,7 @@ public class ClientAdminResource {
                 .add("enabled", c.enabled())
                 .add("require_mfa", c.requireMfa())
                 .add(REQUIRE_PAR, c.requirePushedAuthorizationRequests())
+                .add(DPOP_BOUND, c.dpopBoundAccessTokens())
                 .add("id_token_claims", c.idTokenClaims())
                 .add("grant_types", grantTypes)
                 .add("token_endpoint_auth_method", c.authMethod())

@@ -128,7 +128,7 @@ public class ClientService {
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
                               Boolean requireMfa, Boolean requirePushedRequests, List<String> grantTypes,
                               String authMethod, String jwks, String jwksUri, LogoutNotifications.Change logout,
-                              Boolean idTokenClaims) {
+                              Boolean idTokenClaims, Boolean dpopBoundAccessTokens) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -143,6 +143,7 @@ public class ClientService {
             private Boolean requireMfa;
             private Boolean requirePushedRequests;
             private Boolean idTokenClaims;
+            private Boolean dpopBoundAccessTokens;
 
             private Builder() {
             }
@@ -182,10 +183,15 @@ public class ClientService {
                 return this;
             }
 
+            public Builder dpopBoundAccessTokens(Boolean dpopBoundAccessTokens) {
+                this.dpopBoundAccessTokens = dpopBoundAccessTokens;
+                return this;
+            }
+
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
                         enabled, requireMfa, requirePushedRequests, grantTypes, authMethod, jwks, jwksUri, logout,
-                        idTokenClaims);
+                        idTokenClaims, dpopBoundAccessTokens);
             }
         }
     }
@@ -202,7 +208,8 @@ public class ClientService {
     public record Registration(String name, List<String> redirectUris, List<String> postLogoutRedirectUris,
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
                                boolean requirePushedRequests, List<String> grantTypes, String authMethod, String jwks,
-                               String jwksUri, LogoutNotifications.Change logout, boolean idTokenClaims) {
+                               String jwksUri, LogoutNotifications.Change logout, boolean idTokenClaims,
+                               boolean dpopBoundAccessTokens) {
 
         /**
          * A confidential client without URIs, consent or a required second factor until a field is named; a
@@ -219,6 +226,7 @@ public class ClientService {
             private boolean requireMfa;
             private boolean requirePushedRequests;
             private boolean idTokenClaims;
+            private boolean dpopBoundAccessTokens;
 
             private Builder() {
                 redirectUris = List.of();
@@ -257,13 +265,19 @@ public class ClientService {
                 return this;
             }
 
+            /** Every token request must carry a DPoP proof (default false: DPoP when the client sends a proof). */
+            public Builder dpopBoundAccessTokens(boolean dpopBoundAccessTokens) {
+                this.dpopBoundAccessTokens = dpopBoundAccessTokens;
+                return this;
+            }
+
             public Registration build() {
                 boolean isConfidential = confidential != null ? confidential
                         : !ClientAuthMethods.NONE.equals(authMethod);
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
                         skipConsent, requireMfa, requirePushedRequests,
                         grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod, jwks, jwksUri, logout,
-                        idTokenClaims);
+                        idTokenClaims, dpopBoundAccessTokens);
             }
         }
     }
@@ -313,6 +327,7 @@ public class ClientService {
         client.requireMfa(r.requireMfa(), clock.instant());
         client.requirePushedAuthorizationRequests(r.requirePushedRequests(), clock.instant());
         client.idTokenClaims(r.idTokenClaims(), clock.instant());
+        client.dpopBoundAccessTokens(r.dpopBoundAccessTokens(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         client.changeAuthentication(method, jwks, jwksUri, clock.instant());
         Optional<String> secret = Optional.empty();
@@ -406,6 +421,10 @@ public class ClientService {
         if (p.idTokenClaims() != null && p.idTokenClaims() != c.idTokenClaims()) {
             noteChange(changed, "id_token_claims", c.idTokenClaims(), p.idTokenClaims());
             c.idTokenClaims(p.idTokenClaims(), now);
+        }
+        if (p.dpopBoundAccessTokens() != null && p.dpopBoundAccessTokens() != c.dpopBoundAccessTokens()) {
+            noteChange(changed, "dpop_bound_access_tokens", c.dpopBoundAccessTokens(), p.dpopBoundAccessTokens());
+            c.dpopBoundAccessTokens(p.dpopBoundAccessTokens(), now);
         }
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();

@@ -49,6 +49,8 @@ public class ConsoleClientsPage {
     private boolean skipConsent;
     /** require_pushed_authorization_requests (RFC 9126). */
     private boolean requirePushed;
+    /** dpop_bound_access_tokens (RFC 9449). */
+    private boolean dpopBound;
     private boolean idTokenClaims;
     /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
     private String grantTypes;
@@ -78,7 +80,7 @@ public class ConsoleClientsPage {
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
                     .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
                     .skipConsent(skipConsent).requirePushedRequests(requirePushed).idTokenClaims(idTokenClaims)
-                    .grantTypes(words(grantTypes))
+                    .dpopBoundAccessTokens(dpopBound).grantTypes(words(grantTypes))
                     .logout(logoutChange())
                     .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
             // a chosen method decides the type itself (none is public); the checkbox only when none is chosen
@@ -109,6 +111,7 @@ public class ConsoleClientsPage {
                     postLogoutRedirectUris = String.join("\n", c.postLogoutRedirectUris());
                     grantTypes = GrantTypes.format(c.grantTypes());
                     requirePushed = c.requirePushedAuthorizationRequests();
+                    dpopBound = c.dpopBoundAccessTokens();
                     idTokenClaims = c.idTokenClaims();
                     LogoutNotifications n = c.logoutNotifications();
                     backchannelLogoutUri = n.backchannelUri();
@@ -124,13 +127,13 @@ public class ConsoleClientsPage {
         return shown;
     }
 
-    /** Saves the name, URIs, grant types, logout notifications, push requirement and ID token claims setting. */
+    /** Saves the name, URIs, grant types, logout notifications, push and DPoP requirements and ID token claims setting. */
     public String save() {
         getShown().ifPresent(c -> form.submit(actor -> {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
                     .grantTypes(words(grantTypes)).logout(logoutChange()).requirePushedRequests(requirePushed)
-                    .idTokenClaims(idTokenClaims).build(), actor);
+                    .idTokenClaims(idTokenClaims).dpopBoundAccessTokens(dpopBound).build(), actor);
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
         }));
         return null;
@@ -373,5 +376,13 @@ public class ConsoleClientsPage {
 
     public void setRequirePushed(boolean requirePushed) {
         this.requirePushed = requirePushed;
+    }
+
+    public boolean isDpopBound() {
+        return dpopBound;
+    }
+
+    public void setDpopBound(boolean dpopBound) {
+        this.dpopBound = dpopBound;
     }
 }
