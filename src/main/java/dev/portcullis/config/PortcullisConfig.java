@@ -59,6 +59,10 @@ public class PortcullisConfig {
 
     @Produces
     @Singleton
+    DpopSettings dpop;
+
+    @Produces
+    @Singleton
     OutboundSettings outbound;
 
     @Produces
@@ -123,6 +127,7 @@ public class PortcullisConfig {
         clients = ClientSettings.load(c);
         clientAssertions = ClientAssertionSettings.load(c);
         pushedAuthorization = PushedAuthorizationSettings.load(c);
+        dpop = DpopSettings.load(c);
         outbound = OutboundSettings.load(c);
         throttle = ThrottleSettings.load(c);
         passwords = PasswordSettings.load(c);
