@@ -3,6 +3,7 @@ package dev.portcullis.dpop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.JOSEException;
@@ -26,6 +27,11 @@ import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
 import com.nimbusds.oauth2.sdk.auth.Secret;
 import com.nimbusds.oauth2.sdk.dpop.DefaultDPoPProofFactory;
 import com.nimbusds.oauth2.sdk.dpop.DPoPProofFactory;
+import com.nimbusds.oauth2.sdk.dpop.JWKThumbprintConfirmation;
+import com.nimbusds.oauth2.sdk.dpop.verifiers.DPoPIssuer;
+import com.nimbusds.oauth2.sdk.dpop.verifiers.DPoPProtectedResourceRequestVerifier;
+import com.nimbusds.oauth2.sdk.dpop.verifiers.DefaultDPoPSingleUseChecker;
+import com.nimbusds.oauth2.sdk.dpop.verifiers.InvalidDPoPProofException;
 import com.nimbusds.oauth2.sdk.http.HTTPRequest;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
 import com.nimbusds.oauth2.sdk.id.ClientID;
@@ -52,6 +58,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -154,6 +161,20 @@ class DpopIT extends ServerTestBase {
         HTTPResponse claims = userinfo.send();
         assertEquals(200, claims.getStatusCode(), claims::getBody);
         assertEquals(u.userId(), parse(claims).get("sub"));
+
+        // a resource server of its own checks the proof from the token alone, with Nimbus' verifier (README)
+        URI payslips = URI.create("https://payroll-api.corp.example/payslips");
+        DPoPProtectedResourceRequestVerifier rs = new DPoPProtectedResourceRequestVerifier(
+                Set.of(JWSAlgorithm.ES256, JWSAlgorithm.PS256, JWSAlgorithm.RS256), 60,
+                new DefaultDPoPSingleUseChecker(60, 10_000));
+        com.nimbusds.jwt.JWTClaimsSet atClaims = SignedJWT.parse(at).getJWTClaimsSet();
+        rs.verify("GET", payslips, new DPoPIssuer(atClaims.getStringClaim("client_id")),
+                key.createDPoPJWT("GET", payslips, new DPoPAccessToken(at)), new DPoPAccessToken(at),
+                JWKThumbprintConfirmation.parse(atClaims));
+        assertThrows(InvalidDPoPProofException.class, () -> rs.verify("GET", payslips,
+                new DPoPIssuer(atClaims.getStringClaim("client_id")),
+                newKey().createDPoPJWT("GET", payslips, new DPoPAccessToken(at)), new DPoPAccessToken(at),
+                JWKThumbprintConfirmation.parse(atClaims)));
 
         // Portcullis's own API
         Http.Res me = http().get("/api/v1/me", "Authorization", "DPoP " + at, "DPoP",
