@@ -39,8 +39,9 @@ import java.util.Optional;
  * foreign tokens (a token issued to another client is not the caller's business); otherwise {@code active:true}
  * with {@code scope, client_id, username, sub, exp, iat, iss} and, for access tokens, {@code token_type: Bearer},
  * {@code aud}, {@code jti} ({@code token_type: DPoP} and {@code cnf.jkt} for a DPoP-bound one, RFC 9449 6.2). A
- * DPoP-bound token of the caller is answered only with a DPoP proof by its key ({@link PresentedToken#proofFitsBinding}). A client-credentials token has no user: its {@code sub} is the client id, and it has no
- * {@code username}.
+ * client-credentials token has no user: its {@code sub} is the client id, and it has no {@code username}. A
+ * DPoP-bound token of the caller is answered only with a DPoP proof by its key
+ * ({@link PresentedToken#proofFitsBinding}).
  */
 @Path("introspect")
 @RequestScoped
