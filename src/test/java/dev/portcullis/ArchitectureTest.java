@@ -50,7 +50,7 @@ class ArchitectureTest {
     static final String[] FEATURES = {"dev.portcullis.access..", "dev.portcullis.account..", "dev.portcullis.admin..",
         "dev.portcullis.api..", "dev.portcullis.audit..",
         "dev.portcullis.authorize..", "dev.portcullis.client..", "dev.portcullis.consent..", "dev.portcullis.demo..",
-        "dev.portcullis.directory..", "dev.portcullis.discovery..", "dev.portcullis.health..", "dev.portcullis.jose..",
+        "dev.portcullis.directory..", "dev.portcullis.discovery..", "dev.portcullis.dpop..", "dev.portcullis.health..", "dev.portcullis.jose..",
         "dev.portcullis.kerberos..", "dev.portcullis.mfa..", "dev.portcullis.tokenuse..", "dev.portcullis.retention..", "dev.portcullis.session..",
         "dev.portcullis.signin..", "dev.portcullis.token..", "dev.portcullis.accountpage..", "dev.portcullis.console..",
         "dev.portcullis.declarative.."};
@@ -194,7 +194,8 @@ class ArchitectureTest {
             Map.entry("kerberos_authenticators", "dev.portcullis.kerberos.UsedAuthenticatorRepository"),
             Map.entry("pushed_authorization_requests", "dev.portcullis.authorize.PushedRequestRepository"),
             Map.entry("configuration_import_lock", "dev.portcullis.declarative.ConfigurationLockRepository"),
-            Map.entry("request_object_jtis", "dev.portcullis.authorize.RequestObjectJtiRepository"));
+            Map.entry("request_object_jtis", "dev.portcullis.authorize.RequestObjectJtiRepository"),
+            Map.entry("dpop_proof_jtis", "dev.portcullis.dpop.DpopProofJtiRepository"));
 
     /** The aggregates an administrator edits: JPA entities, one repository each. */
     static final Map<String, String> JPA_TABLE_OWNERS = Map.of(

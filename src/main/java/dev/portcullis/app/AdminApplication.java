@@ -162,6 +162,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "RFC 9126: authorization requests only through /oauth/par"),
             @SchemaProperty(name = "require_signed_request_object", type = SchemaType.BOOLEAN,
                     description = "RFC 9101: authorization requests only as signed request objects"),
+            @SchemaProperty(name = "dpop_bound_access_tokens", type = SchemaType.BOOLEAN,
+                    description = "RFC 9449: every token request carries a DPoP proof; tokens are DPoP-bound"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "ID tokens carry the "
                     + "granted scopes' claims too (for relying parties that read only the ID token)"),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description =
@@ -205,6 +207,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "default false; RFC 9126: authorization requests only through /oauth/par"),
             @SchemaProperty(name = "require_signed_request_object", type = SchemaType.BOOLEAN,
                     description = "default false; RFC 9101: authorization requests only as signed request objects"),
+            @SchemaProperty(name = "dpop_bound_access_tokens", type = SchemaType.BOOLEAN,
+                    description = "default false; RFC 9449: every token request carries a DPoP proof; tokens are DPoP-bound"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "default false: the "
                     + "scopes' claims at userinfo only; true: in the ID token too"),
             @SchemaProperty(name = "backchannel_logout_uri", type = SchemaType.STRING,
@@ -245,6 +249,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                     description = "RFC 9126: authorization requests only through /oauth/par"),
             @SchemaProperty(name = "require_signed_request_object", type = SchemaType.BOOLEAN,
                     description = "RFC 9101: authorization requests only as signed request objects"),
+            @SchemaProperty(name = "dpop_bound_access_tokens", type = SchemaType.BOOLEAN,
+                    description = "RFC 9449: every token request carries a DPoP proof; tokens are DPoP-bound"),
             @SchemaProperty(name = "id_token_claims", type = SchemaType.BOOLEAN, description = "ID tokens carry the "
                     + "granted scopes' claims too (for relying parties that read only the ID token)"),
             @SchemaProperty(name = "grant_types", type = SchemaType.ARRAY, description = "replaces the set",

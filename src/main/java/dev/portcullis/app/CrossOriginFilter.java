@@ -22,10 +22,10 @@ public class CrossOriginFilter implements ContainerResponseFilter {
         response.getHeaders().putSingle("Access-Control-Allow-Origin", "*");
         if ("OPTIONS".equals(request.getMethod())) {
             response.getHeaders().putSingle("Access-Control-Allow-Methods", "GET, POST");
-            response.getHeaders().putSingle("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization");
+            response.getHeaders().putSingle("Access-Control-Allow-Headers", "Content-Type, Accept, Authorization, DPoP");
             response.getHeaders().putSingle("Access-Control-Max-Age", "600");
         } else {
-            response.getHeaders().putSingle("Access-Control-Expose-Headers", "WWW-Authenticate");
+            response.getHeaders().putSingle("Access-Control-Expose-Headers", "WWW-Authenticate, DPoP-Nonce");
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.portcullis.app;
 import dev.portcullis.protocol.NoStoreJson;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
+import dev.portcullis.tokenuse.DpopPresentation;
 import dev.portcullis.tokenuse.UserInfoEndpoint;
 import jakarta.inject.Inject;
 import jakarta.servlet.ServletException;
@@ -64,6 +65,16 @@ public class UserInfoServlet extends HttpServlet {
             }
             Optional<String> formToken = post ? UserInfoEndpoint.formToken(req.getContentType(), body(req))
                     : Optional.empty();
+            Optional<String> dpopToken = DpopPresentation.dpopToken(req.getHeader("Authorization"));
+            if (dpopToken.isPresent()) {
+                // a DPoP token travels in the header only, with its proof
+                if (formToken.isPresent() || namesAccessToken(req.getQueryString())) {
+                    throw OAuthException.invalidRequest("Send the access token one way only: in the header");
+                }
+                NoStoreJson.write(res, 200, endpoint.claimsWithProof(dpopToken.get(), DpopPresentation.proofs(req),
+                        req.getMethod()));
+                return;
+            }
             String token = UserInfoEndpoint.presentedToken(req.getHeader("Authorization"),
                     namesAccessToken(req.getQueryString()), formToken);
             NoStoreJson.write(res, 200, endpoint.claims(token));

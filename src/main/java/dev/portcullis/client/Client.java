@@ -92,6 +92,9 @@ public class Client {
     /** The client's authorization requests must be signed request objects (RFC 9101 10.5). */
     @Column(name = "require_signed_request_object")
     private boolean requireSignedRequestObject;
+    /** Its access tokens must be sender-constrained: every token request carries a DPoP proof (RFC 9449 5.2). */
+    @Column(name = "dpop_bound_access_tokens")
+    private boolean dpopBoundAccessTokens;
 
     /**
      * Its ID tokens carry the claims of the granted scopes as well (for relying parties that read only the ID
@@ -212,6 +215,15 @@ public class Client {
 
     void requireSignedRequestObject(boolean required, Instant now) {
         this.requireSignedRequestObject = required;
+        this.updatedAt = now.getEpochSecond();
+    }
+
+    public boolean dpopBoundAccessTokens() {
+        return dpopBoundAccessTokens;
+    }
+
+    void dpopBoundAccessTokens(boolean required, Instant now) {
+        this.dpopBoundAccessTokens = required;
         this.updatedAt = now.getEpochSecond();
     }
 

@@ -5,6 +5,7 @@ import static dev.portcullis.client.ClientSchema.BACKCHANNEL_SESSION;
 import static dev.portcullis.client.ClientSchema.BACKCHANNEL_URI;
 import static dev.portcullis.client.ClientSchema.CLIENT_NAME;
 import static dev.portcullis.client.ClientSchema.CONFIDENTIAL;
+import static dev.portcullis.client.ClientSchema.DPOP_BOUND;
 import static dev.portcullis.client.ClientSchema.ENABLED;
 import static dev.portcullis.client.ClientSchema.FRONTCHANNEL_SESSION;
 import static dev.portcullis.client.ClientSchema.FRONTCHANNEL_URI;
@@ -122,7 +123,8 @@ public class ClientAdminResource {
     @Consumes({JsonObjects.MERGE_PATCH, MediaType.APPLICATION_JSON})
     @Operation(summary = "Change a client application (JSON merge patch)",
             description = "Fields: client_name, redirect_uris, post_logout_redirect_uris (null removes them), scopes, "
-                    + "skip_consent, require_mfa, require_pushed_authorization_requests, enabled, confidential, grant_types, backchannel_logout_uri and "
+                    + "skip_consent, require_mfa, require_pushed_authorization_requests, require_signed_request_object, "
+                    + "dpop_bound_access_tokens, enabled, confidential, grant_types, backchannel_logout_uri and "
                     + "frontchannel_logout_uri (null removes them), backchannel_logout_session_required, "
                     + "frontchannel_logout_session_required, id_token_claims; validated as at registration. "
                     + "enabled=false "
@@ -211,7 +213,7 @@ public class ClientAdminResource {
                 .jwksUri(v.string(JWKS_URI)).logout(logoutFields(v)).confidential(v.bool(CONFIDENTIAL))
                 .skipConsent(v.bool(SKIP_CONSENT)).requireMfa(v.bool(REQUIRE_MFA))
                 .requirePushedRequests(v.bool(REQUIRE_PAR))
-                .requireSignedRequests(v.bool(REQUIRE_JAR)).idTokenClaims(v.bool(ID_TOKEN_CLAIMS));
+                .requireSignedRequests(v.bool(REQUIRE_JAR)).dpopBoundAccessTokens(v.bool(DPOP_BOUND)).idTokenClaims(v.bool(ID_TOKEN_CLAIMS));
     }
 
     /** The logout notification members of a registration or merge patch (a URI's null removes it). */

@@ -67,6 +67,9 @@ public final class ClientSchema {
     /** RFC 9101 10.5. */
     public static final SchemaField<Client> REQUIRE_JAR = flag("require_signed_request_object",
             Client::requireSignedRequestObject);
+    /** RFC 9449 5.2. */
+    public static final SchemaField<Client> DPOP_BOUND = flag("dpop_bound_access_tokens",
+            Client::dpopBoundAccessTokens);
     public static final SchemaField<Client> ID_TOKEN_CLAIMS = flag("id_token_claims", Client::idTokenClaims);
     public static final SchemaField<Client> GRANT_TYPES = SchemaField.<Client>of("grant_types", STRING_LIST,
                     c -> strings(c.grantTypes()))
@@ -102,7 +105,7 @@ public final class ClientSchema {
     /** Every field, in the order of the admin JSON. */
     public static final AdminSchema<Client> SCHEMA = new AdminSchema<>(CLIENT_ID, CLIENT_NAME, CONFIDENTIAL,
             REDIRECT_URIS, POST_LOGOUT_REDIRECT_URIS, SCOPES, SKIP_CONSENT, ENABLED, REQUIRE_MFA, REQUIRE_PAR,
-            REQUIRE_JAR, ID_TOKEN_CLAIMS, GRANT_TYPES, AUTH_METHOD, CREATED_AT, JWKS, JWKS_URI,
+            REQUIRE_JAR, DPOP_BOUND, ID_TOKEN_CLAIMS, GRANT_TYPES, AUTH_METHOD, CREATED_AT, JWKS, JWKS_URI,
             PREVIOUS_SECRET_EXPIRES_AT, BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
 
     private ClientSchema() {

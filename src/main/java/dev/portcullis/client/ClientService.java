@@ -70,6 +70,7 @@ public class ClientService {
         Boolean requireMfa;
         Boolean requirePushedRequests;
         Boolean requireSignedRequests;
+        Boolean dpopBoundAccessTokens;
         Boolean idTokenClaims;
 
         ClientFieldsBuilder() {
@@ -99,6 +100,12 @@ public class ClientService {
         /** Its authorization requests must come as signed request objects (RFC 9101 10.5). */
         public B requireSignedRequests(Boolean requireSignedRequests) {
             this.requireSignedRequests = requireSignedRequests;
+            return self();
+        }
+
+        /** Every token request must carry a DPoP proof (at registration, by default not: DPoP when one is sent). */
+        public B dpopBoundAccessTokens(Boolean dpopBoundAccessTokens) {
+            this.dpopBoundAccessTokens = dpopBoundAccessTokens;
             return self();
         }
 
@@ -171,7 +178,8 @@ public class ClientService {
                               String scopes, Boolean skipConsent, Boolean confidential, Boolean enabled,
                               Boolean requireMfa, Boolean requirePushedRequests, List<String> grantTypes,
                               String authMethod, String jwks, String jwksUri, LogoutNotifications.Change logout,
-                              Boolean idTokenClaims, Boolean requireSignedRequests) {
+                              Boolean idTokenClaims, Boolean requireSignedRequests,
+                              Boolean dpopBoundAccessTokens) {
 
         /** A patch that changes nothing until a field is named. */
         public static Builder patch() {
@@ -198,7 +206,7 @@ public class ClientService {
             public ClientPatch build() {
                 return new ClientPatch(name, redirectUris, postLogoutRedirectUris, scopes, skipConsent, confidential,
                         enabled, requireMfa, requirePushedRequests, grantTypes, authMethod, jwks, jwksUri, logout,
-                        idTokenClaims, requireSignedRequests);
+                        idTokenClaims, requireSignedRequests, dpopBoundAccessTokens);
             }
         }
     }
@@ -216,7 +224,7 @@ public class ClientService {
                                boolean confidential, String scopes, boolean skipConsent, boolean requireMfa,
                                boolean requirePushedRequests, List<String> grantTypes, String authMethod, String jwks,
                                String jwksUri, LogoutNotifications.Change logout, boolean idTokenClaims,
-                               boolean requireSignedRequests) {
+                               boolean requireSignedRequests, boolean dpopBoundAccessTokens) {
 
         /**
          * A confidential client without URIs, consent or a required second factor until a field is named; a
@@ -245,7 +253,8 @@ public class ClientService {
                 return new Registration(name, redirectUris, postLogoutRedirectUris, isConfidential, scopes,
                         TRUE.equals(skipConsent), TRUE.equals(requireMfa), TRUE.equals(requirePushedRequests),
                         grantTypes == null ? GrantTypes.DEFAULT : grantTypes, authMethod, jwks, jwksUri, logout,
-                        TRUE.equals(idTokenClaims), TRUE.equals(requireSignedRequests));
+                        TRUE.equals(idTokenClaims), TRUE.equals(requireSignedRequests),
+                        TRUE.equals(dpopBoundAccessTokens));
             }
         }
     }
@@ -331,6 +340,7 @@ public class ClientService {
         client.requireMfa(r.requireMfa(), clock.instant());
         client.requirePushedAuthorizationRequests(r.requirePushedRequests(), clock.instant());
         client.requireSignedRequestObject(r.requireSignedRequests(), clock.instant());
+        client.dpopBoundAccessTokens(r.dpopBoundAccessTokens(), clock.instant());
         client.idTokenClaims(r.idTokenClaims(), clock.instant());
         client.changeGrantTypes(grantTypes, clock.instant());
         client.changeAuthentication(method, jwks, jwksUri, clock.instant());
@@ -406,6 +416,7 @@ public class ClientService {
                 requireNonNullElse(p.requirePushedRequests(), c.requirePushedAuthorizationRequests()), now);
         c.requireSignedRequestObject(
                 requireNonNullElse(p.requireSignedRequests(), c.requireSignedRequestObject()), now);
+        c.dpopBoundAccessTokens(requireNonNullElse(p.dpopBoundAccessTokens(), c.dpopBoundAccessTokens()), now);
         c.idTokenClaims(requireNonNullElse(p.idTokenClaims(), c.idTokenClaims()), now);
         boolean tokensEnd = false;
         Optional<String> secret = Optional.empty();

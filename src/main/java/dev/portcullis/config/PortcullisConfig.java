@@ -61,6 +61,7 @@ public class PortcullisConfig {
     @Singleton
     ConfigurationImportSettings configurationImport;
     RequestObjectSettings requestObjects;
+    DpopSettings dpop;
 
     @Produces
     @Singleton
@@ -130,6 +131,7 @@ public class PortcullisConfig {
         pushedAuthorization = PushedAuthorizationSettings.load(c);
         configurationImport = ConfigurationImportSettings.load(c);
         requestObjects = RequestObjectSettings.load(c);
+        dpop = DpopSettings.load(c);
         outbound = OutboundSettings.load(c);
         throttle = ThrottleSettings.load(c);
         passwords = PasswordSettings.load(c);

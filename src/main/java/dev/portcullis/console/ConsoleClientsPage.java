@@ -51,6 +51,8 @@ public class ConsoleClientsPage {
     private boolean requirePushed;
     /** require_signed_request_object (RFC 9101). */
     private boolean requireSigned;
+    /** dpop_bound_access_tokens (RFC 9449). */
+    private boolean dpopBound;
     private boolean idTokenClaims;
     /** Space-separated, as the form shows them; null when the form did not send the field, which keeps them. */
     private String grantTypes;
@@ -80,7 +82,7 @@ public class ConsoleClientsPage {
                     .name(name == null ? "" : name).redirectUris(lines(redirectUris))
                     .postLogoutRedirectUris(lines(postLogoutRedirectUris)).scopes(scopes)
                     .skipConsent(skipConsent).requirePushedRequests(requirePushed).idTokenClaims(idTokenClaims)
-                    .requireSignedRequests(requireSigned)
+                    .requireSignedRequests(requireSigned).dpopBoundAccessTokens(dpopBound)
                     .grantTypes(words(grantTypes))
                     .logout(logoutChange())
                     .authMethod(blankAsNull(authMethod)).jwks(blankAsNull(jwks)).jwksUri(blankAsNull(jwksUri));
@@ -113,6 +115,7 @@ public class ConsoleClientsPage {
                     grantTypes = GrantTypes.format(c.grantTypes());
                     requirePushed = c.requirePushedAuthorizationRequests();
                     requireSigned = c.requireSignedRequestObject();
+                    dpopBound = c.dpopBoundAccessTokens();
                     idTokenClaims = c.idTokenClaims();
                     LogoutNotifications n = c.logoutNotifications();
                     backchannelLogoutUri = n.backchannelUri();
@@ -129,15 +132,16 @@ public class ConsoleClientsPage {
     }
 
     /**
-     * Saves the name, URIs, grant types, logout notifications, push and signed-request requirements and ID token
-     * claims setting.
+     * Saves the name, URIs, grant types, logout notifications, push, signed-request and DPoP requirements and ID
+     * token claims setting.
      */
     public String save() {
         getShown().ifPresent(c -> form.submit(actor -> {
             clients.update(c.clientId(), ClientService.ClientPatch.patch().name(name == null ? "" : name)
                     .redirectUris(lines(redirectUris)).postLogoutRedirectUris(lines(postLogoutRedirectUris))
                     .grantTypes(words(grantTypes)).logout(logoutChange()).requirePushedRequests(requirePushed)
-                    .requireSignedRequests(requireSigned).idTokenClaims(idTokenClaims).build(), actor);
+                    .requireSignedRequests(requireSigned).idTokenClaims(idTokenClaims)
+                    .dpopBoundAccessTokens(dpopBound).build(), actor);
             signedIn.redirect("/admin/console/client.xhtml?id=" + c.clientId() + "&done=console.saved");
         }));
         return null;
@@ -388,5 +392,13 @@ public class ConsoleClientsPage {
 
     public void setRequireSigned(boolean requireSigned) {
         this.requireSigned = requireSigned;
+    }
+
+    public boolean isDpopBound() {
+        return dpopBound;
+    }
+
+    public void setDpopBound(boolean dpopBound) {
+        this.dpopBound = dpopBound;
     }
 }

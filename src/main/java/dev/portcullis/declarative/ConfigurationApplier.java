@@ -4,6 +4,8 @@ import static dev.portcullis.declarative.ConfigurationDocument.BACKCHANNEL_SESSI
 import static dev.portcullis.declarative.ConfigurationDocument.BACKCHANNEL_URI;
 import static dev.portcullis.declarative.ConfigurationDocument.FRONTCHANNEL_SESSION;
 import static dev.portcullis.declarative.ConfigurationDocument.FRONTCHANNEL_URI;
+import static dev.portcullis.declarative.ConfigurationDocument.DPOP_BOUND;
+import static dev.portcullis.declarative.ConfigurationDocument.REQUIRE_JAR;
 import static dev.portcullis.declarative.ConfigurationDocument.REQUIRE_PAR;
 
 import dev.portcullis.account.User;
@@ -45,7 +47,7 @@ public class ConfigurationApplier {
     static final Set<String> TOP = Set.of("prune", "apis", "clients", "groups");
     static final Set<String> CLIENT_FIELDS = Set.of("client_id", "client_secret", "client_name", "confidential",
             "enabled", "redirect_uris", "post_logout_redirect_uris", "scopes", "skip_consent", "require_mfa",
-            REQUIRE_PAR, "id_token_claims", "grant_types", "token_endpoint_auth_method", "jwks", "jwks_uri",
+            REQUIRE_PAR, REQUIRE_JAR, DPOP_BOUND, "id_token_claims", "grant_types", "token_endpoint_auth_method", "jwks", "jwks_uri",
             BACKCHANNEL_URI, BACKCHANNEL_SESSION, FRONTCHANNEL_URI, FRONTCHANNEL_SESSION);
     static final Set<String> API_FIELDS = Set.of("identifier", "name", "scopes", "access_token_signing_alg",
             "access_token_typ", "backend_client_id", "exchange_scopes");
@@ -233,6 +235,8 @@ public class ConfigurationApplier {
                     .skipConsent(Boolean.TRUE.equals(item.bool("skip_consent")))
                     .requireMfa(Boolean.TRUE.equals(item.bool("require_mfa")))
                     .requirePushedRequests(Boolean.TRUE.equals(item.bool(REQUIRE_PAR)))
+                    .requireSignedRequests(Boolean.TRUE.equals(item.bool(REQUIRE_JAR)))
+                    .dpopBoundAccessTokens(Boolean.TRUE.equals(item.bool(DPOP_BOUND)))
                     .idTokenClaims(Boolean.TRUE.equals(item.bool("id_token_claims")))
                     .grantTypes(item.strings("grant_types"))
                     .authMethod(item.string("token_endpoint_auth_method"))
@@ -270,6 +274,8 @@ public class ConfigurationApplier {
                     case "enabled" -> p.enabled(item.bool(f));
                     case "require_mfa" -> p.requireMfa(item.bool(f));
                     case REQUIRE_PAR -> p.requirePushedRequests(item.bool(f));
+                    case REQUIRE_JAR -> p.requireSignedRequests(item.bool(f));
+                    case DPOP_BOUND -> p.dpopBoundAccessTokens(item.bool(f));
                     case "id_token_claims" -> p.idTokenClaims(item.bool(f));
                     case "grant_types" -> p.grantTypes(item.strings(f));
                     case "token_endpoint_auth_method" -> p.authMethod(item.requiredString(f));

@@ -36,6 +36,8 @@ public class ConfigurationDocument {
     static final String FRONTCHANNEL_URI = "frontchannel_logout_uri";
     static final String FRONTCHANNEL_SESSION = "frontchannel_logout_session_required";
     static final String REQUIRE_PAR = "require_pushed_authorization_requests";
+    static final String REQUIRE_JAR = "require_signed_request_object";
+    static final String DPOP_BOUND = "dpop_bound_access_tokens";
 
     private static final int PAGE = 500;
 
@@ -118,6 +120,8 @@ public class ConfigurationDocument {
                 .add("skip_consent", c.skipConsent())
                 .add("require_mfa", c.requireMfa())
                 .add(REQUIRE_PAR, c.requirePushedAuthorizationRequests())
+                .add(REQUIRE_JAR, c.requireSignedRequestObject())
+                .add(DPOP_BOUND, c.dpopBoundAccessTokens())
                 .add("id_token_claims", c.idTokenClaims())
                 .add("grant_types", grantTypes);
         if (c.authMethodChosen()) {

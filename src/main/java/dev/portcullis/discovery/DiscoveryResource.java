@@ -6,6 +6,7 @@ import dev.portcullis.authorize.RequestObjectVerifier;
 import dev.portcullis.authorize.ResponseMode;
 import dev.portcullis.client.ClientAuthMethods;
 import dev.portcullis.client.GrantTypes;
+import dev.portcullis.dpop.DpopProofVerifier;
 import dev.portcullis.config.HttpSettings;
 import dev.portcullis.config.PushedAuthorizationSettings;
 import dev.portcullis.config.RequestObjectSettings;
@@ -93,6 +94,7 @@ public class DiscoveryResource {
                         array(GrantTypes.ALL))
                 .add("subject_types_supported", array(List.of("public")))
                 .add("id_token_signing_alg_values_supported", array(List.of("RS256")))
+                .add("dpop_signing_alg_values_supported", array(DpopProofVerifier.ALGS))
                 .add("token_endpoint_auth_methods_supported", array(authMethods))
                 .add("token_endpoint_auth_signing_alg_values_supported", array(algs))
                 .add("revocation_endpoint_auth_methods_supported", array(authMethods))

@@ -52,11 +52,20 @@ public class TokenMinter {
      * roles; {@code signingAlg} is null for {@code portcullis.access-token.signing-alg}, else one of
      * {@link SigningKeyService#ALGORITHMS}; {@code act} is the RFC 8693 4.1 actor claim of an exchanged token (who acts
      * for the subject, nested for a chain), null for every other token; {@code typ} the header typ its APIs chose
-     * ({@code at+jwt} or {@code JWT}), null for {@code at+jwt}.
+     * ({@code at+jwt} or {@code JWT}), null for {@code at+jwt}; {@code jkt} the thumbprint of the DPoP key the token is
+     * bound to ({@code cnf.jkt}, RFC 9449 6.1), null for a bearer token.
      */
     public record AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
                                     Instant issuedAt, Instant expiresAt, List<String> audience, List<String> groups,
-                                    JWSAlgorithm signingAlg, Map<String, Object> act, String typ) {
+                                    JWSAlgorithm signingAlg, Map<String, Object> act, String typ, String jkt) {
+
+        /** A token not bound to a DPoP key. */
+        public AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
+                                 Instant issuedAt, Instant expiresAt, List<String> audience, List<String> groups,
+                                 JWSAlgorithm signingAlg, Map<String, Object> act, String typ) {
+            this(jti, subject, clientId, scope, authTime, issuedAt, expiresAt, audience, groups, signingAlg, act, typ,
+                    null);
+        }
 
         /** A token typed {@code at+jwt}. */
         public AccessTokenClaims(String jti, String subject, String clientId, String scope, Instant authTime,
@@ -125,6 +134,9 @@ public class TokenMinter {
         }
         if (c.act() != null) {
             b.claim("act", c.act());
+        }
+        if (c.jkt() != null) {
+            b.claim("cnf", Map.of("jkt", c.jkt())); // RFC 9449 6.1: bound to the DPoP key with this thumbprint
         }
         JWTClaimsSet claims = b.issueTime(Date.from(c.issuedAt()))
                 .expirationTime(Date.from(c.expiresAt()))

@@ -24,6 +24,10 @@ public enum OAuthError {
     REQUEST_URI_NOT_SUPPORTED(400),
     /** RFC 9101 6.3 and OIDC Core 3.1.2.6: the request object is invalid. */
     INVALID_REQUEST_OBJECT(400),
+    /** RFC 9449 5, 7.1: a DPoP proof that is missing, malformed or does not fit the request. */
+    INVALID_DPOP_PROOF(400),
+    /** RFC 9449 8, 9: the proof must carry the nonce of the {@code DPoP-Nonce} header. */
+    USE_DPOP_NONCE(400),
     SERVER_ERROR(500),
     TEMPORARILY_UNAVAILABLE(503);
 

@@ -9,15 +9,26 @@ public class OAuthException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The response header that carries a DPoP server nonce (RFC 9449 8.1). */
+    public static final String DPOP_NONCE = "DPoP-Nonce";
+
     private final OAuthError error;
     private final int status;
     private final String wwwAuthenticate;
+    /** The {@code DPoP-Nonce} header of the answer (RFC 9449 8), or null. */
+    private final String dpopNonce;
 
     public OAuthException(OAuthError error, String description, int status, String wwwAuthenticate) {
+        this(error, description, status, wwwAuthenticate, null);
+    }
+
+    public OAuthException(OAuthError error, String description, int status, String wwwAuthenticate,
+                          String dpopNonce) {
         super(description, null, false, false);
         this.error = error;
         this.status = status;
         this.wwwAuthenticate = wwwAuthenticate;
+        this.dpopNonce = dpopNonce;
     }
 
     public OAuthException(OAuthError error, String description, int status) {
@@ -76,6 +87,9 @@ public class OAuthException extends RuntimeException {
         if (wwwAuthenticate != null) {
             r.getHeaders().putSingle(jakarta.ws.rs.core.HttpHeaders.WWW_AUTHENTICATE, wwwAuthenticate);
         }
+        if (dpopNonce != null) {
+            r.getHeaders().putSingle(DPOP_NONCE, dpopNonce);
+        }
         return r;
     }
 
@@ -84,7 +98,15 @@ public class OAuthException extends RuntimeException {
         if (wwwAuthenticate != null) {
             res.setHeader(jakarta.ws.rs.core.HttpHeaders.WWW_AUTHENTICATE, wwwAuthenticate);
         }
+        if (dpopNonce != null) {
+            res.setHeader(DPOP_NONCE, dpopNonce);
+        }
         NoStoreJson.write(res, status, ErrorBody.json(error.code(), getMessage()));
+    }
+
+    /** Value of the DPoP-Nonce header, or null. */
+    public String dpopNonce() {
+        return dpopNonce;
     }
 
     /** Value of the WWW-Authenticate header, or null. */

@@ -11,6 +11,7 @@ import dev.portcullis.authorize.PushedRequestRepository;
 import dev.portcullis.authorize.RequestObjectJtiRepository;
 import dev.portcullis.authorize.RequestObjectVerifier;
 import dev.portcullis.config.RetentionSettings;
+import dev.portcullis.dpop.DpopProofJtiRepository;
 import dev.portcullis.kerberos.UsedAuthenticatorRepository;
 import dev.portcullis.session.SsoSessionRepository;
 import dev.portcullis.token.ClientAssertionJtiRepository;
@@ -41,7 +42,7 @@ import java.util.logging.Logger;
  * Deletes rows that can no longer be used, so no table grows with the server's age: expired SSO sessions, stale
  * sign-in counters, authorization codes, access-token records and refresh tokens a day past expiry, grants with no
  * token left, the jtis of expired client assertions, used Kerberos authenticators past their time, pushed
- * authorization requests past their time, and audit events
+ * authorization requests past their time, the jtis of DPoP proofs too old to be accepted, and audit events
  * past {@code portcullis.audit.retention-days}.
  *
  * <p>Every instance runs it every 10 minutes, on the server's default managed scheduled executor (Jakarta
@@ -61,10 +62,12 @@ public class ExpiredRowsCleanup {
     /** What one run deleted, per table. */
     public record Purged(int ssoSessions, int throttleCounters, int authorizationCodes, int accessTokens,
                          int refreshTokens, int tokenGrants, int clientAssertionJtis, int kerberosAuthenticators,
-                         int pushedAuthorizationRequests, int requestObjectJtis, int auditEvents) {
+                         int pushedAuthorizationRequests, int requestObjectJtis, int dpopProofJtis,
+                         int auditEvents) {
         public int total() {
             return ssoSessions + throttleCounters + authorizationCodes + accessTokens + refreshTokens + tokenGrants
                     + clientAssertionJtis + kerberosAuthenticators + pushedAuthorizationRequests + requestObjectJtis
+                    + dpopProofJtis
                     + auditEvents;
         }
 
@@ -81,6 +84,7 @@ public class ExpiredRowsCleanup {
             m.put("kerberos_authenticators", kerberosAuthenticators);
             m.put("pushed_authorization_requests", pushedAuthorizationRequests);
             m.put("request_object_jtis", requestObjectJtis);
+            m.put("dpop_proof_jtis", dpopProofJtis);
             m.put("audit_events", auditEvents);
             return m;
         }
@@ -149,6 +153,9 @@ public class ExpiredRowsCleanup {
     @Inject
     Clock clock;
 
+    @Inject
+    DpopProofJtiRepository dpopJtis;
+
     @PostConstruct
     void schedule() {
         long firstRunMs = 60_000 + ThreadLocalRandom.current().nextLong(60_000);
@@ -202,7 +209,9 @@ public class ExpiredRowsCleanup {
         int p = pushedRequests.purgeExpired(now);
         // likewise a request object past exp and the skew
         int o = requestObjectJtis.purgeExpired(now.minus(RequestObjectVerifier.SKEW));
+        // a proof past its expires_at is refused for its iat alone
+        int d = dpopJtis.purgeExpired(now);
         int e = retentionSettings.auditRetention().map(keep -> auditEvents.purgeOlderThan(now.minus(keep))).orElse(0);
-        return new Purged(s, t, c, a, r, g, j, k, p, o, e);
+        return new Purged(s, t, c, a, r, g, j, k, p, o, d, e);
     }
 }

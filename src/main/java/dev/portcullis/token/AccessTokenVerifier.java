@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -61,16 +62,29 @@ public class AccessTokenVerifier {
 
     /**
      * What a valid access token grants. {@code userId} is null for a token without a user (client credentials),
-     * whose {@code subject} is the client id.
+     * whose {@code subject} is the client id; {@code dpopJkt} the thumbprint of the DPoP key it is bound to (its
+     * {@code cnf.jkt}), null for a bearer token.
      */
     public record VerifiedAccessToken(String jti, String subject, String clientId, Set<String> scopes,
                                       Instant expiresAt, String grantId, String userId, List<String> audience,
-                                      ClaimsRequest claims) {
+                                      ClaimsRequest claims, String dpopJkt) {
+
+        /** A bearer token. */
+        public VerifiedAccessToken(String jti, String subject, String clientId, Set<String> scopes,
+                                   Instant expiresAt, String grantId, String userId, List<String> audience,
+                                   ClaimsRequest claims) {
+            this(jti, subject, clientId, scopes, expiresAt, grantId, userId, audience, claims, null);
+        }
 
         /** A token whose grant's request had no {@code claims} parameter. */
         public VerifiedAccessToken(String jti, String subject, String clientId, Set<String> scopes,
                                    Instant expiresAt, String grantId, String userId, List<String> audience) {
             this(jti, subject, clientId, scopes, expiresAt, grantId, userId, audience, ClaimsRequest.NONE);
+        }
+
+        /** Whether the token is bound to a DPoP key, so that only a request with a proof by that key may use it. */
+        public boolean isDpopBound() {
+            return dpopJkt != null;
         }
 
         /** Whether a user granted this token, so that user endpoints may answer about them. */
@@ -131,11 +145,12 @@ public class AccessTokenVerifier {
                     || !now.isBefore(exp.toInstant())) {
                 return Optional.empty();
             }
+            String jkt = jkt(claims);
             return status.filter(s -> s.isActive(now))
                     .map(s -> new VerifiedAccessToken(s.token().jti(), claims.getSubject(),
                             s.grant().clientId(), Scopes.parse(s.token().scope()), s.token().expiresAt(),
                             s.grant().grantId(), s.grant().userId(), List.copyOf(claims.getAudience()),
-                            s.grant().claimsRequest()));
+                            s.grant().claimsRequest(), jkt));
         } catch (ParseException | JOSEException e) {
             return Optional.empty();
         } catch (RuntimeException e) {
@@ -146,6 +161,12 @@ public class AccessTokenVerifier {
             }
             return Optional.empty();
         }
+    }
+
+    /** The {@code cnf.jkt} of a DPoP-bound token (RFC 9449 6.1), null for a bearer token. */
+    private static String jkt(JWTClaimsSet claims) throws ParseException {
+        Map<String, Object> cnf = claims.getJSONObjectClaim("cnf");
+        return cnf != null && cnf.get("jkt") instanceof String jkt ? jkt : null;
     }
 
     /** Signature check for tokens recorded before token hashes were kept. */

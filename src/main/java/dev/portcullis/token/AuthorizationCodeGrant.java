@@ -51,7 +51,7 @@ public class AuthorizationCodeGrant implements GrantHandler {
     }
 
     @Override
-    public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
+    public TokenResponse handle(Client client, ProtocolParameters p, String ip, String dpopJkt) {
         String value = p.require("code");
         Optional<String> redirectUri = p.get("redirect_uri");
         Optional<String> verifier = p.get("code_verifier");
@@ -64,7 +64,7 @@ public class AuthorizationCodeGrant implements GrantHandler {
         Pkce.verifierAnswersChallenge(code.codeChallenge(), code.codeChallengeMethod(), verifier,
                 client.confidential());
         AccessTokenAudience audience = resourcesAreAuthorized(code, client, p.all("resource"));
-        return redeem(value, code, audience, client, ip);
+        return redeem(value, code, audience, client, ip, dpopJkt);
     }
 
     /**
@@ -112,10 +112,15 @@ public class AuthorizationCodeGrant implements GrantHandler {
         }
     }
 
+    /**
+     * One transaction redeems the code; with a DPoP proof the access token is bound to its key, and a public
+     * client's refresh tokens too (RFC 9449 5: a confidential client's are bound to its authentication).
+     */
     private TokenResponse redeem(String value, AuthorizationCode code, AccessTokenAudience audience, Client client,
-                                 String ip) {
+                                 String ip, String dpopJkt) {
         try {
-            return issuer.redeem(code, audience, client.idTokenClaims(), ip).response();
+            return issuer.redeem(code, audience, client.idTokenClaims(), ip, dpopJkt,
+                    client.confidential() ? null : dpopJkt).response();
         } catch (TokenIssuer.LostRace e) {
             // a concurrent request redeemed it first (or it expired this instant): the same as a replay
             AuthorizationCode now = codes.find(value).orElse(code);

@@ -42,11 +42,11 @@ public class ClientCredentialsGrant implements GrantHandler {
     }
 
     @Override
-    public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
+    public TokenResponse handle(Client client, ProtocolParameters p, String ip, String dpopJkt) {
         clientIsConfidential(client);
         String scope = scopeIsAllowed(client, p.get("scope"));
         ResourceIndicatorService.Selection resources = resourcesAreAllowed(client, scope, p.all("resource"));
-        return issuer.issueToClient(client, resources.token(), resources.resources(), ip);
+        return issuer.issueToClient(client, resources.token(), resources.resources(), ip, dpopJkt);
     }
 
     /**

@@ -14,6 +14,9 @@ public interface GrantHandler {
     /** The {@code grant_type} value this handler serves. */
     String grantType();
 
-    /** Validates the request of an authenticated client and issues its tokens. */
-    TokenResponse handle(Client client, ProtocolParameters params, String ip);
+    /**
+     * Validates the request of an authenticated client and issues its tokens; {@code dpopJkt} is the thumbprint of
+     * the key of the request's verified DPoP proof (RFC 9449), to which the access token is bound, null without one.
+     */
+    TokenResponse handle(Client client, ProtocolParameters params, String ip, String dpopJkt);
 }

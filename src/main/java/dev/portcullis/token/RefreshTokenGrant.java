@@ -9,6 +9,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.TokenSettings;
 import dev.portcullis.metrics.Metrics;
+import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.protocol.ProtocolParameters;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -60,7 +61,7 @@ public class RefreshTokenGrant implements GrantHandler {
     }
 
     @Override
-    public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
+    public TokenResponse handle(Client client, ProtocolParameters p, String ip, String dpopJkt) {
         String value = p.require("refresh_token");
         Optional<String> requestedScope = p.get("scope");
         TokenGrantRepository.RefreshTokenStatus found = tokenIsKnown(value);
@@ -68,6 +69,7 @@ public class RefreshTokenGrant implements GrantHandler {
         TokenGrant grant = found.grant();
         grantBelongsToClient(grant, client);
         grantIsNotRevoked(grant);
+        proofIsByTheBoundKey(grant, dpopJkt);
         tokenIsUnused(token, grant, ip);
         Instant now = clock.instant();
         tokenIsUnexpired(token, now);
@@ -76,7 +78,7 @@ public class RefreshTokenGrant implements GrantHandler {
         String scope = narrow(grant.scope(), requestedScope);
         AccessTokenAudience audience = resourcesAreWithinTheGrant(grant, client, scope, p.all("resource"));
         try {
-            return issuer.rotate(token, grant, scope, audience, client.idTokenClaims(), ip).response();
+            return issuer.rotate(token, grant, scope, audience, client.idTokenClaims(), ip, dpopJkt).response();
         } catch (TokenIssuer.LostRace e) {
             throw reused(grant, ip); // a parallel request rotated it first
         }
@@ -95,6 +97,18 @@ public class RefreshTokenGrant implements GrantHandler {
     static void grantIsNotRevoked(TokenGrant grant) {
         if (grant.isRevoked()) {
             throw OAuthException.invalidGrant("The refresh token has been revoked");
+        }
+    }
+
+    /**
+     * RFC 9449 5: a refresh token bound to a DPoP key (a public client's, redeemed with a proof) is refreshed only
+     * with a proof signed by that key. Before the reuse check: without the key, nobody may revoke the family.
+     */
+    static void proofIsByTheBoundKey(TokenGrant grant, String dpopJkt) {
+        if (grant.dpopJkt() != null && (dpopJkt == null || !grant.dpopJkt().equals(dpopJkt))) {
+            throw new OAuthException(OAuthError.INVALID_DPOP_PROOF, dpopJkt == null
+                    ? "The refresh token is bound to a DPoP key: send a DPoP proof signed by it"
+                    : "The DPoP proof is signed with another key than the refresh token is bound to");
         }
     }
 

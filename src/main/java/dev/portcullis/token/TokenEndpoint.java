@@ -1,6 +1,9 @@
 package dev.portcullis.token;
 
 import dev.portcullis.client.Client;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.dpop.DpopProofVerifier;
+import dev.portcullis.dpop.DpopRefusal;
 import dev.portcullis.metrics.Metrics;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.CrossOrigin;
@@ -20,6 +23,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -31,7 +35,9 @@ import java.util.TreeMap;
  * No {@code @Consumes}: every content type reaches this method so the error is ours, in the RFC's JSON shape.
  * The endpoint parses, rejects an unknown grant type before touching the client, authenticates the client, refuses
  * a grant type the client is not registered for ({@code unauthorized_client}, RFC 6749 5.2) and hands over to the
- * {@link GrantHandler} of the grant type.
+ * {@link GrantHandler} of the grant type. A request with a {@code DPoP} header, and every request of a client
+ * registered with {@code dpop_bound_access_tokens}, must carry a valid DPoP proof (RFC 9449 5); its key binds the
+ * access token. A request without the header costs nothing more.
  */
 @Path("token")
 @ApplicationScoped // one instance: no per-request bean creation or field injection on the hottest endpoint
@@ -49,6 +55,12 @@ public class TokenEndpoint {
 
     @Inject
     Instance<GrantHandler> handlerBeans;
+
+    @Inject
+    DpopProofVerifier dpop;
+
+    @Inject
+    IssuerSettings issuer;
 
     private Map<String, GrantHandler> handlers;
     private String supported;
@@ -98,7 +110,23 @@ public class TokenEndpoint {
                     + handler.grantType());
         }
         clientAndGrant[1] = handler.grantType();
-        return handler.handle(client, p, ip).toResponse();
+        String dpopJkt = proofKey(client, headers.getRequestHeader(DpopProofVerifier.HEADER));
+        return handler.handle(client, p, ip, dpopJkt).toResponse(dpopJkt == null ? null : dpop.nonceToSend());
+    }
+
+    /**
+     * The thumbprint of the key of the request's DPoP proof; null when it has none and the client does not need one.
+     * A missing (when required) or refused proof is {@code invalid_dpop_proof} (or {@code use_dpop_nonce}), JSON 400.
+     */
+    private String proofKey(Client client, List<String> proofs) {
+        if (!DpopProofVerifier.present(proofs) && !client.dpopBoundAccessTokens()) {
+            return null;
+        }
+        try {
+            return dpop.verify(proofs, "POST", issuer.endpoint("/oauth/token"), null, null);
+        } catch (DpopRefusal e) {
+            throw e.atTokenEndpoint();
+        }
     }
 
     /** CORS preflight of browser apps (the CORS headers come from the application's CrossOriginFilter). */

@@ -84,7 +84,7 @@ public class TokenExchangeGrant implements GrantHandler {
     }
 
     @Override
-    public TokenResponse handle(Client client, ProtocolParameters p, String ip) {
+    public TokenResponse handle(Client client, ProtocolParameters p, String ip, String dpopJkt) {
         clientIsConfidential(client);
         noActorToken(p);
         tokenTypesAreAccessTokens(p);
@@ -99,7 +99,8 @@ public class TokenExchangeGrant implements GrantHandler {
                 p.get("scope"));
         AccessTokenAudience audience = apis.accessToken(targets, scopes, resourceIndicators.defaultSigningAlg());
         return issuer.exchange(client, subject.grant(), subject.token().jti(), authorization.grantId(), audience,
-                ApiDirectory.identifiers(targets), subject.token().expiresAt(), actor(client, subject.act()), ip);
+                ApiDirectory.identifiers(targets), subject.token().expiresAt(), actor(client, subject.act()), ip,
+                dpopJkt);
     }
 
     /** RFC 8693 2.1: the client authenticates; a public client cannot, whatever its registration says. */

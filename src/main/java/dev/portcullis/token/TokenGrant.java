@@ -17,14 +17,22 @@ import java.util.Set;
  * within which a refresh may narrow a token's audience; {@code sid} the SSO session it was signed in by (its ID
  * tokens' {@code sid}; null for client credentials and sessions started before V18); {@code claims} the
  * authorization request's {@code claims} parameter in its stored form (null without one), which its ID tokens and
- * userinfo answers follow.
+ * userinfo answers follow; {@code dpopJkt} the thumbprint of the DPoP key its refresh tokens are bound to (a public
+ * client's grant redeemed with a DPoP proof, RFC 9449 5), null when they are not bound.
  */
 public record TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
                          Instant createdAt, Instant revokedAt, Set<String> amr, List<String> resources,
-                         String sid, String claims) {
+                         String sid, String claims, String dpopJkt) {
 
     public TokenGrant {
         resources = resources == null ? List.of() : List.copyOf(resources);
+    }
+
+    /** A grant whose refresh tokens are not bound to a DPoP key. */
+    public TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
+                      Instant createdAt, Instant revokedAt, Set<String> amr, List<String> resources,
+                      String sid, String claims) {
+        this(grantId, clientId, userId, scope, authTime, createdAt, revokedAt, amr, resources, sid, claims, null);
     }
 
     /** A grant of a request without the {@code claims} parameter. */
@@ -53,14 +61,14 @@ public record TokenGrant(String grantId, String clientId, String userId, String 
     /** A new, live grant of a request without the {@code claims} parameter. */
     TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now,
                Set<String> amr, List<String> resources, String sid) {
-        this(grantId, clientId, userId, scope, authTime, now, amr, resources, sid, (String) null);
+        this(grantId, clientId, userId, scope, authTime, now, amr, resources, sid, null, null);
     }
 
     /** A new, live grant. */
     TokenGrant(String grantId, String clientId, String userId, String scope, Instant authTime, Instant now,
-               Set<String> amr, List<String> resources, String sid, String claims) {
+               Set<String> amr, List<String> resources, String sid, String claims, String dpopJkt) {
         this(grantId, clientId, userId, scope, Instant.ofEpochSecond(authTime.getEpochSecond()),
-                Instant.ofEpochSecond(now.getEpochSecond()), null, amr, resources, sid, claims);
+                Instant.ofEpochSecond(now.getEpochSecond()), null, amr, resources, sid, claims, dpopJkt);
     }
 
     /** When the family ends, however often it is refreshed ({@code portcullis.refresh-token.max-lifetime}). */

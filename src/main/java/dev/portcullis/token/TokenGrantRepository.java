@@ -45,13 +45,17 @@ public class TokenGrantRepository {
 
     TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
                            Set<String> amr, List<String> resources, String sid) {
-        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, sid, null, null, null);
+        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, sid, null, null, null, null);
     }
 
-    /** A new grant of an authorization code, with the request's {@code claims} parameter (stored form, or null). */
-    TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
-                           Set<String> amr, List<String> resources, String sid, String claims) {
-        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, sid, null, null, claims);
+    /**
+     * A new grant of an authorization code, with the request's {@code claims} parameter (stored form, or null) and
+     * the DPoP key its refresh tokens are bound to ({@code dpopJkt}, null for none).
+     */
+    TokenGrant createCodeGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
+                               Set<String> amr, List<String> resources, String sid, String claims, String dpopJkt) {
+        return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, sid, null, null, claims,
+                dpopJkt);
     }
 
     /**
@@ -64,20 +68,21 @@ public class TokenGrantRepository {
                            Set<String> amr, List<String> resources, String sid, String subjectGrantId,
                            String subjectJti) {
         return createGrant(grantId, clientId, userId, scope, authTime, amr, resources, sid, subjectGrantId,
-                subjectJti, null);
+                subjectJti, null, null);
     }
 
     private TokenGrant createGrant(String grantId, String clientId, String userId, String scope, Instant authTime,
                                    Set<String> amr, List<String> resources, String sid, String subjectGrantId,
-                                   String subjectJti, String claims) {
+                                   String subjectJti, String claims, String dpopJkt) {
         jdbc.requireTransaction();
         TokenGrant g = new TokenGrant(grantId, clientId, userId, scope, authTime, clock.instant(), amr, resources,
-                sid, claims);
+                sid, claims, dpopJkt);
         jdbc.update("INSERT INTO token_grants (grant_id, client_id, user_id, scope, auth_time, created_at, revoked_at, "
-                + "amr, resources, sid, subject_grant_id, subject_jti, claims) VALUES (?,?,?,?,?,?,NULL,?,?,?,?,?,?)",
+                + "amr, resources, sid, subject_grant_id, subject_jti, claims, dpop_jkt) "
+                + "VALUES (?,?,?,?,?,?,NULL,?,?,?,?,?,?,?)",
                 grantId, clientId, userId, scope, g.authTime().getEpochSecond(), g.createdAt().getEpochSecond(),
                 Jdbc.words(amr), resources.isEmpty() ? null : String.join(" ", resources), sid, subjectGrantId,
-                subjectJti, claims);
+                subjectJti, claims, dpopJkt);
         return g;
     }
 
@@ -169,13 +174,13 @@ public class TokenGrantRepository {
     /** The grant's columns (table alias {@code g}) of the two JOIN lookups, under the names {@link #grant} reads. */
     private static final String GRANT_COLUMNS =
             "g.grant_id, g.client_id, g.user_id, g.scope, g.auth_time, g.created_at, g.revoked_at, g.amr, "
-            + "g.resources, g.sid, g.claims";
+            + "g.resources, g.sid, g.claims, g.dpop_jkt";
 
     static TokenGrant grant(Jdbc.Row row) throws SQLException {
         return new TokenGrant(row.string("grant_id"), row.string("client_id"), row.string("user_id"),
                 row.string("scope"), row.instant("auth_time"), row.instant("created_at"),
                 row.nullableInstant("revoked_at"), row.words("amr"), List.copyOf(row.words("resources")),
-                row.string("sid"), row.string("claims"));
+                row.string("sid"), row.string("claims"), row.string("dpop_jkt"));
     }
 
     /** How many token grants (refresh-token families) are not revoked (the console's dashboard). */

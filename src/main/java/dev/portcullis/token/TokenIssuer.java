@@ -67,18 +67,20 @@ public class TokenIssuer {
     /**
      * Redeems a validated code: marks it used, creates its grant (authorized for the code's resources) and the first
      * tokens, the access token for {@code audience}, and audits it. {@code idTokenClaims}: the client's
-     * {@code id_token_claims}.
+     * {@code id_token_claims}; {@code dpopJkt} the DPoP key the access token is bound to, {@code refreshJkt} the one
+     * the grant's refresh tokens are (null: not bound).
      */
     @Transactional
-    public Issued redeem(AuthorizationCode code, AccessTokenAudience audience, boolean idTokenClaims, String ip) {
+    public Issued redeem(AuthorizationCode code, AccessTokenAudience audience, boolean idTokenClaims, String ip,
+                         String dpopJkt, String refreshJkt) {
         String grantId = Secrets.newTimeOrderedId();
         if (!codes.markRedeemed(code, grantId)) {
             throw new LostRace();
         }
-        TokenGrant grant = grants.createGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime(),
-                code.amr(), code.resources(), code.sid().orElse(null), code.claims().orElse(null));
+        TokenGrant grant = grants.createCodeGrant(grantId, code.clientId(), code.userId(), code.scope(), code.authTime(),
+                code.amr(), code.resources(), code.sid().orElse(null), code.claims().orElse(null), refreshJkt);
         Issued issued = new Issued(grant, issue(grant, code.scope(), audience, code.nonce().orElse(null),
-                idTokenClaims));
+                idTokenClaims, dpopJkt));
         audit.success(AuditEvent.Type.CODE_REDEEMED, code.clientId(), code.userId(), ip, "grant " + grantId);
         return issued;
     }
@@ -89,11 +91,11 @@ public class TokenIssuer {
      */
     @Transactional
     public Issued rotate(RefreshToken token, TokenGrant grant, String scope, AccessTokenAudience audience,
-                         boolean idTokenClaims, String ip) {
+                         boolean idTokenClaims, String ip, String dpopJkt) {
         if (!grants.markRefreshTokenUsed(token)) {
             throw new LostRace();
         }
-        Issued issued = new Issued(grant, issue(grant, scope, audience, null, idTokenClaims));
+        Issued issued = new Issued(grant, issue(grant, scope, audience, null, idTokenClaims, dpopJkt));
         audit.success(AuditEvent.Type.TOKEN_REFRESHED, grant.clientId(), grant.userId(), ip, "grant " + grant.grantId());
         return issued;
     }
@@ -104,7 +106,7 @@ public class TokenIssuer {
      */
     @Transactional
     public TokenResponse issueToClient(Client client, AccessTokenAudience audience, List<String> resources,
-                                       String ip) {
+                                       String ip, String dpopJkt) {
         Instant now = clock.instant();
         String scope = audience.scope();
         // auth_time is NOT NULL in token_grants: a grant without a user records when it was issued instead
@@ -114,12 +116,12 @@ public class TokenIssuer {
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, client.clientId(),
                 client.clientId(), scope, null, now, accessExpiry, audience.audience(), null, alg(audience), null,
-                audience.typ()));
+                audience.typ(), dpopJkt));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), scope, now, accessExpiry, accessToken));
         audit.success(AuditEvent.Type.CLIENT_CREDENTIALS_ISSUED, client.clientId(), client.clientId(), ip,
                 "grant " + grant.grantId() + ", scope " + scope);
         return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.empty(), scope,
-                now.getEpochSecond(), Optional.empty());
+                now.getEpochSecond(), Optional.empty()).boundTo(dpopJkt);
     }
 
     /**
@@ -135,7 +137,7 @@ public class TokenIssuer {
     @Transactional
     public TokenResponse exchange(Client client, TokenGrant subject, String subjectJti, String rootGrantId,
                                   AccessTokenAudience audience, List<String> resources, Instant notAfter,
-                                  Map<String, Object> act, String ip) {
+                                  Map<String, Object> act, String ip, String dpopJkt) {
         if (!grants.lockIfLive(subject.grantId(), subjectJti)) {
             throw OAuthException.invalidRequest("subject_token is invalid, expired or revoked");
         }
@@ -148,7 +150,7 @@ public class TokenIssuer {
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, subject.userId(),
                 client.clientId(), audience.scope(), subject.authTime(), now, accessExpiry, audience.audience(),
-                null, alg(audience), act, audience.typ()));
+                null, alg(audience), act, audience.typ(), dpopJkt));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), audience.scope(), now, accessExpiry,
                 accessToken));
         audit.success(AuditEvent.Type.TOKEN_EXCHANGED, client.clientId(), subject.userId(), ip, "grant "
@@ -156,7 +158,7 @@ public class TokenIssuer {
                 + ", audience " + String.join(" ", audience.audience()) + ", scope " + audience.scope());
         return new TokenResponse(accessToken, Math.max(0, accessExpiry.getEpochSecond() - now.getEpochSecond()),
                 Optional.empty(), audience.scope(), now.getEpochSecond(), Optional.empty(),
-                Optional.of(TokenExchangeGrant.ACCESS_TOKEN_TYPE));
+                Optional.of(TokenExchangeGrant.ACCESS_TOKEN_TYPE)).boundTo(dpopJkt);
     }
 
     /** The grant the tokens belong to, and the response for the client. */
@@ -177,7 +179,7 @@ public class TokenIssuer {
      * API keeps the roles its backend maps from them.
      */
     private TokenResponse issue(TokenGrant grant, String scope, AccessTokenAudience audience, String nonce,
-                                boolean idTokenClaims) {
+                                boolean idTokenClaims, String dpopJkt) {
         Instant now = clock.instant();
         Instant accessExpiry = now.plus(tokenSettings.accessTokenTtl());
         Set<String> scopes = Scopes.parse(scope);
@@ -191,7 +193,7 @@ public class TokenIssuer {
         String jti = Secrets.newTimeOrderedId();
         String accessToken = minter.accessToken(new TokenMinter.AccessTokenClaims(jti, grant.userId(),
                 grant.clientId(), audience.scope(), grant.authTime(), now, accessExpiry, audience.audience(),
-                groups, alg(audience), null, audience.typ()));
+                groups, alg(audience), null, audience.typ(), dpopJkt));
         grants.recordAccessToken(new AccessTokenRecord(jti, grant.grantId(), audience.scope(), now, accessExpiry,
                 accessToken));
         String refreshToken = grants.newRefreshToken(grant, now, grant.refreshTokenExpiry(now,
@@ -204,6 +206,6 @@ public class TokenIssuer {
                     grant.sid())));
         }
         return new TokenResponse(accessToken, tokenSettings.accessTokenTtl().toSeconds(), Optional.of(refreshToken),
-                audience.scope(), now.getEpochSecond(), idToken);
+                audience.scope(), now.getEpochSecond(), idToken).boundTo(dpopJkt);
     }
 }

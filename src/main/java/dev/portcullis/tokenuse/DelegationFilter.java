@@ -1,5 +1,7 @@
 package dev.portcullis.tokenuse;
 
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.dpop.DpopProofVerifier;
 import dev.portcullis.protocol.OAuthException;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.token.AccessTokenVerifier;
@@ -15,6 +17,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,7 +28,8 @@ import java.util.Optional;
  * <li>{@link Delegable}: a valid access token with every declared scope is required — missing: 401
  * ({@code WWW-Authenticate: Bearer realm}); invalid, expired or revoked: 401 {@code error="invalid_token"}; a scope
  * missing: 403 {@code error="insufficient_scope", scope="..."}; a token without a user (client credentials): 401
- * {@code error="invalid_token"}. The verified token is handed to the method
+ * {@code error="invalid_token"}; a DPoP-bound token only as {@code Authorization: DPoP} with a proof for the request
+ * ({@link DpopPresentation}, RFC 9449 7). The verified token is handed to the method
  * ({@link #accessToken}).</li>
  * <li>anything else ({@link NotDelegable}, or no declaration at all): a request presenting a <em>valid user access
  * token</em> is refused with 403 "does not accept delegated tokens"; other credentials (the admin token) pass on to
@@ -47,6 +51,15 @@ public class DelegationFilter implements ContainerRequestFilter {
     @Inject
     AccessTokenVerifier verifier;
 
+    @Inject
+    DpopProofVerifier dpop;
+
+    @Inject
+    IssuerSettings issuer;
+
+    @Context
+    HttpServletRequest servletRequest;
+
     @Override
     public void filter(ContainerRequestContext request) {
         try {
@@ -61,7 +74,9 @@ public class DelegationFilter implements ContainerRequestFilter {
         if (method == null) {
             return;
         }
-        decide(method, resourceInfo.getResourceClass(), request.getHeaderString(HttpHeaders.AUTHORIZATION))
+        decide(method, resourceInfo.getResourceClass(), request.getHeaderString(HttpHeaders.AUTHORIZATION),
+                request.getHeaders().get(DpopProofVerifier.HEADER), request.getMethod(),
+                issuer.endpoint(DpopPresentation.path(servletRequest)))
                 .ifPresent(verified -> request.setProperty(ACCESS_TOKEN, verified));
     }
 
@@ -70,10 +85,23 @@ public class DelegationFilter implements ContainerRequestFilter {
      * with, empty for any other method whose call passes on; a refused call throws {@link OAuthException}.
      */
     Optional<VerifiedAccessToken> decide(Method method, Class<?> resourceClass, String authorization) {
+        return decide(method, resourceClass, authorization, List.of(), null, null);
+    }
+
+    /**
+     * As {@link #decide(Method, Class, String)}, for a request that may carry DPoP {@code proofs}: a DPoP-bound token
+     * is used as {@code Authorization: DPoP} with a proof for {@code httpMethod} at {@code url} (RFC 9449 7).
+     */
+    Optional<VerifiedAccessToken> decide(Method method, Class<?> resourceClass, String authorization,
+                                         List<String> proofs, String httpMethod, String url) {
         Optional<Delegable> delegable = delegable(method, resourceClass);
         if (delegable.isPresent()) {
-            String token = BearerToken.fromHeader(authorization).orElseThrow(BearerToken::missing);
-            VerifiedAccessToken verified = verifier.verify(token);
+            Optional<String> dpopToken = DpopPresentation.dpopToken(authorization);
+            VerifiedAccessToken verified = dpopToken.isPresent()
+                    ? DpopPresentation.withProof(verifier.check(dpopToken.get()), dpopToken.get(), dpop, proofs,
+                            httpMethod, url)
+                    : DpopPresentation.asBearer(verifier.verify(BearerToken.fromHeader(authorization)
+                            .orElseThrow(BearerToken::missing)));
             if (!verified.hasUser()) {
                 throw BearerToken.noUser(); // every delegable endpoint acts on behalf of the token's user
             }
@@ -85,7 +113,7 @@ public class DelegationFilter implements ContainerRequestFilter {
         }
         Optional<String> token;
         try {
-            token = BearerToken.fromHeader(authorization);
+            token = BearerToken.fromHeader(authorization).or(() -> DpopPresentation.dpopToken(authorization));
         } catch (OAuthException e) {
             return Optional.empty(); // not a token of ours; the application's own authentication answers
         }

@@ -7,6 +7,7 @@ import dev.portcullis.client.Client;
 import dev.portcullis.client.Scopes;
 import dev.portcullis.config.IssuerSettings;
 import dev.portcullis.config.TokenSettings;
+import dev.portcullis.dpop.DpopProofVerifier;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.NoStoreJson;
@@ -37,8 +38,10 @@ import java.util.Optional;
  * flat JSON. The answer is {@code {"active":false}} — and nothing else — for unknown, expired, revoked, rotated or
  * foreign tokens (a token issued to another client is not the caller's business); otherwise {@code active:true}
  * with {@code scope, client_id, username, sub, exp, iat, iss} and, for access tokens, {@code token_type: Bearer},
- * {@code aud}, {@code jti}. A client-credentials token has no user: its {@code sub} is the client id, and it has no
- * {@code username}.
+ * {@code aud}, {@code jti} ({@code token_type: DPoP} and {@code cnf.jkt} for a DPoP-bound one, RFC 9449 6.2). A
+ * client-credentials token has no user: its {@code sub} is the client id, and it has no {@code username}. A
+ * DPoP-bound token of the caller is answered only with a DPoP proof by its key
+ * ({@link PresentedToken#proofFitsBinding}).
  */
 @Path("introspect")
 @RequestScoped
@@ -82,9 +85,11 @@ public class IntrospectionEndpoint {
                     + "client secret");
         }
         String token = p.require("token");
-        Optional<JsonObjectBuilder> active = tokens.find(token, p.get("token_type_hint"))
-                .filter(f -> f.clientId().equals(client.clientId()))
-                .flatMap(f -> describe(f, token));
+        Optional<PresentedToken.Found> found = tokens.find(token, p.get("token_type_hint"))
+                .filter(f -> f.clientId().equals(client.clientId()));
+        found.ifPresent(f -> tokens.proofFitsBinding(f, token, headers.getRequestHeader(DpopProofVerifier.HEADER),
+                issuer.endpoint("/oauth/introspect")));
+        Optional<JsonObjectBuilder> active = found.flatMap(f -> describe(f, token));
         String json = active.map(b -> b.build().toString())
                 .orElse(JsonSupport.JSON.createObjectBuilder().add("active", false).build().toString());
         return NoStoreJson.of(200, json).build();
@@ -98,9 +103,13 @@ public class IntrospectionEndpoint {
                             Scopes.format(t.scopes()), t.expiresAt(), issuedAt(value)))
                     : Optional.of(common(null, t.clientId(), Scopes.format(t.scopes()), t.expiresAt(),
                             issuedAt(value)));
-            return described.map(b -> b.add("token_type", "Bearer")
-                    .add("aud", audience(t))
-                    .add("jti", t.jti()));
+            described.ifPresent(b -> {
+                b.add("token_type", t.isDpopBound() ? "DPoP" : "Bearer").add("aud", audience(t)).add("jti", t.jti());
+                if (t.isDpopBound()) {
+                    b.add("cnf", JsonSupport.JSON.createObjectBuilder().add("jkt", t.dpopJkt()));
+                }
+            });
+            return described;
         }
         PresentedToken.Refresh r = (PresentedToken.Refresh) found;
         if (!r.isActive(clock.instant(), tokenSettings.refreshTokenMaxLifetime())) {

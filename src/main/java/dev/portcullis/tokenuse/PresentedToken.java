@@ -1,5 +1,7 @@
 package dev.portcullis.tokenuse;
 
+import dev.portcullis.dpop.DpopProofVerifier;
+import dev.portcullis.dpop.DpopRefusal;
 import dev.portcullis.token.AccessTokenVerifier.VerifiedAccessToken;
 import dev.portcullis.token.AccessTokenVerifier;
 import dev.portcullis.token.RefreshToken;
@@ -7,6 +9,7 @@ import dev.portcullis.token.TokenGrant;
 import dev.portcullis.token.TokenGrantRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -22,6 +25,9 @@ public class PresentedToken {
 
     @Inject
     TokenGrantRepository grants;
+
+    @Inject
+    DpopProofVerifier dpop;
 
     /** What was found. */
     public sealed interface Found permits Access, Refresh {
@@ -48,6 +54,23 @@ public class PresentedToken {
         public boolean isActive(java.time.Instant now, java.time.Duration familyMaxLifetime) {
             return !token.isUsed() && !token.isExpired(now) && !grant.isRevoked()
                     && now.isBefore(grant.endsAt(familyMaxLifetime));
+        }
+    }
+
+    /**
+     * RFC 9449: a DPoP-bound token (an access token with {@code cnf.jkt}, a refresh token of a grant bound to a key)
+     * is used only with a proof by its key for {@code POST} at {@code url} (with {@code ath} for an access token);
+     * refused: {@code invalid_dpop_proof}, JSON 400, as at the token endpoint. An unbound token needs none.
+     */
+    public void proofFitsBinding(Found found, String value, List<String> proofs, String url) {
+        String jkt = found instanceof Access a ? a.token().dpopJkt() : ((Refresh) found).grant().dpopJkt();
+        if (jkt == null) {
+            return;
+        }
+        try {
+            dpop.verify(proofs, "POST", url, found instanceof Access ? value : null, jkt);
+        } catch (DpopRefusal e) {
+            throw e.atTokenEndpoint();
         }
     }
 

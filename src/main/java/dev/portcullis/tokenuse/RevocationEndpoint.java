@@ -3,6 +3,8 @@ package dev.portcullis.tokenuse;
 import dev.portcullis.audit.AuditEvent;
 import dev.portcullis.audit.AuditLog;
 import dev.portcullis.client.Client;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.dpop.DpopProofVerifier;
 import dev.portcullis.protocol.ClientAddress;
 import dev.portcullis.protocol.ProtocolParameters;
 import dev.portcullis.token.ClientAuthenticator;
@@ -30,7 +32,9 @@ import java.util.Optional;
  * 2.1 "SHOULD also invalidate all access tokens based on the same authorization grant");</li>
  * <li>an unknown, expired or already revoked token: 200, nothing to do (RFC 7009 2.2);</li>
  * <li>a token of another client: 200 and nothing is revoked (and it is audited) — the answer must not tell the
- * caller whether the token exists.</li>
+ * caller whether the token exists;</li>
+ * <li>a DPoP-bound token of the caller: revoked only with a DPoP proof by its key (RFC 9449), else
+ * {@code invalid_dpop_proof}.</li>
  * </ul>
  */
 @Path("revoke")
@@ -51,6 +55,9 @@ public class RevocationEndpoint {
 
     @Inject
     AuditLog audit;
+
+    @Inject
+    IssuerSettings issuer;
 
     @Context
     HttpHeaders headers;
@@ -73,11 +80,15 @@ public class RevocationEndpoint {
                 audit.failure(AuditEvent.Type.TOKEN_REVOKED, client.clientId(), null, ip,
                         "token issued to another client; nothing revoked");
             } else if (f instanceof PresentedToken.Access a) {
+                tokens.proofFitsBinding(f, token, headers.getRequestHeader(DpopProofVerifier.HEADER),
+                        issuer.endpoint("/oauth/revoke"));
                 if (grants.revokeAccessToken(a.token().jti())) {
                     audit.success(AuditEvent.Type.TOKEN_REVOKED, client.clientId(), a.token().subject(), ip,
                             "access_token jti=" + a.token().jti());
                 }
             } else if (f instanceof PresentedToken.Refresh r) {
+                tokens.proofFitsBinding(f, token, headers.getRequestHeader(DpopProofVerifier.HEADER),
+                        issuer.endpoint("/oauth/revoke"));
                 if (grants.revokeGrant(r.grant().grantId())) {
                     audit.success(AuditEvent.Type.TOKEN_REVOKED, client.clientId(), r.grant().userId(), ip,
                             "refresh_token; grant " + r.grant().grantId() + " and all its tokens revoked");

@@ -3,6 +3,8 @@ package dev.portcullis.tokenuse;
 import dev.portcullis.account.User;
 import dev.portcullis.account.UserRepository;
 import dev.portcullis.client.Scopes;
+import dev.portcullis.config.IssuerSettings;
+import dev.portcullis.dpop.DpopProofVerifier;
 import dev.portcullis.protocol.JsonSupport;
 import dev.portcullis.protocol.OAuthError;
 import dev.portcullis.protocol.OAuthException;
@@ -21,7 +23,8 @@ import java.util.Optional;
 /**
  * {@code GET|POST /oauth/userinfo} (OIDC Core 5.3): the claims about the user of an access token with {@code openid}
  * scope — {@code sub} always, and those its scopes release ({@link UserClaims}). The token
- * comes in the {@code Authorization: Bearer} header, or — here only, as OIDC Core 5.3.1 allows — as
+ * comes in the {@code Authorization: Bearer} header ({@code Authorization: DPoP} with a proof for a DPoP-bound
+ * token, RFC 9449 7), or — here only, as OIDC Core 5.3.1 allows — as
  * {@code access_token} in a form body; both at once, or in the query string, is invalid_request (RFC 6750 2).
  * Errors per RFC 6750 3, thrown as {@link OAuthException}. The HTTP side is {@code app.UserInfoServlet}: a plain
  * servlet, because relying parties call this endpoint on every request they serve (docs/performance.md).
@@ -36,6 +39,12 @@ public class UserInfoEndpoint {
 
     @Inject
     UserRepository users;
+
+    @Inject
+    DpopProofVerifier dpop;
+
+    @Inject
+    IssuerSettings issuer;
 
     /**
      * The {@code access_token} of a POST body, if it has one; a non-empty body must be a form (415 otherwise), with
@@ -69,12 +78,25 @@ public class UserInfoEndpoint {
         return headerToken.or(() -> formToken).orElseThrow(BearerToken::missing);
     }
 
-    /**
-     * The claims answer for {@code token}, as JSON. Two reads, each through its owner: the token's record and grant
-     * (JDBC), then the user (JPA, read-only).
-     */
+    /** The claims answer for a Bearer {@code token} (refused when the token is DPoP-bound), as JSON. */
     public String claims(String token) {
-        VerifiedAccessToken t = verifier.verify(token);
+        return claims(DpopPresentation.asBearer(verifier.verify(token)));
+    }
+
+    /**
+     * The claims answer for a DPoP-bound {@code token} used with one of {@code proofs} for {@code method} at this
+     * endpoint (RFC 9449 7), as JSON.
+     */
+    public String claimsWithProof(String token, List<String> proofs, String method) {
+        return claims(DpopPresentation.withProof(verifier.check(token), token, dpop, proofs, method,
+                issuer.endpoint("/oauth/userinfo")));
+    }
+
+    /**
+     * The claims answer for a verified token, as JSON. Two reads, each through its owner: the token's record and
+     * grant (JDBC), then the user (JPA, read-only).
+     */
+    private String claims(VerifiedAccessToken t) {
         if (!t.hasUser()) {
             throw BearerToken.noUser();
         }

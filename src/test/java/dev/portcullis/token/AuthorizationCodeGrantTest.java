@@ -49,7 +49,7 @@ class AuthorizationCodeGrantTest {
     }
 
     private TokenResponse exchange(Client client, String form) {
-        return grant.handle(client, ProtocolParameters.fromForm("grant_type=authorization_code&" + form), "192.0.2.1");
+        return grant.handle(client, ProtocolParameters.fromForm("grant_type=authorization_code&" + form), "192.0.2.1", null);
     }
 
     private OAuthException refused(Client client, String form) {

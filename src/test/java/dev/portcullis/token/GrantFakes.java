@@ -77,7 +77,7 @@ final class GrantFakes {
 
         @Override
         public Issued redeem(AuthorizationCode code, dev.portcullis.api.AccessTokenAudience audience,
-                             boolean idTokenClaims, String ip) {
+                             boolean idTokenClaims, String ip, String dpopJkt, String refreshJkt) {
             if (loseRace) {
                 throw new LostRace();
             }
@@ -88,7 +88,8 @@ final class GrantFakes {
 
         @Override
         public Issued rotate(RefreshToken token, TokenGrant grant, String scope,
-                             dev.portcullis.api.AccessTokenAudience audience, boolean idTokenClaims, String ip) {
+                             dev.portcullis.api.AccessTokenAudience audience, boolean idTokenClaims, String ip,
+                             String dpopJkt) {
             if (loseRace) {
                 throw new LostRace();
             }

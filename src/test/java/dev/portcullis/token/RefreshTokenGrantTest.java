@@ -68,11 +68,46 @@ class RefreshTokenGrantTest {
     }
 
     private TokenResponse refresh(String form) {
-        return grant.handle(client, ProtocolParameters.fromForm("grant_type=refresh_token&" + form), "192.0.2.1");
+        return grant.handle(client, ProtocolParameters.fromForm("grant_type=refresh_token&" + form), "192.0.2.1", null);
     }
 
     private OAuthException refused(String form) {
         return assertThrows(OAuthException.class, () -> refresh(form));
+    }
+
+    /** Stores a refresh token "rt" of a grant whose refresh tokens are bound to the DPoP key {@code jkt}. */
+    private void storedBoundTo(String jkt) {
+        TokenGrant g = new TokenGrant("grant-1", client.clientId(), "user-1", "openid profile", at(NOW - 600),
+                at(NOW - 600), null, Set.of("pwd"), List.of(), null, null, jkt);
+        RefreshToken t = new RefreshToken("rt-id", "hash", "grant-1", "openid profile", at(NOW - 60),
+                at(NOW + 3600), null);
+        grants.refreshTokens.put("rt", new TokenGrantRepository.RefreshTokenStatus(t, g));
+    }
+
+    @Test
+    void refreshOfABoundTokenWithoutAProofIsInvalidDpopProofAndNothingIsRevoked() {
+        storedBoundTo("key-a");
+        OAuthException e = assertThrows(OAuthException.class, () -> grant.handle(client,
+                ProtocolParameters.fromForm("grant_type=refresh_token&refresh_token=rt"), "192.0.2.1", null));
+        assertEquals(OAuthError.INVALID_DPOP_PROOF, e.error());
+        assertEquals(List.of(), issuer.issuedFor);
+        assertEquals(List.of(), grants.revoked);
+    }
+
+    @Test
+    void refreshOfABoundTokenWithAnotherKeysProofIsInvalidDpopProof() {
+        storedBoundTo("key-a");
+        OAuthException e = assertThrows(OAuthException.class, () -> grant.handle(client,
+                ProtocolParameters.fromForm("grant_type=refresh_token&refresh_token=rt"), "192.0.2.1", "key-b"));
+        assertEquals(OAuthError.INVALID_DPOP_PROOF, e.error());
+        assertEquals(List.of(), issuer.issuedFor);
+    }
+
+    @Test
+    void refreshOfABoundTokenWithTheBoundKeysProofIsRotated() {
+        storedBoundTo("key-a");
+        assertSame(GrantFakes.ISSUED, grant.handle(client,
+                ProtocolParameters.fromForm("grant_type=refresh_token&refresh_token=rt"), "192.0.2.1", "key-a"));
     }
 
     @Test

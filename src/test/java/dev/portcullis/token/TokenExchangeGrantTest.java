@@ -242,7 +242,7 @@ class TokenExchangeGrantTest {
                 public TokenResponse exchange(Client client, TokenGrant subject, String subjectJti,
                                               String rootGrantId, AccessTokenAudience audience,
                                               List<String> resources, Instant notAfter, Map<String, Object> act,
-                                              String ip) {
+                                              String ip, String dpopJkt) {
                     issued = audience;
                     issues++;
                     return GrantFakes.ISSUED;
@@ -252,7 +252,7 @@ class TokenExchangeGrantTest {
 
         TokenResponse handle(String extra) {
             return grant.handle(backend, form("subject_token=" + subjectToken() + "&subject_token_type=" + AT
-                    + extra), "192.0.2.1");
+                    + extra), "192.0.2.1", null);
         }
 
         OAuthError refused(String extra) {
