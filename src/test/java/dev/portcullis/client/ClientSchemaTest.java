@@ -93,7 +93,7 @@ class ClientSchemaTest {
         JsonObject json = ClientSchema.SCHEMA.write(client()).build();
         assertEquals(List.of("client_id", "client_name", "confidential", "redirect_uris", "post_logout_redirect_uris",
                 "scopes", "skip_consent", "enabled", "require_mfa", "require_pushed_authorization_requests",
-                "id_token_claims", "grant_types", "token_endpoint_auth_method", "created_at",
+                "require_signed_request_object", "dpop_bound_access_tokens", "id_token_claims", "grant_types", "token_endpoint_auth_method", "created_at",
                 "backchannel_logout_session_required", "frontchannel_logout_session_required"),
                 List.copyOf(json.keySet()));
         assertEquals(NOW.getEpochSecond(), json.getJsonNumber("created_at").longValue());
