@@ -60,7 +60,13 @@ public class PortcullisConfig {
     @Produces
     @Singleton
     ConfigurationImportSettings configurationImport;
+
+    @Produces
+    @Singleton
     RequestObjectSettings requestObjects;
+
+    @Produces
+    @Singleton
     DpopSettings dpop;
 
     @Produces
