@@ -244,7 +244,7 @@ class RefreshTokenGrantIT extends TokenEndpointTestBase {
         Map<?, ?> counts = (Map<?, ?>) purged.json().get("purged");
         assertEquals(Set.of("sso_sessions", "throttle_counters", "authorization_codes", "access_tokens",
                 "refresh_tokens", "token_grants", "client_assertion_jtis", "kerberos_authenticators",
-                "pushed_authorization_requests", "request_object_jtis", "audit_events"),
+                "pushed_authorization_requests", "request_object_jtis", "dpop_proof_jtis", "audit_events"),
                 counts.keySet(),
                 purged::toString);
         assertEquals(counts.values().stream().mapToInt(n -> ((Number) n).intValue()).sum(),
