@@ -1,5 +1,6 @@
 package dev.portcullis.app;
 
+import dev.portcullis.config.ConfigurationImportSettings;
 import dev.portcullis.config.HttpSettings;
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
@@ -33,10 +34,14 @@ public class RequestBodyLimitFilter extends HttpFilter {
     @Inject
     HttpSettings httpSettings;
 
+    @Inject
+    ConfigurationImportSettings configurationSettings;
+
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain)
             throws IOException, ServletException {
-        long max = httpSettings.maxBodyBytes();
+        long max = isConfigurationDocument(req) ? configurationSettings.maxDocumentBytes()
+                : httpSettings.maxBodyBytes();
         long length = req.getContentLengthLong();
         if (length > max) {
             drain(req.getInputStream(), 0, length, res);
@@ -54,6 +59,12 @@ public class RequestBodyLimitFilter extends HttpFilter {
             }
         }
         chain.doFilter(length < 0 ? new Limited(req, res, max) : req, res);
+    }
+
+    /** Only the exact raw path takes the larger limit: any other spelling of it keeps the common one. */
+    private static boolean isConfigurationDocument(HttpServletRequest req) {
+        return "POST".equals(req.getMethod())
+                && (req.getContextPath() + "/admin/config").equals(req.getRequestURI());
     }
 
     private static boolean isPage(HttpServletRequest req) {
