@@ -19,6 +19,7 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The one place that decides whether an endpoint may be called on behalf of a user. Registered in every JAX-RS
@@ -76,7 +77,7 @@ public class DelegationFilter implements ContainerRequestFilter {
         }
         decide(method, resourceInfo.getResourceClass(), request.getHeaderString(HttpHeaders.AUTHORIZATION),
                 request.getHeaders().get(DpopProofVerifier.HEADER), request.getMethod(),
-                issuer.endpoint(DpopPresentation.path(servletRequest)))
+                () -> issuer.endpoint(DpopPresentation.path(servletRequest)))
                 .ifPresent(verified -> request.setProperty(ACCESS_TOKEN, verified));
     }
 
@@ -85,21 +86,22 @@ public class DelegationFilter implements ContainerRequestFilter {
      * with, empty for any other method whose call passes on; a refused call throws {@link OAuthException}.
      */
     Optional<VerifiedAccessToken> decide(Method method, Class<?> resourceClass, String authorization) {
-        return decide(method, resourceClass, authorization, List.of(), null, null);
+        return decide(method, resourceClass, authorization, List.of(), null, () -> null);
     }
 
     /**
      * As {@link #decide(Method, Class, String)}, for a request that may carry DPoP {@code proofs}: a DPoP-bound token
-     * is used as {@code Authorization: DPoP} with a proof for {@code httpMethod} at {@code url} (RFC 9449 7).
+     * is used as {@code Authorization: DPoP} with a proof for {@code httpMethod} at {@code url} (RFC 9449 7); the URL
+     * is built only then, so a bearer or admin request pays nothing for it.
      */
     Optional<VerifiedAccessToken> decide(Method method, Class<?> resourceClass, String authorization,
-                                         List<String> proofs, String httpMethod, String url) {
+                                         List<String> proofs, String httpMethod, Supplier<String> url) {
         Optional<Delegable> delegable = delegable(method, resourceClass);
         if (delegable.isPresent()) {
             Optional<String> dpopToken = DpopPresentation.dpopToken(authorization);
             VerifiedAccessToken verified = dpopToken.isPresent()
                     ? DpopPresentation.withProof(verifier.check(dpopToken.get()), dpopToken.get(), dpop, proofs,
-                            httpMethod, url)
+                            httpMethod, url.get())
                     : DpopPresentation.asBearer(verifier.verify(BearerToken.fromHeader(authorization)
                             .orElseThrow(BearerToken::missing)));
             if (!verified.hasUser()) {
